@@ -1,0 +1,5 @@
+import sys
+
+from kikimimi.cli import main
+
+sys.exit(main())

@@ -1,0 +1,71 @@
+"""The `kikimimi` command.
+
+Each area of the package owns its sub-commands: a module listed in COMMAND_MODULES defines
+`register(subparsers)` and sets `func` on its parsers. Benchmarks are `kikimimi bench TARGET`, each
+target a module with `add_arguments(parser)` and `run(args) -> int`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import importlib.util
+import sys
+from collections.abc import Sequence
+
+COMMAND_MODULES = [
+    "kikimimi.table.cli",  # replay, simulate, demo, play, journal
+    "kikimimi.devices.cli",  # devices list/watch, enroll
+    "kikimimi.voice.cli",  # voices render/say/list-outputs
+    "kikimimi.bringup.cli",  # bringup
+    "kikimimi.console.cli",  # console
+    "kikimimi.records.cli",  # players, records, meeting
+]
+
+BENCH_TARGETS = {
+    "engine": "kikimimi.games.trident.bench",
+    "readers": "kikimimi.devices.bench",
+    "voice": "kikimimi.voice.bench",
+    "table": "kikimimi.table.bench",
+}
+
+
+def _available(module: str) -> bool:
+    """A module not written yet is left out; a module that exists but fails to import is an error."""
+    try:
+        return importlib.util.find_spec(module) is not None
+    except ModuleNotFoundError:
+        return False
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="kikimimi", description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for module in COMMAND_MODULES:
+        if _available(module):
+            importlib.import_module(module).register(sub)
+    bench = sub.add_parser("bench", help="measure speed (engine, readers, voice, table)")
+    bench_sub = bench.add_subparsers(dest="target", metavar="TARGET", required=True)
+    for target, module in BENCH_TARGETS.items():
+        if _available(module):
+            mod = importlib.import_module(module)
+            p = bench_sub.add_parser(target, help=(mod.__doc__ or "").strip().splitlines()[0])
+            mod.add_arguments(p)
+            p.set_defaults(func=mod.run)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "func", None):
+        parser.print_help()
+        return 2
+    try:
+        return int(args.func(args) or 0)
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

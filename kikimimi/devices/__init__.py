@@ -1,0 +1,1 @@
+"""Devices: reader drivers (nfcpy, serial protocols, simulated), the hub and the deck."""

@@ -1,0 +1,80 @@
+"""The 54 pieces of The Trident and its control tags.
+
+Ids name individual tags (`heart-3`); pieces of one kind (`heart`) are interchangeable in play.
+Spoken names live in the phrase catalogs as `piece.<kind>`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+SUITS = ("heart", "diamond", "spade", "clover")
+
+
+class PieceClass(str, Enum):
+    BASIC = "basic"
+    CHANGE = "change"
+    ATTACK = "attack"
+    SPECIAL1 = "special1"
+    SPECIAL2 = "special2"
+
+
+@dataclass(frozen=True, slots=True)
+class Piece:
+    id: str
+    kind: str
+    cls: PieceClass
+    points: int
+    suit: str | None = None  # basic: its suit; change and Unknown change: the suit it sets
+    draw: int = 0  # what it adds to a pending draw
+    turn: int = 0  # Unknown turn-around: +1 hands go to the left neighbour, -1 to the right
+
+    @property
+    def is_basic(self) -> bool:
+        return self.cls is PieceClass.BASIC
+
+    @property
+    def answers_attack(self) -> bool:
+        """May be played against a pending draw (attack and special pieces)."""
+        return self.cls in (PieceClass.ATTACK, PieceClass.SPECIAL1, PieceClass.SPECIAL2)
+
+    @property
+    def is_unknown(self) -> bool:
+        return self.cls is PieceClass.SPECIAL2
+
+
+BASIC_POINTS = {"heart": 1, "diamond": 2, "spade": 3, "clover": 5}
+
+
+def _catalog() -> dict[str, Piece]:
+    pieces: list[Piece] = []
+    for suit in SUITS:
+        pieces += [Piece(f"{suit}-{n}", suit, PieceClass.BASIC, BASIC_POINTS[suit], suit) for n in range(1, 9)]
+    for suit in SUITS:
+        kind = f"change-{suit}"
+        pieces += [Piece(f"{kind}-{n}", kind, PieceClass.CHANGE, 10, suit) for n in range(1, 4)]
+    pieces += [Piece(f"draw2-{n}", "draw2", PieceClass.ATTACK, 30, draw=2) for n in range(1, 3)]
+    pieces += [Piece(f"draw4-{n}", "draw4", PieceClass.ATTACK, 50, draw=4) for n in range(1, 4)]
+    pieces.append(Piece("change-draw4", "change-draw4", PieceClass.SPECIAL1, 100, draw=4))
+    pieces.append(Piece("unknown-change-clover", "unknown-change-clover", PieceClass.SPECIAL2, 10, "clover"))
+    pieces.append(Piece("unknown-change-spade", "unknown-change-spade", PieceClass.SPECIAL2, 10, "spade"))
+    pieces.append(Piece("unknown-turn-right", "unknown-turn-right", PieceClass.SPECIAL2, 10, turn=+1))
+    pieces.append(Piece("unknown-turn-left", "unknown-turn-left", PieceClass.SPECIAL2, 10, turn=-1))
+    return {p.id: p for p in pieces}
+
+
+PIECES: dict[str, Piece] = _catalog()
+ALL_IDS: frozenset[str] = frozenset(PIECES)
+KINDS: tuple[str, ...] = tuple(dict.fromkeys(p.kind for p in PIECES.values()))
+assert len(PIECES) == 54
+
+CTL_PASS = "ctl-pass"
+CTL_TRIDENT = "ctl-trident"
+CTL_SUIT = {f"ctl-{suit}": suit for suit in SUITS}
+CONTROLS: tuple[str, ...] = (CTL_PASS, CTL_TRIDENT, *CTL_SUIT)
+
+
+def is_known_id(tag_id: str) -> bool:
+    """A canonical piece id or control id of this game."""
+    return tag_id in PIECES or tag_id in CONTROLS

@@ -1,0 +1,1 @@
+"""Voice: phrase catalogs, speech backends, voice packs, audio outputs and the router."""

@@ -1,0 +1,180 @@
+"""Phrase catalogs: a phrase key and its parameters to text in one language.
+
+Catalogs are TOML files in `voices/catalog/`, one per game (plus `common`) and language:
+`trident.en.toml`, `trident.ja.toml`. Each holds
+
+    language = "ja"
+    [values.suit]                      # spoken names of enumerated parameter values
+    heart = { text = "ハート", kana = "はーと" }
+    [phrases."turn.seat"]
+    text = "{seat}番の番です"            # display text
+    kana = "{seat}ばんのばんです"         # reading for espeak-ng (Japanese only; kanji are not read)
+
+Parameters are typed by name (PARAM_TYPES): seats and numbers are spoken as numbers, `suit` and
+`kind` by their names from the `values` tables. Pure: no audio here, so replay and the rules' tests
+use it without a sound stack.
+"""
+
+from __future__ import annotations
+
+import re
+import string
+import tomllib
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from functools import cache
+from itertools import product
+from pathlib import Path
+from typing import Any
+
+from kikimimi.paths import data_dir
+from kikimimi.voice.kana import number_kana
+
+LANGUAGES = ("ja", "en")
+
+# Parameter name -> its type. A phrase's parameters must all be listed here.
+PARAM_TYPES: dict[str, str] = {
+    "seat": "seat",
+    "first": "seat",
+    "second": "seat",
+    "third": "seat",
+    "count": "number",
+    "suit": "suit",
+    "kind": "kind",
+}
+
+# The values a type takes at the table: what a voice pack renders.
+SEAT_VALUES = range(1, 4)
+NUMBER_VALUES = range(0, 61)
+
+
+class CatalogError(ValueError):
+    """A catalog file that cannot be used, with the file and what is wrong."""
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    """A phrase rendered in one language: what to show and what to read aloud."""
+
+    key: str
+    text: str
+    reading: str  # the text for a speech engine (kana for Japanese, else the text)
+    lang: str
+
+
+@dataclass(frozen=True)
+class Phrase:
+    key: str
+    text: str
+    kana: str | None
+    params: tuple[str, ...]
+    source: str
+
+
+def phrase_params(template: str) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(name for _, name, _, _ in string.Formatter().parse(template) if name))
+
+
+class Catalog:
+    def __init__(self, lang: str, phrases: dict[str, Phrase], values: dict[str, dict[str, tuple[str, str]]]):
+        self.lang = lang
+        self.phrases = phrases
+        self.values = values  # type -> value -> (text, reading)
+
+    @classmethod
+    def load(cls, lang: str, folder: Path | None = None) -> Catalog:
+        """Every `*.<lang>.toml` in the catalog folder, merged; a key defined twice is an error."""
+        folder = folder or data_dir("voices") / "catalog"
+        files = sorted(folder.glob(f"*.{lang}.toml"))
+        if not files:
+            raise CatalogError(f"no phrase catalog for language {lang!r} in {folder} (expected *.{lang}.toml)")
+        phrases: dict[str, Phrase] = {}
+        values: dict[str, dict[str, tuple[str, str]]] = {}
+        for path in files:
+            try:
+                data = tomllib.loads(path.read_text(encoding="utf-8"))
+            except tomllib.TOMLDecodeError as exc:
+                raise CatalogError(f"{path}: {exc}") from exc
+            if data.get("language") != lang:
+                raise CatalogError(f"{path}: language = {data.get('language')!r}, expected {lang!r}")
+            for vtype, table in data.get("values", {}).items():
+                for value, entry in table.items():
+                    text, kana = _entry(path, f"values.{vtype}.{value}", entry, lang)
+                    values.setdefault(vtype, {})[value] = (text, kana or text)
+            for key, entry in data.get("phrases", {}).items():
+                if key in phrases:
+                    raise CatalogError(f"{path}: phrase {key!r} is also defined in {phrases[key].source}")
+                text, kana = _entry(path, f"phrases.{key}", entry, lang)
+                params = phrase_params(text)
+                if kana is not None and set(phrase_params(kana)) != set(params):
+                    raise CatalogError(f"{path}: phrase {key!r}: kana has parameters {phrase_params(kana)}, "
+                                       f"text has {params}")
+                unknown = [p for p in params if p not in PARAM_TYPES]
+                if unknown:
+                    raise CatalogError(f"{path}: phrase {key!r} uses unknown parameter(s) {unknown}; "
+                                       f"known: {sorted(PARAM_TYPES)}")
+                phrases[key] = Phrase(key, text, kana, params, str(path))
+        return cls(lang, phrases, values)
+
+    def render(self, key: str, params: Mapping[str, Any] | None = None) -> Line:
+        """The phrase in this language. A missing key or value renders visibly instead of raising."""
+        params = params or {}
+        phrase = self.phrases.get(key)
+        if phrase is None:
+            return Line(key, f"[{key}]", key, self.lang)
+        shown = {name: self._value(name, params.get(name), reading=False) for name in phrase.params}
+        read = {name: self._value(name, params.get(name), reading=True) for name in phrase.params}
+        text = phrase.text.format_map(shown)
+        reading = (phrase.kana or phrase.text).format_map(read)
+        return Line(key, text, reading, self.lang)
+
+    def _value(self, name: str, value: Any, reading: bool) -> str:
+        vtype = PARAM_TYPES.get(name, "")
+        if value is None:
+            return f"[{name}]"
+        if vtype in ("seat", "number"):
+            if reading and self.lang == "ja" and isinstance(value, int) and 0 <= value < 10000:
+                return number_kana(value)
+            return str(value)
+        entry = self.values.get(vtype, {}).get(str(value))
+        if entry is None:
+            return f"[{value}]"
+        return entry[1] if reading else entry[0]
+
+    def parameter_values(self, name: str) -> Iterable[Any]:
+        """Every value a parameter takes at the table (what a voice pack renders)."""
+        vtype = PARAM_TYPES[name]
+        if vtype == "seat":
+            return SEAT_VALUES
+        if vtype == "number":
+            return NUMBER_VALUES
+        return sorted(self.values.get(vtype, {}))
+
+    def combinations(self, key: str) -> Iterator[dict[str, Any]]:
+        """Every parameter combination of a phrase, for rendering a voice pack."""
+        names = self.phrases[key].params
+        for combo in product(*(self.parameter_values(n) for n in names)):
+            yield dict(zip(names, combo, strict=True))
+
+
+_KANA_ONLY = re.compile(r"^[\u3040-\u30ff\u30fc\s\d{}、。！？!?,.・ー〜a-zA-Z_-]*$")
+
+
+def _entry(path: Path, where: str, entry: Any, lang: str) -> tuple[str, str | None]:
+    if isinstance(entry, str):
+        entry = {"text": entry}
+    if not isinstance(entry, dict) or not isinstance(entry.get("text"), str):
+        raise CatalogError(f"{path}: {where}: expected a string or a table with `text`")
+    kana = entry.get("kana")
+    if lang == "ja":
+        if not isinstance(kana, str):
+            raise CatalogError(f"{path}: {where}: Japanese entries need a `kana` reading (espeak-ng reads no kanji)")
+        if not _KANA_ONLY.match(kana):
+            raise CatalogError(f"{path}: {where}: kana reading {kana!r} contains kanji")
+    return entry["text"], kana
+
+
+@cache
+def catalog(lang: str) -> Catalog:
+    """The shipped catalog for a language, loaded once per process."""
+    return Catalog.load(lang)
