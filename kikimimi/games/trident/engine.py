@@ -1,0 +1,499 @@
+"""The Trident rules engine: `apply(state, event) -> (state, effects)`, pure.
+
+Every rule here is a section of `docs/rules/trident.md` (and of the contract,
+`spec/trident-rules.md`); tests are named after those sections. A refusal is a spoken phrase,
+never an exception: `apply` never raises on any event.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from kikimimi.games.base import FIELD, SPEAKER, Alert, Effect, Event, GameOver, Outcome, Referee, Say, hand
+from kikimimi.games.trident.phrases import PIECE_HIDDEN, piece_key
+from kikimimi.games.trident.pieces import CONTROLS, CTL_PASS, CTL_SUIT, CTL_TRIDENT, PIECES, SUITS, Piece
+from kikimimi.games.trident.state import (
+    CHOOSE_SUIT,
+    DEAL,
+    DRAWING,
+    HAND_SIZE,
+    IN_BASKET,
+    ON_FIELD,
+    OVER,
+    RESUME_NEXT,
+    RESUME_SAME,
+    SEATS,
+    START,
+    TURN,
+    TridentState,
+    next_seat,
+    previous_seat,
+)
+
+RULES = ("standard", "competition")
+READERS = (FIELD, *(hand(seat) for seat in SEATS))
+_OUTPUT_OF = {FIELD: SPEAKER, **{hand(seat): hand(seat) for seat in SEATS}}
+_SEAT_OF = {hand(seat): seat for seat in SEATS}
+PENALTY_DRAWS = 2
+
+
+class SetupError(ValueError):
+    """A game set-up that cannot start (bad first player, unknown rules)."""
+
+
+def name_key(piece: Piece, private: bool) -> str:
+    """What a piece is called: an Unknown is only "Unknown" on a hand reader."""
+    return PIECE_HIDDEN if private and piece.is_unknown else piece_key(piece.kind)
+
+
+class Trident:
+    """The Trident for three seats (the Game protocol of kikimimi.games.base)."""
+
+    name = "trident"
+
+    def readers(self, seats: int = 3) -> tuple[str, ...]:
+        return READERS
+
+    def initial(self, setup: Mapping[str, Any] | None = None) -> TridentState:
+        setup = setup or {}
+        first = setup.get("first", 1)
+        rules = setup.get("rules", "standard")
+        if first not in SEATS:
+            raise SetupError(f"first player must be 1, 2 or 3, not {first!r}")
+        if rules not in RULES:
+            raise SetupError(f"rules must be one of {', '.join(RULES)}, not {rules!r}")
+        return TridentState(rules=rules, first=first)
+
+    def is_over(self, state: TridentState) -> bool:
+        return state.phase == OVER
+
+    def apply(self, state: TridentState, event: Event) -> tuple[TridentState, list[Effect]]:
+        s = state.copy()
+        fx: list[Effect] = []
+        if isinstance(event, Referee):
+            _referee(s, event, fx)
+        else:
+            _scan(s, event.reader, event.piece, event.uid, fx)
+        return s, fx
+
+    def summary(self, state: TridentState) -> list[Effect]:
+        return _summary(state)
+
+    def observe(self, state: TridentState, seat: int | None) -> dict[str, Any]:
+        from kikimimi.games.trident.report import observation
+
+        return observation(state, seat)
+
+    def report(self, state: TridentState) -> dict[str, Any]:
+        from kikimimi.games.trident.report import state_report
+
+        return state_report(state)
+
+
+# -- taps --------------------------------------------------------------------------------------
+
+
+def _scan(s: TridentState, reader: str, tag_id: str | None, uid: str | None, fx: list[Effect]) -> None:
+    out = _OUTPUT_OF.get(reader)
+    if out is None:
+        fx.append(Alert("reader.unknown", {"reader": reader, "tag": tag_id}))
+        return
+    if tag_id is None or (tag_id not in PIECES and tag_id not in CONTROLS):
+        fx.append(Say(out, "tap.unknown_tag"))
+        fx.append(Alert("tag.unknown", {"reader": reader, "uid": uid, "tag": tag_id}))
+        return
+    seat = _SEAT_OF.get(reader)
+    if tag_id in CONTROLS:
+        _control(s, seat, out, tag_id, fx)
+        return
+    piece = PIECES[tag_id]
+    if s.phase == OVER:
+        private_repeat = seat is not None and s.where(tag_id) == seat
+        fx.append(Say(out, name_key(piece, True) if private_repeat else "game.over"))
+    elif seat is None:
+        _field_tap(s, piece, fx)
+    else:
+        _hand_tap(s, seat, piece, fx)
+
+
+def _hand_tap(s: TridentState, seat: int, piece: Piece, fx: list[Effect]) -> None:
+    out = hand(seat)
+    owner = s.where(piece.id)
+    if owner == seat:
+        fx.append(Say(out, name_key(piece, True)))
+        return
+    if owner == ON_FIELD:
+        fx.append(Say(out, "tap.on_field"))
+        return
+    if owner != IN_BASKET:
+        fx.append(Say(out, "tap.not_yours"))
+        fx.append(Alert("piece.foreign_hand", {"reader": out, "seat": seat, "owner": owner, "piece": piece.id}))
+        return
+    # A piece from the basket: a deal, a draw, or refused.
+    if s.phase == DEAL:
+        if len(s.hand(seat)) >= HAND_SIZE:
+            fx.append(Say(out, "deal.full"))
+            return
+        _take(s, seat, piece, fx)
+        if all(len(h) == HAND_SIZE for h in s.hands):
+            s.phase = START
+            s.turn = s.first
+            fx.append(Say(SPEAKER, "deal.complete", {"seat": s.first}))
+    elif s.phase == DRAWING and seat == s.drawer:
+        _take(s, seat, piece, fx)
+        s.owed -= 1
+        if s.owed == 0:
+            _resume_after_drawing(s, fx)
+    elif s.phase == TURN and seat == s.turn:
+        if s.pending:
+            _accept_attack(s, seat, fx, first_draw=piece)
+        elif s.drew is not None:
+            fx.append(Say(out, "draw.second"))
+        else:
+            _take(s, seat, piece, fx)
+            s.drew = piece.id
+    else:
+        fx.append(Say(out, "tap.put_back"))
+
+
+def _field_tap(s: TridentState, piece: Piece, fx: list[Effect]) -> None:
+    owner = s.where(piece.id)
+    if owner == ON_FIELD:
+        fx.append(Say(SPEAKER, "tap.on_field"))
+    elif s.phase == DEAL:
+        fx.append(Say(SPEAKER, "deal.not_complete"))
+    elif s.phase == START:
+        _start_piece(s, piece, owner, fx)
+    elif s.phase == DRAWING:
+        fx.append(Say(SPEAKER, "drawing.wait", {"seat": s.drawer, "count": s.owed}))
+    elif s.phase == CHOOSE_SUIT:
+        fx.append(Say(SPEAKER, "choose_suit.wait", {"seat": s.turn}))
+    else:
+        _turn_play(s, piece, owner, fx)
+
+
+def _start_piece(s: TridentState, piece: Piece, owner: int | str, fx: list[Effect]) -> None:
+    """The start (and the "everyone forgot" restart): basket pieces until a basic or change piece."""
+    if owner != IN_BASKET:
+        fx.append(Say(SPEAKER, "start.from_basket"))
+        return
+    s.field += (piece.id,)
+    fx.append(Say(SPEAKER, name_key(piece, False)))
+    if piece.cls.value in ("basic", "change"):
+        s.required = piece.suit
+        s.phase = TURN
+        fx.append(_turn_phrase(s))
+    else:
+        fx.append(Say(SPEAKER, "start.redo", {"seat": s.turn}))
+
+
+def _turn_play(s: TridentState, piece: Piece, owner: int | str, fx: list[Effect]) -> None:
+    mover = s.turn
+    assert mover is not None
+    if owner == IN_BASKET:
+        if s.pending or s.drew is not None:
+            fx.append(Say(SPEAKER, "tap.from_basket"))
+            return
+        # A piece never seen in a hand, tapped in the mover's turn before a draw: the draw, played at once.
+        s.set_hand(mover, s.hand(mover) | {piece.id})
+        s.set_declared(mover, False)
+        s.drew = piece.id
+        owner = mover
+    if owner != mover:
+        _wrong_play(s, owner, fx)  # out of turn: the owner's wrong play
+        return
+    if not _legal(s, mover, piece):
+        _wrong_play(s, mover, fx)
+        return
+    _play(s, mover, piece, fx)
+
+
+def _legal(s: TridentState, seat: int, piece: Piece) -> bool:
+    if s.drew is not None and piece.id != s.drew:
+        return False  # after drawing, only the drawn piece may be played
+    if len(s.hand(seat)) == 1 and not piece.is_basic:
+        return False  # no going out on a non-basic piece (rule 4)
+    if s.pending:
+        return piece.answers_attack
+    return not piece.is_basic or piece.suit == s.required
+
+
+def _play(s: TridentState, seat: int, piece: Piece, fx: list[Effect]) -> None:
+    s.set_hand(seat, s.hand(seat) - {piece.id})
+    s.field += (piece.id,)
+    s.drew = None
+    fx.append(Say(SPEAKER, "play.by", {"seat": seat}))
+    fx.append(Say(SPEAKER, name_key(piece, False)))
+    if not s.hand(seat):
+        if s.declared[seat - 1]:
+            _end(s, fx, winner=seat, reason="out")
+        else:
+            # The play stands; the seat owes 2 and the turn passes once they are drawn.
+            s.penalties += ((seat, "no_declaration"),)
+            fx.append(Say(SPEAKER, "penalty.no_declaration", {"seat": seat}))
+            _owe(s, seat, PENALTY_DRAWS, RESUME_NEXT, fx)
+        return
+    if piece.suit is not None and not piece.is_basic:
+        s.required = piece.suit
+        fx.append(Say(SPEAKER, "effect.required", {"suit": piece.suit}))
+    if piece.turn:
+        _turn_around(s, piece.turn)
+        fx.append(Say(SPEAKER, "effect.turn_right" if piece.turn > 0 else "effect.turn_left"))
+    s.pending += piece.draw  # an answer to an attack passes the total on, plus its own draw
+    if piece.kind == "change-draw4":
+        s.phase = CHOOSE_SUIT
+        fx.append(Say(SPEAKER, "choose_suit.ask", {"seat": seat}))
+        return
+    _next_turn(s, fx)
+
+
+def _turn_around(s: TridentState, direction: int) -> None:
+    """Every seat hands its whole hand to its left (+1) or right (-1) neighbour, at once."""
+    receiver = next_seat if direction > 0 else previous_seat
+    old = s.hands
+    new = [frozenset[str]()] * 3
+    for seat in SEATS:
+        new[receiver(seat) - 1] = old[seat - 1]
+    s.hands = tuple(new)
+    for seat in SEATS:
+        if len(new[seat - 1]) > len(old[seat - 1]):
+            s.set_declared(seat, False)
+
+
+def _next_turn(s: TridentState, fx: list[Effect]) -> None:
+    assert s.turn is not None
+    s.turn = next_seat(s.turn)
+    s.drew = None
+    s.phase = TURN
+    fx.append(_turn_phrase(s))
+
+
+def _turn_phrase(s: TridentState) -> Say:
+    if s.pending:
+        return Say(SPEAKER, "turn.attacked", {"seat": s.turn, "count": s.pending})
+    return Say(SPEAKER, "turn.next", {"seat": s.turn, "suit": s.required})
+
+
+# -- drawing, attacks, penalties ----------------------------------------------------------------
+
+
+def _take(s: TridentState, seat: int, piece: Piece, fx: list[Effect]) -> None:
+    """A basket piece into a hand; its name to that seat only; a declaration lapses."""
+    s.set_hand(seat, s.hand(seat) | {piece.id})
+    s.set_declared(seat, False)
+    fx.append(Say(hand(seat), name_key(piece, True)))
+
+
+def _owe(s: TridentState, seat: int, count: int, resume: str, fx: list[Effect]) -> None:
+    """The seat must draw `count`: drawing blocks the game, or a crash if the basket is short."""
+    if s.basket_count < count:
+        _end(s, fx, crashed=seat, reason="crash")
+        return
+    s.phase = DRAWING
+    s.drawer = seat
+    s.owed = count
+    s.resume = resume
+    fx.append(Say(SPEAKER, "draw.owed", {"seat": seat, "count": count}))
+
+
+def _resume_after_drawing(s: TridentState, fx: list[Effect]) -> None:
+    s.drawer = None
+    s.phase = TURN
+    if s.resume == RESUME_NEXT:
+        _next_turn(s, fx)
+    else:
+        fx.append(_turn_phrase(s))
+
+
+def _accept_attack(s: TridentState, seat: int, fx: list[Effect], first_draw: Piece | None) -> None:
+    """The seat takes the pending total: by its first draw or by a pass."""
+    count = s.pending
+    if s.basket_count < count:
+        _end(s, fx, crashed=seat, reason="crash")
+        return
+    s.pending = 0
+    fx.append(Say(SPEAKER, "pending.accepted", {"seat": seat, "count": count}))
+    s.phase = DRAWING
+    s.drawer = seat
+    s.owed = count
+    s.resume = RESUME_NEXT
+    if first_draw is not None:
+        _take(s, seat, first_draw, fx)
+        s.owed -= 1
+        if s.owed == 0:
+            _resume_after_drawing(s, fx)
+
+
+def _wrong_play(s: TridentState, seat: int, fx: list[Effect]) -> None:
+    """Penalty 1: the piece goes back to the hand (it never left) and the seat owes 2."""
+    s.penalties += ((seat, "wrong_play"),)
+    s.set_declared(seat, False)
+    fx.append(Say(SPEAKER, "penalty.wrong_play", {"seat": seat}))
+    _owe(s, seat, PENALTY_DRAWS, RESUME_SAME, fx)
+
+
+# -- control tags --------------------------------------------------------------------------------
+
+
+def _control(s: TridentState, seat: int | None, out: str, control: str, fx: list[Effect]) -> None:
+    if s.phase == OVER:
+        fx.append(Say(out, "game.over"))
+        return
+    if control in CTL_SUIT:
+        if s.phase == CHOOSE_SUIT and seat in (None, s.turn):
+            s.required = CTL_SUIT[control]
+            fx.append(Say(SPEAKER, "effect.required", {"suit": s.required}))
+            _next_turn(s, fx)
+        else:
+            fx.append(Say(out, "control.not_now"))
+        return
+    if seat is None:
+        fx.append(Say(SPEAKER, "control.on_hand_reader"))
+    elif control == CTL_TRIDENT:
+        _declare(s, seat, out, fx)
+    elif control == CTL_PASS:
+        _pass(s, seat, out, fx)
+
+
+def _declare(s: TridentState, seat: int, out: str, fx: list[Effect]) -> None:
+    if s.phase not in (TURN, DRAWING, CHOOSE_SUIT):
+        fx.append(Say(out, "control.not_now"))
+    elif s.declared[seat - 1]:
+        fx.append(Say(out, "declare.already"))
+    elif len(s.hand(seat)) in (1, 2):
+        s.set_declared(seat, True)
+        fx.append(Say(SPEAKER, "declare.trident", {"seat": seat}))
+    else:
+        fx.append(Say(out, "declare.refused"))
+
+
+def _pass(s: TridentState, seat: int, out: str, fx: list[Effect]) -> None:
+    if s.phase == DRAWING and seat == s.drawer:
+        fx.append(Say(out, "draw.keep_drawing", {"count": s.owed}))
+    elif s.phase != TURN or seat != s.turn:
+        fx.append(Say(out, "pass.not_your_turn"))
+    elif s.pending:
+        _accept_attack(s, seat, fx, first_draw=None)
+    elif s.drew is not None:
+        fx.append(Say(SPEAKER, "pass.done", {"seat": seat}))
+        _next_turn(s, fx)
+    elif s.basket_count == 0:
+        _end(s, fx, crashed=seat, reason="crash")  # cannot draw: a crash
+    else:
+        fx.append(Say(out, "pass.draw_first"))
+
+
+# -- the end -------------------------------------------------------------------------------------
+
+
+def ranking(s: TridentState, winner: int | None = None, crashed: int | None = None) -> tuple[int, ...]:
+    """Winner first, crashed last; the rest by fewest pieces (points in competition), ties to the
+    seat earlier in play order counted from the game's first player."""
+    others = [seat for seat in SEATS if seat not in (winner, crashed)]
+
+    def score(seat: int) -> tuple[int, int]:
+        held = s.points(seat) if s.rules == "competition" else len(s.hand(seat))
+        return held, (seat - s.first) % 3
+
+    others.sort(key=score)
+    return tuple(x for x in (winner, *others, crashed) if x is not None)
+
+
+def _end(s: TridentState, fx: list[Effect], winner: int | None = None, crashed: int | None = None,
+         reason: str = "") -> None:
+    order = ranking(s, winner, crashed)
+    s.result = Outcome(
+        ranking=order,
+        winner=winner,
+        crashed=crashed,
+        pieces={seat: len(s.hand(seat)) for seat in SEATS},
+        points={seat: s.points(seat) for seat in SEATS},
+        reason=reason,
+    )
+    s.phase = OVER
+    s.turn = None
+    s.drawer = None
+    s.owed = 0
+    s.pending = 0
+    if winner is not None:
+        fx.append(Say(SPEAKER, "game.out", {"seat": winner}))
+    elif crashed is not None:
+        fx.append(Say(SPEAKER, "game.crash", {"seat": crashed}))
+    else:
+        fx.append(Say(SPEAKER, "game.ended"))
+    fx.append(Say(SPEAKER, "game.ranking", dict(zip(("first", "second", "third"), order, strict=True))))
+    fx.append(GameOver(s.result))
+
+
+# -- referee actions -------------------------------------------------------------------------------
+
+
+def _referee(s: TridentState, event: Referee, fx: list[Effect]) -> None:
+    action, params = event.action, dict(event.params or {})
+    if action == "forgot":
+        if s.phase != TURN:
+            _refuse(action, f"only during a turn (the game is in {s.phase})", fx)
+            return
+        # One piece from the basket to the field sets the kind as at the start; the turn stays.
+        s.phase = START
+        fx.append(Say(SPEAKER, "referee.forgot", {"seat": s.turn}))
+    elif action == "penalty":
+        seat = params.get("seat")
+        if seat not in SEATS or s.phase != TURN:
+            _refuse(action, "needs a seat 1-3, during a turn", fx)
+            return
+        reason = params.get("reason", "wrong_play")
+        s.penalties += ((seat, str(reason)),)
+        s.set_declared(seat, False)
+        fx.append(Say(SPEAKER, "penalty.wrong_play", {"seat": seat}))
+        _owe(s, seat, PENALTY_DRAWS, RESUME_SAME, fx)
+    elif action == "move":
+        _referee_move(s, params, fx)
+    elif action == "end":
+        if s.phase == OVER:
+            _refuse(action, "the game is already over", fx)
+            return
+        _end(s, fx, reason="referee")
+    else:
+        _refuse(action, "unknown referee action", fx)
+
+
+def _referee_move(s: TridentState, params: dict[str, Any], fx: list[Effect]) -> None:
+    """Correct where a piece is when tracking went wrong: to a seat's hand or back to the basket."""
+    piece_id, to = params.get("piece"), params.get("to")
+    target_seat = _SEAT_OF.get(str(to))
+    if piece_id not in PIECES or (target_seat is None and to != IN_BASKET) or s.phase == OVER:
+        _refuse("move", "needs a piece id and to = hand:N or basket, before the game is over", fx)
+        return
+    s.hands = tuple(h - {piece_id} for h in s.hands)
+    s.field = tuple(p for p in s.field if p != piece_id)
+    if target_seat is not None:
+        s.set_hand(target_seat, s.hand(target_seat) | {piece_id})
+    fx.append(Alert("referee.moved", {"piece": piece_id, "to": to}))
+    if s.phase == DEAL and all(len(h) == HAND_SIZE for h in s.hands):
+        s.phase = START
+        s.turn = s.first
+        fx.append(Say(SPEAKER, "deal.complete", {"seat": s.first}))
+
+
+def _refuse(action: str, why: str, fx: list[Effect]) -> None:
+    fx.append(Say(SPEAKER, "referee.refused"))
+    fx.append(Alert("referee.refused", {"action": action, "why": why}))
+
+
+def _summary(s: TridentState) -> list[Effect]:
+    if s.phase == DEAL:
+        return []
+    if s.phase == START:
+        return [Say(SPEAKER, "start.ask", {"seat": s.turn})]
+    if s.phase == DRAWING:
+        return [Say(SPEAKER, "draw.owed", {"seat": s.drawer, "count": s.owed})]
+    if s.phase == CHOOSE_SUIT:
+        return [Say(SPEAKER, "choose_suit.ask", {"seat": s.turn})]
+    if s.phase == OVER:
+        return [Say(SPEAKER, "game.over")]
+    return [_turn_phrase(s)]
+
+
+__all__ = ["Trident", "SetupError", "ranking", "name_key", "SUITS", "READERS"]

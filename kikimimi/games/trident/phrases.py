@@ -1,0 +1,69 @@
+"""Every phrase key the Trident engine can emit, with its parameters.
+
+The catalogs (`voices/catalog/trident.{ja,en}.toml`) must define each of these with exactly these
+parameters; a test fails when one is missing in either language.
+"""
+
+from __future__ import annotations
+
+from kikimimi.games.trident.pieces import KINDS
+
+
+def piece_key(kind: str) -> str:
+    return f"piece.{kind}"
+
+
+PIECE_HIDDEN = "piece.unknown"  # an Unknown piece on a hand reader: its effect stays hidden
+
+PHRASES: dict[str, tuple[str, ...]] = {
+    **{piece_key(kind): () for kind in KINDS},
+    PIECE_HIDDEN: (),
+    # deal and start
+    "deal.full": (),
+    "deal.not_complete": (),
+    "deal.complete": ("seat",),
+    "start.from_basket": (),
+    "start.redo": ("seat",),
+    "start.ask": ("seat",),
+    # taps that change nothing
+    "tap.unknown_tag": (),
+    "tap.on_field": (),
+    "tap.put_back": (),
+    "tap.not_yours": (),
+    "tap.from_basket": (),
+    "control.not_now": (),
+    "control.on_hand_reader": (),
+    # play
+    "play.by": ("seat",),
+    "effect.required": ("suit",),
+    "effect.turn_right": (),
+    "effect.turn_left": (),
+    "turn.next": ("seat", "suit"),
+    "turn.attacked": ("seat", "count"),
+    "choose_suit.ask": ("seat",),
+    "choose_suit.wait": ("seat",),
+    "pass.done": ("seat",),
+    "pass.draw_first": (),
+    "pass.not_your_turn": (),
+    "draw.second": (),
+    "draw.owed": ("seat", "count"),
+    "draw.keep_drawing": ("count",),
+    "drawing.wait": ("seat", "count"),
+    "pending.accepted": ("seat", "count"),
+    "declare.trident": ("seat",),
+    "declare.refused": (),
+    "declare.already": (),
+    # penalties and the end
+    "penalty.wrong_play": ("seat",),
+    "penalty.no_declaration": ("seat",),
+    "game.out": ("seat",),
+    "game.crash": ("seat",),
+    "game.ended": (),
+    "game.ranking": ("first", "second", "third"),
+    "game.over": (),
+    # referee
+    "referee.forgot": ("seat",),
+    "referee.refused": (),
+    "referee.undone": (),
+    "referee.nothing_to_undo": (),
+}
