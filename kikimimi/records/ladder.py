@@ -1,0 +1,439 @@
+"""The Trident ladder: ranks, peerage, streaks and demotion, derived from a player's stored results.
+
+Pure: `replay(history)` walks a player's meetings in the order they were held and returns where the
+player stands and every change, meeting by meeting. Nothing is counted by hand and nothing is stored
+here; the store hands in results, this module derives. `docs/rules/ranks.md` is this module in words,
+with every interpretation of the rules marked.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from enum import IntEnum
+from typing import Any, Literal
+
+MeetingKind = Literal["full", "half", "contest"]
+TitleForm = Literal["king", "queen"]
+
+OFFICIAL_KINDS: tuple[str, ...] = ("full", "half")
+MEETING_KINDS: tuple[str, ...] = ("full", "half", "contest")
+GAMES_PER_MEETING: Mapping[str, int | None] = {"full": 10, "half": 5, "contest": None}
+TITLE_FORMS: tuple[str, ...] = ("king", "queen")
+
+
+class Rank(IntEnum):
+    """Ranks from lowest to highest. UNREGISTERED: has not finished an official meeting yet."""
+
+    UNREGISTERED = 0
+    APPRENTICE = 1
+    BISHOP = 2
+    WIZARD = 3
+    KNIGHT = 4
+    GENERAL = 5
+    KING = 6  # King or Queen, by the player's chosen title form
+
+    def title(self, form: str = "king") -> str:
+        if self is Rank.KING:
+            return "Queen" if form == "queen" else "King"
+        return "Unregistered" if self is Rank.UNREGISTERED else self.name.capitalize()
+
+    def key(self, form: str = "king") -> str:
+        """The rank as a lower-case word for data and phrase keys (`queen` for a Queen)."""
+        return self.title(form).lower()
+
+
+# Ranks that two crashes in a row never take down.
+EXEMPT_FROM_DEMOTION = frozenset({Rank.GENERAL, Rank.KING})
+# Apprentice and below have no rank to lose (interpretation, see ranks.md).
+DEMOTABLE = frozenset({Rank.BISHOP, Rank.WIZARD, Rank.KNIGHT})
+
+
+@dataclass(frozen=True)
+class Requirement:
+    """What it takes to rise into a rank: total wins, streaks made at the rank below, a peerage."""
+
+    wins: int
+    streaks: int = 0
+    streaks_at: Rank | None = None
+    peerage: int = 0
+
+
+PROMOTION: Mapping[Rank, Requirement] = {
+    Rank.BISHOP: Requirement(wins=10),
+    Rank.WIZARD: Requirement(wins=20, streaks=2, streaks_at=Rank.BISHOP),
+    Rank.KNIGHT: Requirement(wins=30, streaks=3, streaks_at=Rank.WIZARD),
+    Rank.GENERAL: Requirement(wins=50, streaks=5, streaks_at=Rank.KNIGHT),
+    Rank.KING: Requirement(wins=100, peerage=1),
+}
+
+DEMOTION_WIN_PENALTY = 10
+RUN_PER_PEERAGE = 4
+MAX_PEERAGE = 5
+PEERAGE_TITLES: Mapping[str, tuple[str, ...]] = {
+    "king": ("", "Baron", "Viscount", "Earl", "Marquis", "Duke"),
+    "queen": ("", "Baroness", "Viscountess", "Countess", "Marchioness", "Duchess"),
+}
+
+
+def peerage_title(level: int, form: str = "king") -> str:
+    """The peerage's name in the player's form; '' for no peerage."""
+    return PEERAGE_TITLES["queen" if form == "queen" else "king"][max(0, min(level, MAX_PEERAGE))]
+
+
+def full_title(rank: Rank, peerage: int, form: str = "king") -> str:
+    """How the club addresses the player: 'Knight', 'Wizard, Countess', 'Queen, Duchess'."""
+    peer = peerage_title(peerage, form)
+    return f"{rank.title(form)}, {peer}" if peer else rank.title(form)
+
+
+# -- input ----------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """One player's result in one game: 1st place is a win; a crash is always last place."""
+
+    place: int
+    crashed: bool = False
+
+
+@dataclass(frozen=True)
+class MeetingResult:
+    """One player's part in one finished meeting, in the order the games were played.
+
+    `order` sorts meetings as they were held (the store uses (held_at, meeting id)); it is also what
+    "who reached that rank first" compares.
+    """
+
+    meeting_id: int
+    kind: str
+    games: tuple[GameResult, ...]
+    order: tuple[Any, ...] = ()
+    won_contest: bool = False
+
+    @property
+    def official(self) -> bool:
+        return self.kind in OFFICIAL_KINDS
+
+
+# -- output ---------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Change:
+    """A rank or peerage change settled at the end of a meeting."""
+
+    player: str
+    meeting_id: int
+    kind: Literal["registered", "promoted", "demoted", "peerage"]
+    before: str
+    after: str
+    reason: str
+
+    def text(self) -> str:
+        verbs = {
+            "registered": "is registered as",
+            "promoted": "is promoted to",
+            "demoted": "is demoted to",
+            "peerage": "is raised to",
+        }
+        frm = "" if self.kind == "registered" else f" (from {self.before or 'no peerage'})"
+        return f"{self.player} {verbs[self.kind]} {self.after}{frm}: {self.reason}."
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "player": self.player,
+            "meeting": self.meeting_id,
+            "kind": self.kind,
+            "before": self.before,
+            "after": self.after,
+            "reason": self.reason,
+        }
+
+
+@dataclass(frozen=True)
+class PlayerStatus:
+    """Where a player stands on the ladder, derived from every finished meeting."""
+
+    name: str
+    title_form: str
+    rank: Rank
+    peerage: int
+    wins: int  # the ladder's win count: 1st places in official meetings, less demotion penalties
+    first_places: int  # every 1st place in official meetings, never reduced
+    streaks: int
+    streaks_by_rank: Mapping[Rank, int]
+    crashes: int
+    run: int  # wins in a row right now (official games, across meetings)
+    crash_run: int  # crashes in a row right now
+    longest_run: int
+    games: int
+    meetings: int
+    contests_won: int
+    demotions: int
+    rank_since: tuple[Any, ...] | None  # `order` of the meeting at whose end the rank was reached
+    rank_since_meeting: int | None
+
+    @property
+    def registered(self) -> bool:
+        return self.rank >= Rank.APPRENTICE
+
+    @property
+    def rank_title(self) -> str:
+        return self.rank.title(self.title_form)
+
+    @property
+    def peerage_title(self) -> str:
+        return peerage_title(self.peerage, self.title_form)
+
+    @property
+    def title(self) -> str:
+        return full_title(self.rank, self.peerage, self.title_form)
+
+    def next_rank(self) -> tuple[Rank, Requirement] | None:
+        """The rank above and what it takes, None at the top."""
+        if self.rank >= Rank.KING:
+            return None
+        up = Rank(max(self.rank, Rank.APPRENTICE) + 1)
+        return up, PROMOTION[up]
+
+    def as_dict(self) -> dict[str, Any]:
+        nxt = self.next_rank()
+        return {
+            "name": self.name,
+            "title_form": self.title_form,
+            "rank": self.rank.key(self.title_form),
+            "rank_level": int(self.rank),
+            "peerage": self.peerage_title or None,
+            "peerage_level": self.peerage,
+            "title": self.title,
+            "wins": self.wins,
+            "first_places": self.first_places,
+            "streaks": self.streaks,
+            "streaks_by_rank": {r.key(self.title_form): n for r, n in sorted(self.streaks_by_rank.items())},
+            "crashes": self.crashes,
+            "run": self.run,
+            "crash_run": self.crash_run,
+            "longest_run": self.longest_run,
+            "games": self.games,
+            "meetings": self.meetings,
+            "contests_won": self.contests_won,
+            "demotions": self.demotions,
+            "rank_since_meeting": self.rank_since_meeting,
+            "next_rank": None
+            if nxt is None
+            else {
+                "rank": nxt[0].key(self.title_form),
+                "wins": nxt[1].wins,
+                "streaks": nxt[1].streaks,
+                "streaks_at": nxt[1].streaks_at.key() if nxt[1].streaks_at else None,
+                "peerage": nxt[1].peerage,
+            },
+        }
+
+
+@dataclass(frozen=True)
+class Replay:
+    status: PlayerStatus
+    changes: tuple[Change, ...]
+
+    def changes_in(self, meeting_id: int) -> list[Change]:
+        return [c for c in self.changes if c.meeting_id == meeting_id]
+
+
+# -- derivation -----------------------------------------------------------------------------------
+
+
+@dataclass
+class _Walk:
+    """The running counts while replaying one player's meetings (private, mutable, short-lived)."""
+
+    rank: Rank = Rank.UNREGISTERED
+    wins: int = 0
+    first_places: int = 0
+    run: int = 0
+    crash_run: int = 0
+    longest_run: int = 0
+    run_peerages: int = 0
+    contest_peerages: int = 0
+    peerage: int = 0
+    crashes: int = 0
+    games: int = 0
+    meetings: int = 0
+    contests_won: int = 0
+    demotions: int = 0
+    streaks: Counter[Rank] = field(default_factory=Counter)
+    rank_since: tuple[Any, ...] | None = None
+    rank_since_meeting: int | None = None
+
+
+def _promotable(walk: _Walk) -> Rank | None:
+    if walk.rank >= Rank.KING or walk.rank < Rank.APPRENTICE:
+        return None
+    up = Rank(walk.rank + 1)
+    need = PROMOTION[up]
+    if walk.wins < need.wins or walk.peerage < need.peerage:
+        return None
+    if need.streaks_at is not None and walk.streaks[need.streaks_at] < need.streaks:
+        return None
+    return up
+
+
+def _play_official(walk: _Walk, meeting: MeetingResult) -> bool:
+    """Count one official meeting's games; True when a demotion is due at its end."""
+    # Within a meeting the rank is the one it started with: ranks are settled at its end.
+    rank_now = max(walk.rank, Rank.APPRENTICE)
+    demote = False
+    for game in meeting.games:
+        walk.games += 1
+        if game.place == 1:
+            walk.wins += 1
+            walk.first_places += 1
+            walk.run += 1
+            walk.longest_run = max(walk.longest_run, walk.run)
+            if walk.run >= 2:
+                walk.streaks[rank_now] += 1  # each pair of consecutive wins is one streak
+            if walk.run % RUN_PER_PEERAGE == 0:
+                walk.run_peerages += 1  # a run of n wins counts floor(n/4) times
+        else:
+            walk.run = 0
+        if game.crashed:
+            walk.crashes += 1
+            walk.crash_run += 1
+            # The second crash in a row is the event; a third or fourth belongs to the same one.
+            # One demotion per meeting: later events in the same meeting change nothing.
+            if walk.crash_run == 2 and not demote and rank_now in DEMOTABLE:
+                demote = True
+                walk.wins = max(0, walk.wins - DEMOTION_WIN_PENALTY)
+        else:
+            walk.crash_run = 0
+    return demote
+
+
+def _settle_peerage(walk: _Walk, name: str, form: str, meeting: MeetingResult, why: str) -> list[Change]:
+    level = min(MAX_PEERAGE, walk.run_peerages + walk.contest_peerages)
+    if level <= walk.peerage:
+        return []
+    before = walk.peerage
+    walk.peerage = level
+    return [
+        Change(
+            name, meeting.meeting_id, "peerage", peerage_title(before, form), peerage_title(level, form), why
+        )
+    ]
+
+
+def _set_rank(walk: _Walk, rank: Rank, meeting: MeetingResult) -> None:
+    walk.rank = rank
+    walk.rank_since = meeting.order
+    walk.rank_since_meeting = meeting.meeting_id
+
+
+def replay(history: Iterable[MeetingResult], *, name: str = "", title_form: str = "king") -> Replay:
+    """Walk a player's finished meetings in the order held; the standing reached and every change.
+
+    `history` may come in any order: it is sorted by `order`, then meeting id.
+    """
+    form = "queen" if title_form == "queen" else "king"
+    walk = _Walk()
+    changes: list[Change] = []
+    for meeting in sorted(history, key=lambda m: (m.order, m.meeting_id)):
+        if meeting.official:
+            walk.meetings += 1
+            demote = _play_official(walk, meeting)
+            if walk.rank is Rank.UNREGISTERED:
+                _set_rank(walk, Rank.APPRENTICE, meeting)
+                changes.append(
+                    Change(
+                        name, meeting.meeting_id, "registered", "", "Apprentice", "played an official meeting"
+                    )
+                )
+            changes += _settle_peerage(walk, name, form, meeting, "four wins in a row")
+            if demote:
+                before = walk.rank
+                _set_rank(walk, Rank(before - 1), meeting)
+                walk.demotions += 1
+                changes.append(
+                    Change(
+                        name,
+                        meeting.meeting_id,
+                        "demoted",
+                        before.title(form),
+                        walk.rank.title(form),
+                        f"two crashes in a row; wins now {walk.wins}",
+                    )
+                )
+                continue  # a meeting that demotes does not also promote
+            while (up := _promotable(walk)) is not None:
+                before = walk.rank
+                _set_rank(walk, up, meeting)
+                changes.append(
+                    Change(
+                        name,
+                        meeting.meeting_id,
+                        "promoted",
+                        before.title(form),
+                        up.title(form),
+                        _why(up, walk),
+                    )
+                )
+        elif meeting.won_contest:
+            walk.contests_won += 1
+            if walk.peerage >= MAX_PEERAGE:
+                continue  # no next peerage to give, so nothing gained this way and no promotion
+            walk.contest_peerages += 1
+            changes += _settle_peerage(walk, name, form, meeting, "won a contest")
+            if walk.rank < Rank.KING:
+                before = walk.rank
+                _set_rank(walk, Rank(before + 1), meeting)
+                verb = "registered" if before is Rank.UNREGISTERED else "promoted"
+                changes.append(
+                    Change(
+                        name,
+                        meeting.meeting_id,
+                        verb,
+                        before.title(form) if before else "",
+                        walk.rank.title(form),
+                        "won a contest and gained a peerage",
+                    )
+                )
+    status = PlayerStatus(
+        name=name,
+        title_form=form,
+        rank=walk.rank,
+        peerage=walk.peerage,
+        wins=walk.wins,
+        first_places=walk.first_places,
+        streaks=sum(walk.streaks.values()),
+        streaks_by_rank=dict(walk.streaks),
+        crashes=walk.crashes,
+        run=walk.run,
+        crash_run=walk.crash_run,
+        longest_run=walk.longest_run,
+        games=walk.games,
+        meetings=walk.meetings,
+        contests_won=walk.contests_won,
+        demotions=walk.demotions,
+        rank_since=walk.rank_since,
+        rank_since_meeting=walk.rank_since_meeting,
+    )
+    return Replay(status, tuple(changes))
+
+
+def _why(rank: Rank, walk: _Walk) -> str:
+    need = PROMOTION[rank]
+    parts = [f"{walk.wins} wins"]
+    if need.streaks_at is not None:
+        parts.append(f"{walk.streaks[need.streaks_at]} streaks as {need.streaks_at.title()}")
+    if need.peerage:
+        parts.append("a peerage")
+    return " and ".join(parts)
+
+
+def player_status(
+    history: Iterable[MeetingResult], *, name: str = "", title_form: str = "king"
+) -> PlayerStatus:
+    """Where a player stands after the meetings in `history` (see `replay`)."""
+    return replay(history, name=name, title_form=title_form).status

@@ -1,0 +1,448 @@
+"""The records store: players, meetings, games and results in SQLite (WAL, synchronous FULL).
+
+Only results are stored; ranks, peerage, streaks and crashes are derived from them on every read
+(`kikimimi.records.ladder`). A meeting is `open` while its games are played, `finished` once settled
+(only finished meetings count) or `abandoned` (kept, never counted).
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+from kikimimi.games.base import Outcome
+from kikimimi.records import schema
+from kikimimi.records.ladder import (
+    GAMES_PER_MEETING,
+    MEETING_KINDS,
+    OFFICIAL_KINDS,
+    TITLE_FORMS,
+    Change,
+    GameResult,
+    MeetingResult,
+    PlayerStatus,
+    Replay,
+    replay,
+)
+from kikimimi.records.results import (
+    GameRecord,
+    PlayerResult,
+    ResultError,
+    check_results,
+    results_from_outcome,
+)
+from kikimimi.records.standings import standings
+
+DB_NAME = "records.sqlite"
+MAX_NAME = 40
+
+
+class RecordError(ValueError):
+    """A request the records cannot honour (unknown player, closed meeting, ...), saying how to fix it."""
+
+
+def default_db_path() -> Path:
+    """`$KIKIMIMI_DATA/records.sqlite`, else `~/.local/share/kikimimi/records.sqlite`."""
+    folder = os.environ.get("KIKIMIMI_DATA")
+    base = Path(folder).expanduser() if folder else Path.home() / ".local" / "share" / "kikimimi"
+    return base / DB_NAME
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def check_name(name: str) -> str:
+    """A player's name as stored: trimmed; refuses empty, over-long, or names with a comma."""
+    clean = " ".join(str(name).split())
+    if not clean:
+        raise RecordError("a player's name cannot be empty")
+    if "," in clean:
+        raise RecordError(f"player name {clean!r} has a comma; commas separate names in --players")
+    if len(clean) > MAX_NAME:
+        raise RecordError(f"player name {clean[:20]!r}... is longer than {MAX_NAME} characters")
+    return clean
+
+
+@dataclass(frozen=True)
+class Player:
+    id: int
+    name: str
+    title_form: str
+    created_at: str
+
+
+@dataclass(frozen=True)
+class MeetingInfo:
+    id: int
+    label: str | None
+    kind: str
+    held_at: str
+    status: str
+    finished_at: str | None
+    players: tuple[str, ...]
+    games_played: int
+    winner: str | None
+
+    @property
+    def games_due(self) -> int | None:
+        """Games a trial has (10 or 5); None for a contest."""
+        return GAMES_PER_MEETING[self.kind]
+
+    @property
+    def official(self) -> bool:
+        return self.kind in OFFICIAL_KINDS
+
+    @property
+    def order(self) -> tuple[str, int]:
+        return (self.held_at, self.id)
+
+    def describe(self) -> str:
+        due = f"/{self.games_due}" if self.games_due else ""
+        label = f" {self.label!r}" if self.label else ""
+        return f"meeting {self.id}{label} ({self.kind}, {self.status}, {self.games_played}{due} games)"
+
+
+class RecordStore:
+    """The club's records in one SQLite file. One store per thread (sqlite3's own rule)."""
+
+    def __init__(self, path: str | os.PathLike[str] | None = None) -> None:
+        self.path = Path(path) if path is not None else default_db_path()
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            self._db = sqlite3.connect(self.path, timeout=10)
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=FULL")
+            self._db.execute("PRAGMA foreign_keys=ON")
+            schema.migrate(self._db, where=f"records database {self.path}")
+        except sqlite3.DatabaseError as exc:
+            raise schema.SchemaError(
+                f"cannot open records database {self.path}: {exc} (is it a kikimimi records file?)"
+            ) from exc
+        self._db.row_factory = sqlite3.Row
+
+    def close(self) -> None:
+        self._db.close()
+
+    def __enter__(self) -> RecordStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @property
+    def schema_version(self) -> int:
+        return schema.version(self._db)
+
+    # -- players ----------------------------------------------------------------------------------
+
+    def add_player(self, name: str, title_form: str = "king") -> Player:
+        name = check_name(name)
+        if title_form not in TITLE_FORMS:
+            raise RecordError(f"title form must be one of {', '.join(TITLE_FORMS)}, not {title_form!r}")
+        try:
+            with self._db:
+                self._db.execute(
+                    "INSERT INTO players (name, title_form, created_at) VALUES (?, ?, ?)",
+                    (name, title_form, _now()),
+                )
+        except sqlite3.IntegrityError:
+            raise RecordError(
+                f"player {name!r} already exists (see `kikimimi players show {name}`)"
+            ) from None
+        return self.player(name)
+
+    def set_title_form(self, name: str, title_form: str) -> Player:
+        if title_form not in TITLE_FORMS:
+            raise RecordError(f"title form must be one of {', '.join(TITLE_FORMS)}, not {title_form!r}")
+        player = self.player(name)
+        with self._db:
+            self._db.execute("UPDATE players SET title_form = ? WHERE id = ?", (title_form, player.id))
+        return self.player(name)
+
+    def find_player(self, name: str) -> Player | None:
+        row = self._db.execute(
+            "SELECT id, name, title_form, created_at FROM players WHERE name = ?", (" ".join(name.split()),)
+        ).fetchone()
+        return Player(*row) if row else None
+
+    def player(self, name: str) -> Player:
+        found = self.find_player(name)
+        if found is None:
+            raise RecordError(f"no player named {name!r}; add them with `kikimimi players add {name}`")
+        return found
+
+    def players(self) -> list[Player]:
+        rows = self._db.execute("SELECT id, name, title_form, created_at FROM players ORDER BY name")
+        return [Player(*row) for row in rows]
+
+    # -- meetings ---------------------------------------------------------------------------------
+
+    def start_meeting(
+        self,
+        kind: str,
+        players: Sequence[str],
+        *,
+        label: str | None = None,
+        held_at: str | None = None,
+        add_unknown: bool = False,
+    ) -> int:
+        """Open a meeting of `kind` (full, half, contest) for `players`; returns its id."""
+        if kind not in MEETING_KINDS:
+            raise RecordError(f"meeting kind must be one of {', '.join(MEETING_KINDS)}, not {kind!r}")
+        names = [check_name(n) for n in players]
+        if len(names) < 2:
+            raise RecordError(f"a meeting needs at least 2 players, got {len(names)}")
+        if len({n.casefold() for n in names}) != len(names):
+            raise RecordError(f"a player is listed twice in {names}")
+        unknown = [n for n in names if self.find_player(n) is None]
+        if unknown and not add_unknown:
+            raise RecordError(
+                f"unknown player(s) {', '.join(unknown)}: add them first with `kikimimi players add NAME`"
+            )
+        for name in unknown:
+            self.add_player(name)
+        ids = [self.player(n).id for n in names]
+        if label is not None and self._meeting_by_label(label) is not None:
+            raise RecordError(f"a meeting labelled {label!r} already exists")
+        with self._db:
+            cur = self._db.execute(
+                "INSERT INTO meetings (label, kind, held_at) VALUES (?, ?, ?)",
+                (label, kind, held_at or _now()),
+            )
+            meeting_id = int(cur.lastrowid or 0)
+            self._db.executemany(
+                "INSERT INTO meeting_players (meeting_id, player_id, position) VALUES (?, ?, ?)",
+                [(meeting_id, pid, i) for i, pid in enumerate(ids)],
+            )
+        return meeting_id
+
+    def _meeting_by_label(self, label: str) -> int | None:
+        row = self._db.execute("SELECT id FROM meetings WHERE label = ?", (label,)).fetchone()
+        return int(row[0]) if row else None
+
+    def meeting_by_label(self, label: str) -> MeetingInfo | None:
+        found = self._meeting_by_label(label)
+        return self.meeting(found) if found is not None else None
+
+    def meeting(self, meeting_id: int) -> MeetingInfo:
+        row = self._db.execute(
+            """SELECT m.id, m.label, m.kind, m.held_at, m.status, m.finished_at, w.name AS winner,
+                      (SELECT COUNT(*) FROM games g WHERE g.meeting_id = m.id) AS played
+               FROM meetings m LEFT JOIN players w ON w.id = m.winner_id WHERE m.id = ?""",
+            (meeting_id,),
+        ).fetchone()
+        if row is None:
+            raise RecordError(f"no meeting {meeting_id} (see `kikimimi meeting list`)")
+        names = tuple(
+            r[0]
+            for r in self._db.execute(
+                """SELECT p.name FROM meeting_players mp JOIN players p ON p.id = mp.player_id
+                   WHERE mp.meeting_id = ? ORDER BY mp.position""",
+                (meeting_id,),
+            )
+        )
+        return MeetingInfo(
+            row["id"],
+            row["label"],
+            row["kind"],
+            row["held_at"],
+            row["status"],
+            row["finished_at"],
+            names,
+            row["played"],
+            row["winner"],
+        )
+
+    def meetings(self, status: str | None = None) -> list[MeetingInfo]:
+        query = "SELECT id FROM meetings" + (" WHERE status = ?" if status else "") + " ORDER BY held_at, id"
+        return [self.meeting(r[0]) for r in self._db.execute(query, (status,) if status else ())]
+
+    def current_meeting(self) -> MeetingInfo | None:
+        """The latest open meeting (what the console shows), None when none is open."""
+        opened = self.meetings("open")
+        return opened[-1] if opened else None
+
+    def _open(self, meeting_id: int) -> MeetingInfo:
+        info = self.meeting(meeting_id)
+        if info.status != "open":
+            raise RecordError(f"{info.describe()} is {info.status}; its games cannot change")
+        return info
+
+    def record_game(
+        self,
+        meeting_id: int,
+        seat_players: Mapping[int, str],
+        outcome: Outcome,
+        journal_game_id: str | None = None,
+    ) -> None:
+        """Record a finished game of an open meeting from the table's `Outcome`."""
+        try:
+            results = results_from_outcome({s: check_name(n) for s, n in seat_players.items()}, outcome)
+        except ResultError as exc:
+            raise RecordError(f"meeting {meeting_id}: {exc}") from None
+        self.record_results(meeting_id, results, journal_game_id=journal_game_id, reason=outcome.reason)
+
+    def record_results(
+        self,
+        meeting_id: int,
+        results: Sequence[PlayerResult],
+        *,
+        journal_game_id: str | None = None,
+        reason: str = "",
+    ) -> int:
+        """Record one game's results (a paper sheet line or a table outcome); returns its number."""
+        info = self._open(meeting_id)
+        where = f"meeting {meeting_id} game {info.games_played + 1}"
+        try:
+            check_results(results, where)
+        except ResultError as exc:
+            raise RecordError(str(exc)) from None
+        playing = {check_name(r.player).casefold() for r in results}
+        members = {n.casefold() for n in info.players}
+        if playing != members:
+            raise RecordError(
+                f"{where}: players {sorted(r.player for r in results)} are not the meeting's "
+                f"players {list(info.players)}"
+            )
+        if info.games_due is not None and info.games_played >= info.games_due:
+            raise RecordError(
+                f"{info.describe()} has all its games; finish it with `kikimimi meeting finish`"
+            )
+        number = info.games_played + 1
+        with self._db:
+            cur = self._db.execute(
+                """INSERT INTO games (meeting_id, number, journal_game_id, reason, recorded_at)
+                   VALUES (?, ?, ?, ?, ?)""",
+                (meeting_id, number, journal_game_id, reason, _now()),
+            )
+            game_id = cur.lastrowid
+            self._db.executemany(
+                """INSERT INTO results (game_id, player_id, seat, place, crashed, pieces, points)
+                   VALUES (?, ?, ?, ?, ?, ?, ?)""",
+                [
+                    (game_id, self.player(r.player).id, r.seat, r.place, int(r.crashed), r.pieces, r.points)
+                    for r in results
+                ],
+            )
+        return number
+
+    def games(self, meeting_id: int) -> list[GameRecord]:
+        rows = self._db.execute(
+            """SELECT g.id, g.number, g.journal_game_id, g.reason, p.name, r.seat, r.place, r.crashed,
+                      r.pieces, r.points
+               FROM games g JOIN results r ON r.game_id = g.id JOIN players p ON p.id = r.player_id
+               WHERE g.meeting_id = ? ORDER BY g.number, r.place""",
+            (meeting_id,),
+        ).fetchall()
+        games: dict[int, GameRecord] = {}
+        for row in rows:
+            result = PlayerResult(
+                row["name"], row["place"], bool(row["crashed"]), row["seat"], row["pieces"], row["points"]
+            )
+            old = games.get(row["number"])
+            games[row["number"]] = GameRecord(
+                row["number"],
+                (*old.results, result) if old else (result,),
+                row["journal_game_id"],
+                row["reason"],
+            )
+        return list(games.values())
+
+    def contest_winner(self, meeting_id: int) -> str:
+        """The contest's winner by its standings; refuses a tie at the top (name the winner instead)."""
+        info = self.meeting(meeting_id)
+        table = standings(self.games(meeting_id), info.players)
+        top = [s.player for s in table if s.position == 1]
+        if not table or table[0].games == 0:
+            raise RecordError(f"{info.describe()} has no games; name its winner (--winner NAME)")
+        if len(top) > 1:
+            raise RecordError(
+                f"{info.describe()}: {', '.join(top)} are level on wins, points and crashes; "
+                "name the winner (--winner NAME)"
+            )
+        return top[0]
+
+    def finish_meeting(self, meeting_id: int, *, contest_winner: str | None = None) -> list[Change]:
+        """Close an open meeting and settle it; returns every rank and peerage change it brought.
+
+        A trial must have all its games (10 or 5). A contest's winner is `contest_winner`, else the
+        unique top of its standings.
+        """
+        info = self._open(meeting_id)
+        winner_id = None
+        if info.games_due is not None:
+            if info.games_played != info.games_due:
+                raise RecordError(
+                    f"{info.describe()} is not complete; play its remaining games or abandon it "
+                    f"(`kikimimi meeting abandon {meeting_id}`: abandoned meetings do not count)"
+                )
+            if contest_winner is not None:
+                raise RecordError(f"{info.describe()} is a trial; only a contest has a winner")
+        else:
+            name = contest_winner if contest_winner is not None else self.contest_winner(meeting_id)
+            if name.casefold() not in {n.casefold() for n in info.players}:
+                raise RecordError(
+                    f"{name!r} did not play in {info.describe()}; the winner must be one of "
+                    f"{', '.join(info.players)}"
+                )
+            winner_id = self.player(name).id
+        with self._db:
+            self._db.execute(
+                "UPDATE meetings SET status = 'finished', finished_at = ?, winner_id = ? WHERE id = ?",
+                (_now(), winner_id, meeting_id),
+            )
+        return self.meeting_changes(meeting_id)
+
+    def abandon_meeting(self, meeting_id: int) -> None:
+        """Keep an unfinished meeting's games but never count them."""
+        self._open(meeting_id)
+        with self._db:
+            self._db.execute(
+                "UPDATE meetings SET status = 'abandoned', finished_at = ? WHERE id = ?", (_now(), meeting_id)
+            )
+
+    # -- derived ----------------------------------------------------------------------------------
+
+    def history(self, name: str) -> list[MeetingResult]:
+        """A player's finished meetings, in the order held, as the ladder reads them."""
+        player = self.player(name)
+        rows = self._db.execute(
+            """SELECT m.id, m.kind, m.held_at, m.winner_id, r.place, r.crashed
+               FROM meeting_players mp JOIN meetings m ON m.id = mp.meeting_id
+               LEFT JOIN games g ON g.meeting_id = m.id
+               LEFT JOIN results r ON r.game_id = g.id AND r.player_id = mp.player_id
+               WHERE mp.player_id = ? AND m.status = 'finished'
+               ORDER BY m.held_at, m.id, g.number""",
+            (player.id,),
+        ).fetchall()
+        meetings: dict[int, tuple[str, str, bool, list[GameResult]]] = {}
+        for row in rows:
+            entry = meetings.setdefault(
+                row["id"], (row["kind"], row["held_at"], row["winner_id"] == player.id, [])
+            )
+            if row["place"] is not None:
+                entry[3].append(GameResult(row["place"], bool(row["crashed"])))
+        return [
+            MeetingResult(mid, kind, tuple(games), (held_at, mid), won)
+            for mid, (kind, held_at, won, games) in meetings.items()
+        ]
+
+    def replay(self, name: str) -> Replay:
+        player = self.player(name)
+        return replay(self.history(player.name), name=player.name, title_form=player.title_form)
+
+    def status(self, name: str) -> PlayerStatus:
+        return self.replay(name).status
+
+    def statuses(self, names: Iterable[str]) -> list[PlayerStatus]:
+        return [self.status(n) for n in names]
+
+    def meeting_changes(self, meeting_id: int) -> list[Change]:
+        """The changes a finished meeting brought, derived again from the results."""
+        info = self.meeting(meeting_id)
+        return [c for name in info.players for c in self.replay(name).changes_in(meeting_id)]
