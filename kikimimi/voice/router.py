@@ -1,0 +1,468 @@
+"""The voice router: `Say(to, key, params)` effects to sound on the output `to`, at once and only there.
+
+    voice = Voice.open(spec, outputs, on_line=show)     # never raises for a missing device or backend
+    voice.say(Say("hand:2", "piece.heard", {...}))      # returns at once
+    voice.health()                                      # {"hand:2": OutputHealth("ok", ...), ...}
+
+Each output has a worker thread: utterances on one output play in order, outputs play at the same
+time. A phrase's audio comes from the first that has it: the recorded pack, the pre-rendered pack
+(in memory), live TTS (one speech thread), else the text alone (transcript). A `hand:N` phrase is
+only ever queued on `hand:N`'s own output; an effect to an output that is not configured is
+written to the transcript, never redirected. A device that is missing or vanishes falls back to
+the transcript, and a watchdog tries it again every few seconds.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
+
+import numpy as np
+
+from kikimimi.games.base import Say
+from kikimimi.voice.catalog import Catalog, Line, catalog
+from kikimimi.voice.clip import Clip, first_sound, resample
+from kikimimi.voice.config import ConfigError, OutputSpec, VoiceSpec, device_key
+from kikimimi.voice.mixer import (
+    DeviceStream,
+    FirstFrameHook,
+    Lane,
+    Playing,
+    load_sounddevice,
+    reinitialize_portaudio,
+)
+from kikimimi.voice.pack import Pack, RecordedPack, entry_id, text_hash
+from kikimimi.voice.sinks import GAP_SECONDS, Transcript, WavSink
+from kikimimi.voice.tts import SpeechWorker
+
+log = logging.getLogger(__name__)
+
+LineHook = Callable[[str, Line], None]
+RETRY_SECONDS = 5.0
+WATCH_SECONDS = 0.25
+
+
+@dataclass(frozen=True)
+class OutputHealth:
+    status: str  # "ok" | "fallback" (speaking to the transcript, being retried) | "failed"
+    detail: str
+
+
+def sound_cards() -> str:
+    """The kernel's list of sound cards: when it changes, a device was plugged in or out."""
+    try:
+        return Path("/proc/asound/cards").read_text()
+    except OSError:
+        return str(time.monotonic() // 60)  # elsewhere: look again once a minute
+
+
+class PhraseAudio:
+    """A line's audio: recorded, then pre-rendered, then live TTS, then None (text only)."""
+
+    def __init__(
+        self,
+        lang: str,
+        backend: str,
+        recorded: RecordedPack | None,
+        pack: Pack | None,
+        speech: SpeechWorker | None,
+    ) -> None:
+        self.lang, self.backend = lang, backend
+        self.recorded, self.pack, self.speech = recorded, pack, speech
+        self._live: OrderedDict[str, Clip] = OrderedDict()  # live TTS results, so a repeat is instant
+        self._lock = threading.Lock()
+
+    def find(self, line: Line, params: dict) -> tuple[Clip | None, str]:
+        if self.recorded is not None and (clip := self.recorded.get(line.key, params)) is not None:
+            return clip, "recorded"
+        if self.pack is not None and (clip := self.pack.get(line, params)) is not None:
+            return clip, "pack"
+        if self.speech is None or self.speech.backend is None or line.text.startswith("["):
+            return None, "text"
+        cache_key = entry_id(line.key, params) + "#" + text_hash(line, self.backend)
+        with self._lock:
+            if (clip := self._live.get(cache_key)) is not None:
+                return clip, "tts"
+        try:
+            clip = self.speech.render(line).result(timeout=30)
+        except Exception as exc:
+            log.warning("speech for %r failed (%s); text only", line.text, exc)
+            return None, "text"
+        with self._lock:
+            self._live[cache_key] = clip
+            while len(self._live) > 512:
+                self._live.popitem(last=False)
+        return clip, "tts"
+
+
+class _Output:
+    """One named output: its queue and worker, and where its sound goes now."""
+
+    def __init__(self, spec: OutputSpec) -> None:
+        self.spec = spec
+        self.name = spec.name
+        self.volume = spec.volume
+        self.muted = False
+        self.jobs: queue.Queue[tuple[Say, float] | None] = queue.Queue()
+        self.working = False
+        self.lane: Lane | None = None
+        self.device: DeviceStream | None = None
+        self.wav: WavSink | None = None
+        self.status = "ok"
+        self.detail = ""
+        self.thread: threading.Thread | None = None
+        self._resampled: OrderedDict[tuple[int, int], tuple[Clip, np.ndarray]] = OrderedDict()
+
+    def set_health(self, status: str, detail: str) -> None:
+        if (status, detail) != (self.status, self.detail):
+            (log.info if status == "ok" else log.warning)("output %s: %s %s", self.name, status, detail)
+        self.status, self.detail = status, detail
+
+    def samples_for(self, clip: Clip, rate: int) -> np.ndarray:
+        """The clip at the device rate with a gap after it; recent ones cached (packs repeat a lot)."""
+        key = (id(clip), rate)
+        cached = self._resampled.get(key)
+        if cached is not None and cached[0] is clip:
+            self._resampled.move_to_end(key)
+            return cached[1]
+        at_rate = resample(clip, rate).samples
+        samples = np.concatenate([at_rate, np.zeros(int(GAP_SECONDS * rate), dtype=np.float32)])
+        self._resampled[key] = (clip, samples)  # the clip is kept so its id() is not reused while cached
+        while len(self._resampled) > 128:
+            self._resampled.popitem(last=False)
+        return samples
+
+
+class Voice:
+    def __init__(
+        self,
+        spec: VoiceSpec,
+        phrases: Catalog,
+        audio: PhraseAudio,
+        on_line: LineHook | None,
+        on_first_frame: FirstFrameHook | None,
+    ) -> None:
+        self.spec = spec
+        self.catalog = phrases
+        self.audio = audio
+        self.on_line = on_line
+        self.on_first_frame = on_first_frame
+        self.transcript = Transcript()
+        self.outputs: dict[str, _Output] = {}
+        self.devices: list[DeviceStream] = []
+        self.sd: ModuleType | None = None
+        self.speech_detail = ""
+        self._closed = threading.Event()
+        self._watchdog: threading.Thread | None = None
+        self._reopen_lock = threading.Lock()
+        self._cards = sound_cards()
+
+    # -- start -----------------------------------------------------------------------------------
+
+    @classmethod
+    def open(
+        cls,
+        spec: VoiceSpec,
+        outputs: Sequence[OutputSpec],
+        on_line: LineHook | None = None,
+        on_first_frame: FirstFrameHook | None = None,
+        phrases: Catalog | None = None,
+    ) -> Voice:
+        """Start speech and every output. Missing devices or backends fall back (see `health()`)."""
+        phrases = phrases or catalog(spec.lang)
+        speech, speech_detail = None, 'no speech backend (backend = "none"): packs and text only'
+        if spec.backend != "none":
+            speech = SpeechWorker(spec.backend, spec.lang)
+            error = speech.start()
+            speech_detail = error or f"live speech: {spec.backend}"
+            if error:
+                log.warning(
+                    "%s; phrases without a pre-rendered or recorded sound are shown as text only", error
+                )
+        pack = Pack.load(spec.pack, spec.lang, spec.backend) if spec.pack else None
+        if spec.pack and pack is None and spec.backend != "none":
+            log.info(
+                "no voice pack in %s; speaking live (render one with `kikimimi voices render --lang %s`)",
+                spec.pack,
+                spec.lang,
+            )
+        recorded = RecordedPack.load(spec.recorded) if spec.recorded and spec.recorded.is_dir() else None
+        if spec.recorded and recorded is None:
+            log.warning("recorded pack %s not found; using speech", spec.recorded)
+        voice = cls(
+            spec,
+            phrases,
+            PhraseAudio(spec.lang, spec.backend, recorded, pack, speech),
+            on_line,
+            on_first_frame,
+        )
+        voice.speech_detail = speech_detail
+        if pack is not None:
+            # Warm the pack into memory off the caller's thread; a lookup before that reads the file.
+            threading.Thread(target=pack.preload, name="voice-pack-preload", daemon=True).start()
+        for out_spec in outputs:
+            voice.outputs[out_spec.name] = _Output(out_spec)
+        voice._start_wav_outputs()
+        voice._start_audio_outputs()
+        for out in voice.outputs.values():
+            if out.spec.sink == "transcript":
+                out.set_health("ok", "transcript (text only)")
+            elif out.spec.sink == "null":
+                out.set_health("ok", "null (silent)")
+            out.thread = threading.Thread(
+                target=voice._work, args=(out,), name=f"voice-{out.name}", daemon=True
+            )
+            out.thread.start()
+        voice._watchdog = threading.Thread(target=voice._watch, name="voice-watchdog", daemon=True)
+        voice._watchdog.start()
+        return voice
+
+    def _start_wav_outputs(self) -> None:
+        for out in self.outputs.values():
+            if out.spec.sink != "wav":
+                continue
+            assert self.spec.wav_dir is not None  # parse_voice requires it
+            out.wav = WavSink(self.spec.wav_dir, out.name)
+            error = out.wav.open()
+            if error:
+                out.wav = None
+                out.set_health("fallback", f"{error}; speaking to the transcript")
+            else:
+                out.set_health("ok", f"wav {out.wav.path}")
+
+    def _start_audio_outputs(self) -> None:
+        audio = [o for o in self.outputs.values() if o.spec.sink == "audio"]
+        if not audio:
+            return
+        self.sd, error = load_sounddevice()
+        if self.sd is None:
+            for out in audio:
+                out.set_health("fallback", f"{error}")
+            return
+        groups: dict[str, list[_Output]] = {}
+        for out in audio:
+            groups.setdefault(self._physical_key(out.spec.device), []).append(out)
+        self._check_resolved_channels(groups)
+        for outs in groups.values():
+            lanes = []
+            for out in outs:
+                out.lane = Lane(out.name, tuple(ch - 1 for ch in out.spec.channels), out.volume)
+                lanes.append(out.lane)
+            device = DeviceStream(
+                self.sd,
+                outs[0].spec.device,
+                lanes,
+                self.spec.latency,
+                self.on_first_frame,
+                self._device_fault,
+            )
+            self.devices.append(device)
+            for out in outs:
+                out.device = device
+            self._open_device(device)
+
+    def _physical_key(self, device: str | int | None) -> str:
+        """Outputs naming one device differently (name and index) share one stream."""
+        from kikimimi.voice.mixer import resolve_device
+
+        try:
+            return f"#{resolve_device(self.sd, device)['index']}"
+        except ValueError:
+            return device_key(device)
+
+    def _check_resolved_channels(self, groups: dict[str, list[_Output]]) -> None:
+        if self.spec.allow_shared_channels:
+            return
+        for outs in groups.values():
+            owner: dict[int, str] = {}
+            for out in outs:
+                for ch in out.spec.channels:
+                    if ch in owner:
+                        raise ConfigError(
+                            f'outputs "{owner[ch]}" and "{out.name}" name the same device '
+                            f"({outs[0].spec.device!r} / {out.spec.device!r}) and share channel {ch}, "
+                            f"so a private phrase would reach the other; give each its own channel"
+                        )
+                    owner[ch] = out.name
+
+    def _open_device(self, device: DeviceStream) -> bool:
+        error = device.open()
+        for out in self.outputs.values():
+            if out.device is device:
+                if error:
+                    out.set_health(
+                        "fallback",
+                        f"{error}; speaking to the transcript, retrying every {RETRY_SECONDS:.0f} s",
+                    )
+                else:
+                    chans = ",".join(str(c) for c in out.spec.channels)
+                    out.set_health("ok", f"{device.label} channel {chans} at {device.rate} Hz")
+        return error is None
+
+    # -- the game's calls -------------------------------------------------------------------------
+
+    def say(self, effect: Say) -> None:
+        """Queue a phrase on its output and return at once."""
+        now = time.perf_counter()
+        out = self.outputs.get(effect.to)
+        if out is None or self._closed.is_set():
+            # Never redirect: a private phrase for an output that is not configured is text only.
+            line = self.catalog.render(effect.key, effect.params)
+            log.warning("no output %r configured (phrase %s); text only", effect.to, effect.key)
+            self.transcript.write(effect.to, line)
+            self._emit_line(effect.to, line)
+            return
+        out.jobs.put((effect, now))
+
+    def health(self) -> dict[str, OutputHealth]:
+        return {name: OutputHealth(out.status, out.detail) for name, out in self.outputs.items()}
+
+    def set_volume(self, output: str, volume: float) -> None:
+        out = self._output(output)
+        out.volume = min(1.0, max(0.0, float(volume)))
+        if out.lane is not None:
+            out.lane.volume = out.volume
+
+    def mute(self, output: str, muted: bool) -> None:
+        out = self._output(output)
+        out.muted = bool(muted)
+        if out.lane is not None:
+            out.lane.muted = out.muted
+
+    def wait_idle(self, timeout: float | None = None) -> bool:
+        """True once every queued phrase has been spoken (or written), False on timeout."""
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while True:
+            if all(
+                o.jobs.empty() and not o.working and not (o.lane and o.lane.busy and o.device and o.device.ok)
+                for o in self.outputs.values()
+            ):
+                return True
+            if deadline is not None and time.monotonic() >= deadline:
+                return False
+            time.sleep(0.002)
+
+    def close(self) -> None:
+        if self._closed.is_set():
+            return
+        self._closed.set()
+        for out in self.outputs.values():
+            out.jobs.put(None)
+        for out in self.outputs.values():
+            if out.thread is not None:
+                out.thread.join(timeout=5)
+            if out.wav is not None:
+                out.wav.close()
+        for device in self.devices:
+            device.close()
+        if self.audio.speech is not None:
+            self.audio.speech.stop()
+        if self._watchdog is not None:
+            self._watchdog.join(timeout=2)
+
+    def _output(self, name: str) -> _Output:
+        try:
+            return self.outputs[name]
+        except KeyError:
+            raise KeyError(f"no output {name!r}; configured: {sorted(self.outputs)}") from None
+
+    # -- workers ----------------------------------------------------------------------------------
+
+    def _work(self, out: _Output) -> None:
+        while (job := out.jobs.get()) is not None:
+            out.working = True
+            try:
+                self._speak(out, *job)
+            except Exception:
+                log.exception("output %s: could not speak %s", out.name, job[0].key)
+            finally:
+                out.working = False
+
+    def _speak(self, out: _Output, effect: Say, say_time: float) -> None:
+        params = dict(effect.params)
+        line = self.catalog.render(effect.key, params)
+        self._emit_line(out.name, line)
+        sink = out.spec.sink
+        if sink == "null":
+            return
+        if sink == "transcript" or out.status != "ok":
+            self.transcript.write(out.name, line)
+            return
+        clip, _source = self.audio.find(line, params)
+        if clip is None or len(clip.samples) == 0:
+            self.transcript.write(out.name, line)
+            return
+        if out.wav is not None:
+            out.wav.play(clip, 0.0 if out.muted else out.volume)
+            return
+        lane, device = out.lane, out.device
+        if lane is None or device is None or not device.ok:
+            self.transcript.write(out.name, line)
+            return
+        samples = out.samples_for(clip, device.rate)
+        lane.pending.append(Playing(samples, say_time, first_sound(samples)))
+
+    def _emit_line(self, output: str, line: Line) -> None:
+        if self.on_line is not None:
+            try:
+                self.on_line(output, line)
+            except Exception:
+                log.exception("on_line hook failed for %s", output)
+
+    # -- faults -----------------------------------------------------------------------------------
+
+    def _device_fault(self, device: DeviceStream, reason: str) -> None:
+        dropped = device.fail(reason)
+        for out in self.outputs.values():
+            if out.device is device:
+                out.set_health(
+                    "fallback", f"{reason}; speaking to the transcript, retrying every {RETRY_SECONDS:.0f} s"
+                )
+        if dropped:
+            log.warning(
+                "%s: %d queued phrase(s) not played (they are in the transcript)", device.label, dropped
+            )
+
+    def _watch(self) -> None:
+        next_retry = time.monotonic() + RETRY_SECONDS
+        while not self._closed.wait(WATCH_SECONDS):
+            for device in self.devices:
+                if device.stalled():
+                    self._device_fault(device, f"device {device.label} stopped responding (unplugged?)")
+            if time.monotonic() >= next_retry:
+                next_retry = time.monotonic() + RETRY_SECONDS
+                self.retry_devices()
+
+    def retry_devices(self) -> None:
+        """Try failed devices again; re-read PortAudio's device list when it is safe (no stream playing)."""
+        failed = [d for d in self.devices if not d.ok]
+        if not failed or self.sd is None or self._closed.is_set():
+            return
+        with self._reopen_lock:
+            for device in failed:
+                self._open_device(device)
+            still = [d for d in self.devices if not d.ok]
+            cards = sound_cards()
+            if (
+                still
+                and cards != self._cards
+                and not any(lane.busy for d in self.devices for lane in d.lanes)
+            ):
+                self._cards = cards
+                # PortAudio lists devices once per initialisation: to see a re-plugged one, start over.
+                working = [d for d in self.devices if d.ok]
+                for d in working:
+                    d.close()
+                try:
+                    reinitialize_portaudio(self.sd)
+                except Exception as exc:
+                    log.warning("re-reading the audio device list failed: %s", exc)
+                for d in self.devices:
+                    self._open_device(d)
