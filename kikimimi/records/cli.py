@@ -1,0 +1,348 @@
+"""`kikimimi players ...`, `kikimimi records import`, `kikimimi meeting ...`: the club's records."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable, Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+
+from kikimimi.games.base import Outcome
+from kikimimi.records.entry import EntryError, parse_json_line, parse_typed
+from kikimimi.records.importer import SheetError, import_results
+from kikimimi.records.ladder import TITLE_FORMS, player_status
+from kikimimi.records.meeting import run_meeting
+from kikimimi.records.schema import SchemaError
+from kikimimi.records.seats import seat_order
+from kikimimi.records.store import RecordError, RecordStore, default_db_path
+from kikimimi.records.view import meeting_view, players_table, standings_table
+
+TABLE_PENDING = (
+    "The live table does not exist yet: this meeting takes each game's result from {source}. "
+    "Once the table exists, the same meeting plays its games on the table."
+)
+
+
+def _db_parent() -> argparse.ArgumentParser:
+    parent = argparse.ArgumentParser(add_help=False)
+    parent.add_argument(
+        "--db",
+        type=Path,
+        default=None,
+        help=f"records database (default {default_db_path()}; $KIKIMIMI_DATA sets the folder)",
+    )
+    return parent
+
+
+def _names(text: str) -> list[str]:
+    return [n.strip() for n in text.split(",") if n.strip()]
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    db = _db_parent()
+
+    players = subparsers.add_parser("players", help="the club's players, their ranks and titles")
+    psub = players.add_subparsers(dest="players_command", metavar="ACTION", required=True)
+    p = psub.add_parser("add", parents=[db], help="add a player")
+    p.add_argument("name")
+    p.add_argument(
+        "--title-form", choices=TITLE_FORMS, default="king", help="King/Baron... or Queen/Baroness..."
+    )
+    p.set_defaults(func=_players_add)
+    p = psub.add_parser("list", parents=[db], help="every player with rank, peerage and wins")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=_players_list)
+    p = psub.add_parser("show", parents=[db], help="one player's standing on the ladder")
+    p.add_argument("name")
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--history", action="store_true", help="also list every rank and peerage change")
+    p.set_defaults(func=_players_show)
+    p = psub.add_parser("set", parents=[db], help="change a player's title form")
+    p.add_argument("name")
+    p.add_argument("--title-form", choices=TITLE_FORMS, required=True)
+    p.set_defaults(func=_players_set)
+
+    records = subparsers.add_parser("records", help="import results from paper score sheets")
+    rsub = records.add_subparsers(dest="records_command", metavar="ACTION", required=True)
+    p = rsub.add_parser("import", parents=[db], help="add results from a JSONL file (one line per game)")
+    p.add_argument("results", type=Path)
+    p.add_argument("--dry-run", action="store_true", help="check the file and say what would change")
+    p.set_defaults(func=_records_import)
+
+    meeting = subparsers.add_parser("meeting", help="official meetings (full/half trials) and contests")
+    msub = meeting.add_subparsers(dest="meeting_command", metavar="ACTION", required=True)
+    p = msub.add_parser("start", parents=[db], help="play a meeting's games in turn and settle the ladder")
+    p.add_argument("--players", type=_names, required=True, help="names in seat order: seat 1,seat 2,seat 3")
+    p.add_argument(
+        "--trial", choices=("full", "half", "contest"), required=True, help="full 10, half 5 games"
+    )
+    p.add_argument("--games", type=int, help="number of games (contests only)")
+    p.add_argument("--results", help="JSONL file of game results ('-' for stdin); default: type them")
+    p.add_argument("--add-new", action="store_true", help="add players not yet in the records")
+    p.add_argument("--winner", help="a contest's winner when the standings are level")
+    p.set_defaults(func=_meeting_start)
+    p = msub.add_parser("resume", parents=[db], help="carry on an open meeting from its next game")
+    p.add_argument("id", type=int)
+    p.add_argument("--results", help="JSONL file of the remaining games' results ('-' for stdin)")
+    p.add_argument("--games", type=int, help="number of games (contests only)")
+    p.add_argument("--winner", help="a contest's winner when the standings are level")
+    p.set_defaults(func=_meeting_resume)
+    p = msub.add_parser("seats", parents=[db], help="who chooses a seat first, second, third")
+    p.add_argument("--players", type=_names, required=True)
+    p.set_defaults(func=_meeting_seats)
+    p = msub.add_parser("show", parents=[db], help="a meeting's standings and each player's rank")
+    p.add_argument("id", type=int, nargs="?", help="default: the open meeting, else the latest")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=_meeting_show)
+    p = msub.add_parser("list", parents=[db], help="every meeting")
+    p.set_defaults(func=_meeting_list)
+    p = msub.add_parser("finish", parents=[db], help="settle an open meeting that has all its games")
+    p.add_argument("id", type=int)
+    p.add_argument("--winner", help="a contest's winner")
+    p.set_defaults(func=_meeting_finish)
+    p = msub.add_parser("abandon", parents=[db], help="close an unfinished meeting; it never counts")
+    p.add_argument("id", type=int)
+    p.set_defaults(func=_meeting_abandon)
+
+
+# -- plumbing -------------------------------------------------------------------------------------
+
+Handler = Callable[[argparse.Namespace, RecordStore], int]
+
+
+def _with_store(handler: Handler) -> Callable[[argparse.Namespace], int]:
+    def run(args: argparse.Namespace) -> int:
+        try:
+            with RecordStore(args.db) as store:
+                return handler(args, store)
+        except (RecordError, SchemaError, SheetError, EntryError) as exc:
+            print(f"kikimimi: {exc}", file=sys.stderr)
+            return 1
+
+    run.__name__ = handler.__name__
+    return run
+
+
+def _out() -> Console:
+    return Console(highlight=False)
+
+
+# -- players --------------------------------------------------------------------------------------
+
+
+@_with_store
+def _players_add(args: argparse.Namespace, store: RecordStore) -> int:
+    player = store.add_player(args.name, args.title_form)
+    print(
+        f"added {player.name} ({player.title_form} titles); registered once they play an official meeting"
+    )
+    return 0
+
+
+@_with_store
+def _players_set(args: argparse.Namespace, store: RecordStore) -> int:
+    player = store.set_title_form(args.name, args.title_form)
+    print(f"{player.name}: {store.status(player.name).title} ({player.title_form} titles)")
+    return 0
+
+
+@_with_store
+def _players_list(args: argparse.Namespace, store: RecordStore) -> int:
+    statuses = [store.status(p.name) for p in store.players()]
+    if args.json:
+        print(json.dumps([s.as_dict() for s in statuses], ensure_ascii=False, indent=2))
+    elif not statuses:
+        print("no players yet; add one with `kikimimi players add NAME`")
+    else:
+        _out().print(players_table(statuses))
+    return 0
+
+
+@_with_store
+def _players_show(args: argparse.Namespace, store: RecordStore) -> int:
+    replayed = store.replay(args.name)
+    s = replayed.status
+    if args.json:
+        data = s.as_dict()
+        if args.history:
+            data["changes"] = [c.as_dict() for c in replayed.changes]
+        print(json.dumps(data, ensure_ascii=False, indent=2))
+        return 0
+    print(f"{s.name}: {s.title}")
+    print(f"  wins {s.wins} (1st places {s.first_places}), streaks {s.streaks}, crashes {s.crashes}")
+    by_rank = ", ".join(f"{n} as {r.title(s.title_form)}" for r, n in sorted(s.streaks_by_rank.items()))
+    print(
+        f"  streaks by rank: {by_rank or 'none'}; in a row now: {s.run} wins, {s.crash_run} crashes"
+    )
+    print(
+        f"  games {s.games} in {s.meetings} meetings; contests won {s.contests_won}; demotions {s.demotions}"
+    )
+    nxt = s.next_rank()
+    if nxt:
+        rank, need = nxt
+        parts = [f"{need.wins} wins"]
+        if need.streaks_at is not None:
+            parts.append(f"{need.streaks} streaks as {need.streaks_at.title()}")
+        if need.peerage:
+            parts.append("a peerage")
+        print(f"  next: {rank.title(s.title_form)} at {' and '.join(parts)}")
+    if args.history:
+        for change in replayed.changes:
+            print(f"  meeting {change.meeting_id}: {change.text()}")
+    return 0
+
+
+# -- records import -------------------------------------------------------------------------------
+
+
+@_with_store
+def _records_import(args: argparse.Namespace, store: RecordStore) -> int:
+    summary = import_results(store, args.results, dry_run=args.dry_run)
+    for label in summary.skipped:
+        print(f"skipped meeting {label!r}: already in the records")
+    for name in summary.new_players:
+        print(
+            f"new player {name} (king titles; change with `kikimimi players set {name} --title-form queen`)"
+        )
+    if args.dry_run:
+        print(f"{args.results} reads well; nothing written (dry run)")
+        return 0
+    print(f"imported {len(summary.imported)} meeting(s) from {args.results}")
+    for line in summary.changes:
+        print(f"  {line}")
+    return 0
+
+
+# -- meetings -------------------------------------------------------------------------------------
+
+
+def _lines(source: str) -> Iterator[tuple[int, str]]:
+    handle = sys.stdin if source == "-" else open(source, encoding="utf-8")  # noqa: SIM115
+    with handle:
+        for number, line in enumerate(handle, start=1):
+            if line.strip() and not line.lstrip().startswith("#"):
+                yield number, line
+
+
+def _result_source(results: str | None) -> Callable[[Mapping[int, str]], Outcome]:
+    """Where each game's Outcome comes from until the live table exists: a JSONL file or the keyboard."""
+    if results is not None:
+        lines = _lines(results)
+
+        def from_file(seat_players: Mapping[int, str]) -> Outcome:
+            try:
+                number, line = next(lines)
+            except StopIteration:
+                raise EntryError(f"{results} has no more results; the meeting stays open") from None
+            try:
+                return parse_json_line(line, seat_players)
+            except EntryError as exc:
+                raise EntryError(f"{results} line {number}: {exc}") from None
+
+        return from_file
+
+    def from_keyboard(seat_players: Mapping[int, str]) -> Outcome:
+        while True:
+            try:
+                text = input("  result, best first (e.g. Bob:3 Ann:12 Cid:40!): ")
+            except EOFError:
+                raise EntryError("no more input; the meeting stays open") from None
+            try:
+                return parse_typed(text, seat_players)
+            except EntryError as exc:
+                print(f"  {exc}")
+
+    return from_keyboard
+
+
+def _play(args: argparse.Namespace, store: RecordStore, **meeting: Any) -> int:
+    source = "the keyboard" if args.results is None else ("stdin" if args.results == "-" else args.results)
+    print(TABLE_PENDING.format(source=source))
+    try:
+        report = run_meeting(
+            store,
+            play_one_game=_result_source(args.results),
+            say=print,
+            games=args.games,
+            contest_winner=args.winner,
+            **meeting,
+        )
+    except (EntryError, RecordError) as exc:
+        open_meeting = store.current_meeting()
+        hint = f" (resume with `kikimimi meeting resume {open_meeting.id}`)" if open_meeting else ""
+        print(f"kikimimi: {exc}{hint}", file=sys.stderr)
+        return 1
+    view = meeting_view(store, report.meeting_id)
+    if view is not None:
+        _out().print(standings_table(view))
+    return 0
+
+
+@_with_store
+def _meeting_start(args: argparse.Namespace, store: RecordStore) -> int:
+    return _play(args, store, kind=args.trial, players=args.players, add_unknown=args.add_new)
+
+
+@_with_store
+def _meeting_resume(args: argparse.Namespace, store: RecordStore) -> int:
+    info = store.meeting(args.id)
+    return _play(args, store, kind=info.kind, players=info.players, meeting_id=args.id)
+
+
+@_with_store
+def _meeting_seats(args: argparse.Namespace, store: RecordStore) -> int:
+    # A name not in the records yet is a first-timer: below every Apprentice.
+    statuses = [
+        store.status(found.name) if (found := store.find_player(n)) else player_status([], name=n)
+        for n in args.players
+    ]
+    for place, name in enumerate(seat_order(statuses), start=1):
+        status = next(s for s in statuses if s.name.casefold() == name.casefold())
+        print(f"{place}. {name} ({status.title}) chooses a seat")
+    return 0
+
+
+@_with_store
+def _meeting_show(args: argparse.Namespace, store: RecordStore) -> int:
+    view = meeting_view(store, args.id)
+    if view is None:
+        print("no meetings yet; start one with `kikimimi meeting start --players A,B,C --trial full`")
+        return 0
+    if args.json:
+        print(json.dumps(view.as_dict(), ensure_ascii=False, indent=2))
+    else:
+        _out().print(standings_table(view))
+    return 0
+
+
+@_with_store
+def _meeting_list(args: argparse.Namespace, store: RecordStore) -> int:
+    every = store.meetings()
+    if not every:
+        print("no meetings yet")
+    for m in every:
+        print(
+            f"{m.describe()} held {m.held_at}: {', '.join(m.players)}"
+            + (f"; won by {m.winner}" if m.winner else "")
+        )
+    return 0
+
+
+@_with_store
+def _meeting_finish(args: argparse.Namespace, store: RecordStore) -> int:
+    changes = store.finish_meeting(args.id, contest_winner=args.winner)
+    print(f"meeting {args.id} finished")
+    for change in changes:
+        print(f"  {change.text()}")
+    return 0
+
+
+@_with_store
+def _meeting_abandon(args: argparse.Namespace, store: RecordStore) -> int:
+    store.abandon_meeting(args.id)
+    print(f"meeting {args.id} abandoned: its games are kept and never counted")
+    return 0

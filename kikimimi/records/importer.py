@@ -1,0 +1,205 @@
+"""Results from paper score sheets: a JSONL file, one line per game, checked whole before writing.
+
+    {"meeting": "2024-05-12 club", "kind": "full", "date": "2024-05-12",
+     "results": [{"player": "Ann", "place": 1}, {"player": "Bob", "place": 2},
+                 {"player": "Cid", "place": 3, "crashed": true}]}
+
+Optional per line: `game` (its number in the meeting; else the order of the lines), per result
+`seat`, `points`, `pieces`; for a contest `winner` (else the top of its standings). The lines of a
+meeting may be anywhere in the file. A meeting whose label is already in the records is skipped, so
+a sheet file can grow and be imported again. Nothing is written unless every line is right.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from kikimimi.records.ladder import GAMES_PER_MEETING, MEETING_KINDS
+from kikimimi.records.results import PlayerResult, ResultError, check_results
+from kikimimi.records.store import RecordError, RecordStore, check_name
+
+
+class SheetError(ValueError):
+    """Lines that cannot be imported: every problem, each with its file and line."""
+
+    def __init__(self, problems: list[str]) -> None:
+        super().__init__("\n".join(problems))
+        self.problems = problems
+
+
+@dataclass
+class SheetMeeting:
+    label: str
+    kind: str
+    held_at: str
+    first_line: int
+    winner: str | None = None
+    games: list[tuple[int | None, int, tuple[PlayerResult, ...]]] = field(default_factory=list)
+
+    def ordered(self) -> list[tuple[PlayerResult, ...]]:
+        # Numbered games by number; unnumbered ones keep their line order (sorted() is stable).
+        return [g[2] for g in sorted(self.games, key=lambda g: g[0] if g[0] is not None else g[1])]
+
+    @property
+    def players(self) -> list[str]:
+        return [r.player for r in sorted(self.games[0][2], key=lambda r: (r.seat or 0, r.place))]
+
+
+@dataclass(frozen=True)
+class ImportSummary:
+    imported: list[int]  # new meeting ids
+    skipped: list[str]  # labels already in the records
+    new_players: list[str]
+    changes: list[str]
+
+
+def _held_at(value: Any) -> str:
+    """A sheet's date or date and time, as the store's sortable UTC text."""
+    if not isinstance(value, str):
+        raise ValueError("`date` must be text like 2024-05-12 or 2024-05-12T19:30")
+    moment = datetime.fromisoformat(value)
+    # A time without a zone is the club's local time; the store keeps UTC so that text sorts by time.
+    return moment.astimezone(UTC).isoformat(timespec="seconds")
+
+
+def _int(value: Any, name: str) -> int | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError(f"`{name}` must be a whole number, got {value!r}")
+    return value
+
+
+def _result(raw: Any) -> PlayerResult:
+    if not isinstance(raw, dict):
+        raise ValueError(f'each result is an object like {{"player": "Ann", "place": 1}}, got {raw!r}')
+    unknown = set(raw) - {"player", "place", "crashed", "seat", "points", "pieces"}
+    if unknown:
+        raise ValueError(f"unknown result field(s) {sorted(unknown)}")
+    if "player" not in raw or "place" not in raw:
+        raise ValueError(f"a result needs `player` and `place`: {raw!r}")
+    crashed = raw.get("crashed", False)
+    if not isinstance(crashed, bool):
+        raise ValueError(f"`crashed` must be true or false, got {crashed!r}")
+    place = _int(raw["place"], "place")
+    return PlayerResult(
+        player=check_name(str(raw["player"])),
+        place=place if place is not None else 0,
+        crashed=crashed,
+        seat=_int(raw.get("seat"), "seat"),
+        pieces=_int(raw.get("pieces"), "pieces"),
+        points=_int(raw.get("points"), "points"),
+    )
+
+
+def parse_sheets(lines: Iterable[str], source: str = "results") -> list[SheetMeeting]:
+    """Every meeting in the lines, checked; raises SheetError listing every problem found."""
+    meetings: dict[str, SheetMeeting] = {}
+    problems: list[str] = []
+    for number, line in enumerate(lines, start=1):
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        where = f"{source} line {number}"
+        try:
+            raw = json.loads(line)
+            if not isinstance(raw, dict):
+                raise ValueError("each line must be one JSON object")
+            unknown = set(raw) - {"meeting", "kind", "date", "game", "results", "winner"}
+            if unknown:
+                raise ValueError(f"unknown field(s) {sorted(unknown)}")
+            label, kind = raw.get("meeting"), raw.get("kind")
+            if not isinstance(label, str) or not label.strip():
+                raise ValueError("`meeting` (the sheet's meeting id, as text) is missing")
+            if kind not in MEETING_KINDS:
+                raise ValueError(f"`kind` must be one of {', '.join(MEETING_KINDS)}, got {kind!r}")
+            held_at = _held_at(raw.get("date"))
+            results = tuple(_result(r) for r in raw.get("results") or [])
+            check_results(results, where)
+            winner = raw.get("winner")
+            if winner is not None and kind != "contest":
+                raise ValueError("only a contest has a `winner`")
+        except (ValueError, ResultError, RecordError) as exc:  # JSONDecodeError is a ValueError
+            message = str(exc)
+            problems.append(message if message.startswith(where) else f"{where}: {message}")
+            continue
+        meeting = meetings.setdefault(label, SheetMeeting(label, kind, held_at, number))
+        if (meeting.kind, meeting.held_at) != (kind, held_at):
+            problems.append(
+                f"{where}: meeting {label!r} was {meeting.kind} on {meeting.held_at} at line "
+                f"{meeting.first_line}; one meeting has one kind and one date"
+            )
+            continue
+        if winner is not None:
+            if meeting.winner not in (None, winner):
+                problems.append(f"{where}: meeting {label!r} already names {meeting.winner!r} as winner")
+            meeting.winner = winner
+        meeting.games.append((_int(raw.get("game"), "game"), number, results))
+    for meeting in meetings.values():
+        problems += _check_meeting(meeting, source)
+    if problems:
+        raise SheetError(problems)
+    return list(meetings.values())
+
+
+def _check_meeting(meeting: SheetMeeting, source: str) -> list[str]:
+    where = f"{source}: meeting {meeting.label!r} (from line {meeting.first_line})"
+    problems = []
+    numbers = [g[0] for g in meeting.games if g[0] is not None]
+    if numbers and (
+        len(numbers) != len(meeting.games) or sorted(numbers) != list(range(1, len(numbers) + 1))
+    ):
+        problems.append(f"{where}: game numbers must be 1..{len(meeting.games)} on every line or on none")
+    roster = {r.player.casefold() for r in meeting.games[0][2]}
+    for _, line, results in meeting.games:
+        if {r.player.casefold() for r in results} != roster:
+            problems.append(f"{source} line {line}: players differ from the meeting's first game")
+    due = GAMES_PER_MEETING[meeting.kind]
+    if due is not None and len(meeting.games) != due:
+        problems.append(
+            f"{where}: a {meeting.kind} trial has {due} games, the file has {len(meeting.games)} "
+            "(an unfinished meeting does not count; leave it out)"
+        )
+    if meeting.winner is not None and meeting.winner.casefold() not in roster:
+        problems.append(f"{where}: winner {meeting.winner!r} did not play in it")
+    return problems
+
+
+def import_results(store: RecordStore, path: str | Path, *, dry_run: bool = False) -> ImportSummary:
+    """Check a whole results file, then add each new meeting, finished and settled, to the records."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise SheetError([f"cannot read {path}: {exc.strerror or exc}"]) from None
+    sheets = parse_sheets(text.splitlines(), str(path))
+    imported: list[int] = []
+    skipped: list[str] = []
+    new_players: list[str] = []
+    changes: list[str] = []
+    for sheet in sorted(sheets, key=lambda s: (s.held_at, s.first_line)):
+        if store.meeting_by_label(sheet.label) is not None:
+            skipped.append(sheet.label)
+            continue
+        new_players += [p for p in sheet.players if store.find_player(p) is None and p not in new_players]
+        if dry_run:
+            continue
+        meeting_id = store.start_meeting(
+            sheet.kind, sheet.players, label=sheet.label, held_at=sheet.held_at, add_unknown=True
+        )
+        try:
+            for results in sheet.ordered():
+                store.record_results(meeting_id, results)
+            settled = store.finish_meeting(meeting_id, contest_winner=sheet.winner)
+        except RecordError as exc:
+            store.abandon_meeting(meeting_id)
+            raise SheetError(
+                [f"{path}: meeting {sheet.label!r}: {exc} (left abandoned, uncounted)"]
+            ) from None
+        imported.append(meeting_id)
+        changes += [c.text() for c in settled]
+    return ImportSummary(imported, skipped, new_players, changes)

@@ -1,0 +1,97 @@
+"""A meeting played game after game: record each result as it comes, settle the ladder at the end.
+
+The live table plays the games; this module only needs a callable `play_one_game(seat_players)`
+that plays one game and returns its `Outcome` (or `(outcome, journal_game_id)`). Every game is
+recorded the moment it ends, so a meeting cut short (power, crash, Ctrl-C) resumes where it stopped
+with `run_meeting(..., meeting_id=ID)`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+
+from kikimimi.games.base import Outcome
+from kikimimi.records.ladder import GAMES_PER_MEETING, Change, PlayerStatus
+from kikimimi.records.standings import Standing, standings
+from kikimimi.records.store import RecordError, RecordStore
+
+PlayOneGame = Callable[[Mapping[int, str]], "Outcome | tuple[Outcome, str | None]"]
+Say = Callable[[str], None]
+
+
+@dataclass(frozen=True)
+class MeetingReport:
+    meeting_id: int
+    standings: list[Standing]
+    changes: list[Change]
+    statuses: list[PlayerStatus]
+
+
+def _quiet(_: str) -> None:
+    return None
+
+
+def standings_lines(table: Sequence[Standing]) -> list[str]:
+    """The standings as sentences for the speaker and the screen."""
+    return [
+        f"{s.position}. {s.player}: {s.wins} {'win' if s.wins == 1 else 'wins'}, {s.points} points"
+        + (f", {s.crashes} {'crash' if s.crashes == 1 else 'crashes'}" if s.crashes else "")
+        for s in table
+    ]
+
+
+def run_meeting(
+    store: RecordStore,
+    kind: str,
+    players: Sequence[str],
+    play_one_game: PlayOneGame,
+    *,
+    say: Say = _quiet,
+    meeting_id: int | None = None,
+    games: int | None = None,
+    contest_winner: str | None = None,
+    add_unknown: bool = False,
+) -> MeetingReport:
+    """Play a meeting's games in turn, record each, then settle and announce standings and changes.
+
+    `players` are in seat order (seat 1 first); the seats stay for the whole meeting. A trial has
+    its fixed number of games; a contest needs `games`. With `meeting_id`, an open meeting is
+    resumed from its next game (`kind` and `players` are then taken from it).
+    """
+    if meeting_id is None:
+        due = GAMES_PER_MEETING.get(kind) if kind in GAMES_PER_MEETING else None
+        if kind == "contest":
+            if not games or games < 1:
+                raise RecordError("a contest needs its number of games (--games N)")
+            due = games
+        meeting_id = store.start_meeting(kind, players, add_unknown=add_unknown)
+    else:
+        info = store.meeting(meeting_id)
+        if info.status != "open":
+            raise RecordError(f"{info.describe()} is {info.status}; only an open meeting can be resumed")
+        kind, players = info.kind, info.players
+        due = info.games_due if info.games_due is not None else games
+        if due is None:
+            raise RecordError("resuming a contest needs its number of games (--games N)")
+    info = store.meeting(meeting_id)
+    seat_players = {seat: name for seat, name in enumerate(info.players, start=1)}
+    say(f"Meeting {meeting_id}, {kind}: " + ", ".join(f"seat {s} {n}" for s, n in seat_players.items()) + ".")
+    for number in range(info.games_played + 1, due + 1):
+        say(f"Game {number} of {due}.")
+        played = play_one_game(seat_players)
+        outcome, journal_id = played if isinstance(played, tuple) else (played, None)
+        store.record_game(meeting_id, seat_players, outcome, journal_id)
+        winner = seat_players[outcome.ranking[0]]
+        crash = f" {seat_players[outcome.crashed]} crashed." if outcome.crashed is not None else ""
+        say(f"Game {number}: {winner} wins.{crash}")
+    changes = store.finish_meeting(meeting_id, contest_winner=contest_winner)
+    final = standings(store.games(meeting_id), info.players)
+    say(f"Meeting {meeting_id} is over. Standings:")
+    for line in standings_lines(final):
+        say(line)
+    for change in changes:
+        say(change.text())
+    if not changes:
+        say("No rank or peerage changed.")
+    return MeetingReport(meeting_id, final, changes, store.statuses(info.players))
