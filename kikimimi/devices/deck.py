@@ -88,7 +88,8 @@ def load_deck(path: str | Path) -> Deck:
         if not isinstance(tag_id, str) or not is_known(tag_id):
             raise DeckError(f"{path}:{line}: {tag_id!r} is not a {game} piece or control id")
         if uid in tags:
-            raise DeckError(f"{path}:{line}: UID {uid} is listed twice (first at line {where[uid]} as {tags[uid]})")
+            raise DeckError(f"{path}:{line}: UID {uid} is listed twice "
+                            f"(first at line {where[uid]} as {tags[uid]})")
         if not tag_id.startswith("ctl-"):
             if tag_id in piece_uid:
                 raise DeckError(f"{path}:{line}: piece {tag_id} already has UID {piece_uid[tag_id]} "

@@ -1,0 +1,201 @@
+"""Reader configuration: the `[readers]` section of a table's TOML config, and reader profiles.
+
+    [readers.field]
+    path = "usb:054c:06c1"           # nfcpy: usb:VID:PID, usb:BUS:DEV, tty:USB0:pn532, udp:HOST:PORT
+    profile = "rcs380"               # options from devices/profiles/rcs380.toml ...
+    targets = ["212F"]               # ... overridable inline
+    [readers."hand:1"]
+    path = "/dev/serial/by-id/usb-FTDI_FT232R_USB_UART_A50285BI-if00-port0"
+    protocol = "rdm6300"
+    removal_silence = 0.3
+    [readers."hand:2"]
+    path = "sim"                     # simulated, fed in-process
+
+The protocol is `nfc` for nfcpy paths and `sim` for `sim`; a serial port needs `protocol` (or a
+profile that sets it): `rdm6300` or `uid-line`.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any
+
+from kikimimi.paths import data_dir
+
+NFC_TARGETS = ("106A", "106B", "212F", "424F")
+PROTOCOLS = ("nfc", "rdm6300", "uid-line", "sim")
+
+
+class ConfigError(ValueError):
+    """A reader configuration that cannot be used; the message names the file, the role and the key."""
+
+
+@dataclass(frozen=True)
+class ReaderSpec:
+    role: str
+    path: str
+    protocol: str
+    options: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+
+
+@dataclass(frozen=True)
+class _Option:
+    kind: type
+    default: Any
+    help: str
+
+
+# Options each protocol accepts, with defaults. `warning` and `description` come from profiles.
+OPTIONS: dict[str, dict[str, _Option]] = {
+    "nfc": {
+        "targets": _Option(list, ["106A", "106B", "212F"], f"tag types to poll, any of {list(NFC_TARGETS)}"),
+        "presence_interval": _Option(float, 0.1, "seconds between presence checks of a held tag"),
+        "sense_timeout": _Option(float, 0.02, "udp: seconds to wait for a tag's answer per poll"),
+    },
+    "rdm6300": {
+        "baudrate": _Option(int, 9600, "serial speed (RDM6300: 9600)"),
+        "removal_silence": _Option(float, 0.3, "seconds without a frame after which the tag is removed"),
+    },
+    "uid-line": {
+        "baudrate": _Option(int, 115200, "serial speed of the bridge sketch"),
+        "removal_silence": _Option(float, 0.0, "seconds without a line after which the tag is removed "
+                                               "(0: only REMOVED lines)"),
+    },
+    "sim": {},
+}
+_COMMON = {
+    "warning": _Option(str, "", "shown in the reader's health (from a profile)"),
+    "description": _Option(str, "", "what this reader is (from a profile)"),
+}
+_ROLE = re.compile(r"^[a-z][a-z0-9_-]*(:[0-9]+)?$")
+_NFC_PATH = re.compile(r"^(usb(:[0-9a-fA-F]{1,4}){0,2}|(tty|com):[^:]+:[a-z0-9_]+|udp(:[^:]*)?(:[0-9]+)?)$")
+
+
+def default_options(protocol: str) -> dict[str, Any]:
+    return {name: opt.default for name, opt in OPTIONS[protocol].items()}
+
+
+def infer_protocol(path: str) -> str | None:
+    """`nfc` for an nfcpy device path, `sim` for `sim`, None for a serial port (protocol needed)."""
+    if path == "sim":
+        return "sim"
+    if path.split(":", 1)[0] in ("usb", "tty", "com", "udp"):
+        return "nfc"
+    return None
+
+
+def profile_names() -> list[str]:
+    return sorted(p.stem for p in (data_dir("devices") / "profiles").glob("*.toml"))
+
+
+def load_profile(name: str) -> dict[str, Any]:
+    """A reader profile from devices/profiles/NAME.toml: `protocol`, `description`, `warning`, [options]."""
+    path = data_dir("devices") / "profiles" / f"{name}.toml"
+    try:
+        with path.open("rb") as fh:
+            data = tomllib.load(fh)
+    except FileNotFoundError:
+        raise ConfigError(f"no reader profile {name!r}; choose one of {profile_names()}") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path}: not valid TOML: {exc}") from exc
+    return data
+
+
+def parse_readers(table: Mapping[str, Any], source: str) -> list[ReaderSpec]:
+    """Reader specs from the parsed `[readers]` section; `source` (a file name) is named in errors."""
+    if not isinstance(table, Mapping):
+        raise ConfigError(f"{source}: [readers] must be a table of [readers.ROLE] sections")
+    specs: list[ReaderSpec] = []
+    paths: dict[str, str] = {}
+    for role, entry in table.items():
+        where = f"{source}: [readers.{_quote(role)}]"
+        if not isinstance(entry, Mapping):
+            raise ConfigError(f"{where}: expected a table with at least `path = \"...\"`, got {entry!r}; "
+                              f"write it as [readers.{_quote(role)}] followed by path = \"...\"")
+        if not _ROLE.match(role):
+            raise ConfigError(f"{where}: {role!r} is not a reader role; use `field`, `hand:1`, `hand:2`... "
+                              "(lower case, an optional :N seat number)")
+        spec = _parse_one(role, entry, where)
+        if spec.path != "sim":
+            if spec.path in paths:
+                raise ConfigError(f"{where}: path {spec.path!r} is already the reader of role "
+                                  f"{paths[spec.path]!r}; each physical reader serves one role")
+            paths[spec.path] = role
+        specs.append(spec)
+    return specs
+
+
+def _quote(role: str) -> str:
+    return role if re.match(r"^[A-Za-z0-9_-]+$", role) else f'"{role}"'
+
+
+def _parse_one(role: str, entry: Mapping[str, Any], where: str) -> ReaderSpec:
+    path = entry.get("path")
+    if not isinstance(path, str) or not path:
+        raise ConfigError(f"{where}: key `path` is missing or empty; set e.g. path = \"usb:054c:06c1\" "
+                          "(nfcpy), path = \"/dev/serial/by-id/...\" (serial) or path = \"sim\"")
+    profile: dict[str, Any] = {}
+    if "profile" in entry:
+        if not isinstance(entry["profile"], str):
+            raise ConfigError(f"{where}: key `profile` must be a name such as \"rcs380\"")
+        try:
+            profile = load_profile(entry["profile"])
+        except ConfigError as exc:
+            raise ConfigError(f"{where}: key `profile`: {exc}") from None
+    protocol = entry.get("protocol", profile.get("protocol") or infer_protocol(path))
+    if protocol is None:
+        raise ConfigError(f"{where}: path {path!r} is a serial port, so key `protocol` is needed: "
+                          "protocol = \"rdm6300\" (125 kHz module) or \"uid-line\" (Arduino bridge), "
+                          "or a profile such as profile = \"rdm6300\"")
+    if protocol not in PROTOCOLS:
+        raise ConfigError(f"{where}: key `protocol`: unknown protocol {protocol!r}; "
+                          f"choose one of {list(PROTOCOLS)}")
+    inferred = infer_protocol(path)
+    if protocol == "nfc" and not _NFC_PATH.match(path):
+        raise ConfigError(f"{where}: key `path`: {path!r} is not an nfcpy device path; use usb:VID:PID, "
+                          "usb:BUS:DEV, tty:PORT:DRIVER (e.g. tty:USB0:pn532) or udp:HOST:PORT")
+    if protocol in ("rdm6300", "uid-line") and inferred is not None:
+        raise ConfigError(f"{where}: key `path`: protocol {protocol!r} reads a serial port such as "
+                          f"/dev/ttyUSB0, not {path!r}")
+    if protocol == "sim" and path != "sim":
+        raise ConfigError(f"{where}: key `path`: a simulated reader has path = \"sim\", not {path!r}")
+
+    schema = {**OPTIONS[protocol], **_COMMON}
+    options: dict[str, Any] = default_options(protocol)
+    from_profile = {**profile.get("options", {}), **{k: profile[k] for k in _COMMON if k in profile}}
+    inline = {k: v for k, v in entry.items() if k not in ("path", "protocol", "profile")}
+    for origin, values in ((f"profile {entry.get('profile')}", from_profile), ("", inline)):
+        for key, value in values.items():
+            label = f"{where}: key `{key}`" + (f" (from {origin})" if origin else "")
+            if key not in schema:
+                known = ", ".join(sorted(schema)) or "none"
+                raise ConfigError(f"{label}: not an option of protocol {protocol!r}; "
+                                  f"its options are: {known}")
+            options[key] = _check_value(label, key, value, schema[key])
+    if protocol == "nfc":
+        bad = [t for t in options["targets"] if t not in NFC_TARGETS]
+        if bad or not options["targets"]:
+            raise ConfigError(f"{where}: key `targets`: {bad or 'empty'} — use a non-empty list of "
+                              f"{list(NFC_TARGETS)}")
+    return ReaderSpec(role, path, protocol, MappingProxyType(options))
+
+
+def _check_value(label: str, key: str, value: Any, opt: _Option) -> Any:
+    if opt.kind is float and isinstance(value, int | float) and not isinstance(value, bool):
+        if value < 0:
+            raise ConfigError(f"{label}: must be 0 or more seconds, not {value}")
+        return float(value)
+    if opt.kind is int and isinstance(value, int) and not isinstance(value, bool):
+        if value <= 0:
+            raise ConfigError(f"{label}: must be a positive number, not {value}")
+        return value
+    if opt.kind is list and isinstance(value, list) and all(isinstance(v, str) for v in value):
+        return [v.upper() for v in value]
+    if opt.kind is str and isinstance(value, str):
+        return value
+    kind = {float: "a number of seconds", int: "a whole number", list: "a list of strings", str: "a string"}
+    raise ConfigError(f"{label}: must be {kind[opt.kind]} ({opt.help}), not {value!r}")

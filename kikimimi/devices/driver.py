@@ -1,0 +1,65 @@
+"""What every reader driver shares: the held-tag state machine and the driver interface.
+
+A driver reads one device on the hub's thread for it. `open()` raises if the device is not there,
+`run()` reads until `stop` is set and raises when the device is lost; the hub reopens it with backoff.
+"""
+
+from __future__ import annotations
+
+import threading
+from abc import ABC, abstractmethod
+from collections.abc import Callable
+
+from kikimimi.devices.config import ReaderSpec
+
+Emit = Callable[[str, str], None]  # (kind "tap"/"removed", uid)
+
+
+class DeviceGone(OSError):
+    """The device stopped answering (unplugged, emulator gone); the hub reopens it."""
+
+
+class ReaderUnusable(Exception):
+    """The device is there but cannot do what the config asks (e.g. a tag type it does not support)."""
+
+
+class TagState:
+    """One tag at a time on a reader: a held tag is one tap; a different tag replaces it."""
+
+    def __init__(self, emit: Emit) -> None:
+        self._emit = emit
+        self.held: str | None = None
+
+    def seen(self, uid: str) -> None:
+        if uid == self.held:
+            return
+        if self.held is not None:
+            self._emit("removed", self.held)
+        self.held = uid
+        self._emit("tap", uid)
+
+    def gone(self) -> None:
+        if self.held is not None:
+            held, self.held = self.held, None
+            self._emit("removed", held)
+
+
+class Driver(ABC):
+    def __init__(self, spec: ReaderSpec) -> None:
+        self.spec = spec
+        self.dropped = 0  # bad frames, for health
+
+    @abstractmethod
+    def open(self) -> None:
+        """Open the device; raise OSError (or any exception) with a readable message if it fails."""
+
+    @abstractmethod
+    def run(self, state: TagState, stop: threading.Event) -> None:
+        """Read until `stop` is set; raise when the device is lost."""
+
+    @abstractmethod
+    def close(self) -> None:
+        """Release the device; safe to call twice or after a failed open."""
+
+    def interrupt(self) -> None:  # noqa: B027 - optional: most drivers wake by themselves within 50 ms
+        """Wake a blocked `run()` so that stopping is quick (called from another thread)."""

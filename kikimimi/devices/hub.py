@@ -1,0 +1,220 @@
+"""The hub: every configured reader on its own thread, merged into one queue of taps and removals.
+
+    with Hub(parse_readers(config["readers"], "table.toml")) as hub:
+        event = hub.get(timeout=0.5)          # ReaderEvent or None
+        hub.health()["hand:1"].status         # "ok" | "reconnecting" | "failed"
+
+A reader that fails to open or is lost is reopened with backoff on its own thread; the others carry
+on. Health changes are not queue events: poll `health()` or pass `on_health(role, ReaderHealth)`,
+which is called on the reader's thread each time a reader's status or detail changes.
+"""
+
+from __future__ import annotations
+
+import errno
+import logging
+import queue
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+
+from kikimimi.devices.config import ReaderSpec
+from kikimimi.devices.debounce import Debouncer
+from kikimimi.devices.driver import Driver, ReaderUnusable, TagState
+from kikimimi.devices.events import ReaderEvent, ReaderHealth, Status
+from kikimimi.devices.simulated import SimDriver, SimulatedReader
+
+log = logging.getLogger(__name__)
+
+BACKOFF_FIRST = 0.1
+BACKOFF_MAX = 2.0  # a reader coming back is picked up within this
+FAILED_RETRY = 5.0  # a failed reader is still tried this often: plugging it in later is enough
+ATTEMPTS_BEFORE_FAILED = 4
+JOIN_TIMEOUT = 2.0
+_STOP = object()
+
+HealthCallback = Callable[[str, ReaderHealth], None]
+
+
+def make_driver(spec: ReaderSpec, sim: SimulatedReader | None = None) -> Driver:
+    if spec.protocol == "nfc":
+        from kikimimi.devices.nfc_reader import NfcDriver
+
+        return NfcDriver(spec)
+    if spec.protocol == "rdm6300":
+        from kikimimi.devices.serial_reader import Rdm6300Driver
+
+        return Rdm6300Driver(spec)
+    if spec.protocol == "uid-line":
+        from kikimimi.devices.serial_reader import UidLineDriver
+
+        return UidLineDriver(spec)
+    if spec.protocol == "sim":
+        return SimDriver(spec, sim or SimulatedReader(spec.role))
+    raise ValueError(f"reader {spec.role}: unknown protocol {spec.protocol!r}")
+
+
+class Hub:
+    def __init__(self, specs: Sequence[ReaderSpec], debounce: float = 0.3, *,
+                 on_health: HealthCallback | None = None) -> None:
+        roles = [s.role for s in specs]
+        dup = {r for r in roles if roles.count(r) > 1}
+        if dup:
+            raise ValueError(f"reader roles must be unique; given twice: {sorted(dup)}")
+        self._specs = list(specs)
+        self._debouncer = Debouncer(debounce)
+        self._on_health = on_health
+        self._raw: queue.SimpleQueue = queue.SimpleQueue()
+        self._out: queue.SimpleQueue[ReaderEvent] = queue.SimpleQueue()
+        self._stop = threading.Event()
+        self._lock = threading.Lock()
+        self._threads: list[threading.Thread] = []
+        self._started = False
+        self._sims = {s.role: SimulatedReader(s.role) for s in specs if s.protocol == "sim"}
+        self._drivers = {s.role: make_driver(s, self._sims.get(s.role)) for s in specs}
+        now = time.monotonic()
+        self._health = {s.role: ReaderHealth(s.role, s.path, s.protocol, "reconnecting", "not started",
+                                             since=now) for s in specs}
+
+    # -- public ------------------------------------------------------------------------------------
+
+    def start(self) -> None:
+        if self._started:
+            return
+        self._started = True
+        dispatcher = threading.Thread(target=self._dispatch, name="hub-dispatch", daemon=True)
+        dispatcher.start()
+        self._threads.append(dispatcher)
+        for spec in self._specs:
+            thread = threading.Thread(target=self._supervise, args=(spec, self._drivers[spec.role]),
+                                      name=f"reader-{spec.role}", daemon=True)
+            thread.start()
+            self._threads.append(thread)
+
+    def get(self, timeout: float | None = None) -> ReaderEvent | None:
+        try:
+            return self._out.get(timeout=timeout)
+        except queue.Empty:
+            return None
+
+    def health(self) -> dict[str, ReaderHealth]:
+        with self._lock:
+            return {role: replace(h, dropped=self._drivers[role].dropped) for role, h in self._health.items()}
+
+    def simulated(self, role: str) -> SimulatedReader:
+        try:
+            return self._sims[role]
+        except KeyError:
+            raise KeyError(f"reader {role!r} is not simulated (simulated: {sorted(self._sims)})") from None
+
+    def stop(self) -> None:
+        """Stop every reader and release its device; removals still held back are delivered."""
+        if self._stop.is_set():
+            return
+        self._stop.set()
+        for driver in self._drivers.values():
+            driver.interrupt()
+        self._raw.put(_STOP)
+        for thread in self._threads:
+            thread.join(JOIN_TIMEOUT)
+            if thread.is_alive():
+                log.warning("%s did not stop within %.1f s", thread.name, JOIN_TIMEOUT)
+
+    def __enter__(self) -> Hub:
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    # -- reader threads ----------------------------------------------------------------------------
+
+    def _emit(self, role: str, kind: str, uid: str) -> None:
+        event = ReaderEvent(kind, role, uid, time.monotonic())  # type: ignore[arg-type]
+        with self._lock:
+            h = self._health[role]
+            self._health[role] = replace(h, taps=h.taps + (kind == "tap"), last_uid=uid)
+        self._raw.put(event)
+
+    def _set(self, role: str, status: Status | None = None, detail: str | None = None,
+             error: bool = False) -> None:
+        with self._lock:
+            old = self._health[role]
+            new = replace(old, status=status or old.status, detail=old.detail if detail is None else detail,
+                          errors=old.errors + error)
+            changed = (new.status, new.detail) != (old.status, old.detail)
+            if changed:
+                new = replace(new, since=time.monotonic())
+            self._health[role] = new
+        if changed:
+            log.info("reader %s: %s (%s)", role, new.status, new.detail)
+            if self._on_health is not None:
+                try:
+                    self._on_health(role, new)
+                except Exception:  # a console bug must not kill a reader thread
+                    log.exception("on_health callback failed")
+
+    def _supervise(self, spec: ReaderSpec, driver: Driver) -> None:
+        role = spec.role
+        state = TagState(lambda kind, uid: self._emit(role, kind, uid))
+        backoff, attempts, ever_open = BACKOFF_FIRST, 0, False
+        while not self._stop.is_set():
+            try:
+                driver.open()
+            except Exception as exc:  # noqa: BLE001 - any driver failure becomes health, never a crash
+                attempts += 1
+                status, detail = _classify(exc, spec, attempts, ever_open)
+                self._set(role, status, detail, error=True)
+                driver.close()
+                self._stop.wait(FAILED_RETRY if status == "failed" else backoff)
+                backoff = min(backoff * 2, BACKOFF_MAX)
+                continue
+            ever_open, attempts, backoff = True, 0, BACKOFF_FIRST
+            warning = spec.options.get("warning")
+            self._set(role, "ok", f"reading {spec.path}" + (f"; warning: {warning}" if warning else ""))
+            try:
+                driver.run(state, self._stop)
+            except ReaderUnusable as exc:
+                self._set(role, "failed", str(exc), error=True)
+                self._stop.wait(FAILED_RETRY)
+            except Exception as exc:  # noqa: BLE001
+                log.debug("reader %s lost", role, exc_info=True)
+                self._set(role, "reconnecting", f"{exc}; reopening", error=True)
+            finally:
+                if not self._stop.is_set():
+                    state.gone()  # a tag on a reader that went away is no longer known to be there
+                driver.close()
+
+    def _dispatch(self) -> None:
+        debouncer = self._debouncer
+        while True:
+            deadline = debouncer.next_deadline()
+            timeout = None if deadline is None else max(0.0, deadline - time.monotonic())
+            try:
+                item = self._raw.get(timeout=timeout)
+            except queue.Empty:
+                for event in debouncer.expire(time.monotonic()):
+                    self._out.put(event)
+                continue
+            if item is _STOP:
+                for event in debouncer.flush():
+                    self._out.put(event)
+                return
+            for event in debouncer.push(item):
+                self._out.put(event)
+
+
+def _classify(exc: Exception, spec: ReaderSpec, attempts: int, ever_open: bool) -> tuple[Status, str]:
+    """Whether a failed open will likely fix itself (reconnecting) or needs a human (failed), and why."""
+    code = getattr(exc, "errno", None)
+    text = str(exc)
+    if isinstance(exc, PermissionError) or code in (errno.EACCES, errno.EPERM):
+        return "failed", (f"{text}: permission denied; install devices/udev/99-kikimimi.rules and add the "
+                          "user to the dialout and plugdev groups (hardware_docs/readers.md), then replug")
+    if code == errno.EBUSY or "lock" in text.lower():
+        return "failed", (f"{text}: busy, another program holds it (another kikimimi, ModemManager, or the "
+                          "kernel's port100/pn533 driver: see devices/udev/blacklist-nfc.conf)")
+    if ever_open or attempts < ATTEMPTS_BEFORE_FAILED:
+        return "reconnecting", f"{text}; retrying"
+    return "failed", f"{text}; is it plugged in and the path right? still retrying every {FAILED_RETRY:g} s"

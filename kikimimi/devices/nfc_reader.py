@@ -1,0 +1,110 @@
+"""nfcpy readers: Sony RC-S380, PN532 over UART, ACR122U, and nfcpy's virtual `udp` frontend.
+
+One ContactlessFrontend per reader, driven by our own loop rather than `clf.connect()` so that there
+is no beep, the stop flag is checked between every step, and a held tag is watched with
+`tag.is_present`: sense → activate → tap → presence checks → removed.
+
+The udp frontend waits a fixed 1 s for every answer. For it (and only it) the device's receive is
+wrapped so that the wait is cut in 50 ms slices that check the stop flag, and a poll for a new tag
+waits `sense_timeout` (the emulator answers in a millisecond on the same machine).
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+
+from kikimimi.devices.driver import DeviceGone, Driver, ReaderUnusable, TagState
+
+log = logging.getLogger(__name__)
+SLICE = 0.05
+UDP_MIN_WAIT = 0.05  # commands to an emulated tag: more than a real tag's 3.6 ms, the emulator is Python
+
+
+class NfcDriver(Driver):
+    def __init__(self, spec) -> None:
+        super().__init__(spec)
+        self._clf = None
+        self._stop: threading.Event | None = None
+        self._sensing = False
+
+    def open(self) -> None:
+        import nfc  # imported here: nfcpy pulls in libusb, not needed by serial-only tables
+
+        clf = nfc.ContactlessFrontend()
+        try:
+            found = clf.open(self.spec.path)
+        except OSError as exc:
+            raise OSError(exc.errno, f"cannot open {self.spec.path}: {exc.strerror or exc}") from exc
+        if not found:
+            raise FileNotFoundError(2, f"no nfcpy reader at {self.spec.path} (plugged in? `kikimimi devices "
+                                       "list` shows what is there)")
+        self._clf = clf
+        if self.spec.path.startswith("udp"):
+            self._wrap_udp(clf.device)
+
+    def close(self) -> None:
+        clf, self._clf = self._clf, None
+        if clf is not None:
+            try:
+                clf.close()
+            except Exception as exc:  # noqa: BLE001 - a vanished USB device may fail in any way on close
+                log.debug("closing %s: %s", self.spec.path, exc)
+
+    def run(self, state: TagState, stop: threading.Event) -> None:
+        import nfc.clf
+        import nfc.tag
+
+        clf = self._clf
+        assert clf is not None, "open() first"
+        self._stop = stop
+        targets = [nfc.clf.RemoteTarget(brty) for brty in self.spec.options["targets"]]
+        every = self.spec.options["presence_interval"]
+        while not stop.is_set():
+            try:
+                self._sensing = True
+                target = clf.sense(*targets, iterations=1, interval=0)
+                self._sensing = False
+                if target is None or stop.is_set():
+                    continue
+                tag = nfc.tag.activate(clf, target)
+                if tag is None:
+                    continue
+                state.seen(tag.identifier.hex())
+                while not stop.wait(every) and tag.is_present:
+                    pass
+                if not stop.is_set():
+                    state.gone()
+            except nfc.clf.CommunicationError as exc:
+                log.debug("%s: %s", self.spec.path, exc)  # a tag moved away mid-exchange: poll again
+                state.gone()
+            except nfc.clf.UnsupportedTargetError as exc:
+                raise ReaderUnusable(f"{self.spec.path}: {exc}; remove it from `targets`") from exc
+            except OSError as exc:
+                raise DeviceGone(f"{self.spec.path}: lost ({exc})") from exc
+            finally:
+                self._sensing = False
+
+    def _wrap_udp(self, device) -> None:
+        """Make the udp frontend's blocking receive stoppable and its tag polls short (see module doc)."""
+        import nfc.clf
+
+        original = device._recv_data
+        sense_timeout = self.spec.options["sense_timeout"]
+
+        def recv(timeout, *brty_list):
+            wait = sense_timeout if self._sensing else max(timeout or 0.0, UDP_MIN_WAIT)
+            deadline = time.monotonic() + wait
+            while True:
+                if self._stop is not None and self._stop.is_set():
+                    raise nfc.clf.TimeoutError("reader stopping")
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise nfc.clf.TimeoutError("no data received")
+                try:
+                    return original(min(left, SLICE), *brty_list)
+                except nfc.clf.TimeoutError:
+                    continue
+
+        device._recv_data = recv
