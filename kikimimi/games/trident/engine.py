@@ -12,7 +12,16 @@ from typing import Any
 
 from kikimimi.games.base import FIELD, SPEAKER, Alert, Effect, Event, GameOver, Outcome, Referee, Say, hand
 from kikimimi.games.trident.phrases import PIECE_HIDDEN, piece_key
-from kikimimi.games.trident.pieces import CONTROLS, CTL_PASS, CTL_SUIT, CTL_TRIDENT, PIECES, SUITS, Piece
+from kikimimi.games.trident.pieces import (
+    CONTROL_SET,
+    CTL_PASS,
+    CTL_SUIT,
+    CTL_TRIDENT,
+    KINDS,
+    PIECES,
+    SUITS,
+    Piece,
+)
 from kikimimi.games.trident.state import (
     CHOOSE_SUIT,
     DEAL,
@@ -35,6 +44,7 @@ RULES = ("standard", "competition")
 READERS = (FIELD, *(hand(seat) for seat in SEATS))
 _OUTPUT_OF = {FIELD: SPEAKER, **{hand(seat): hand(seat) for seat in SEATS}}
 _SEAT_OF = {hand(seat): seat for seat in SEATS}
+_HAND_OUT = (None, *(hand(seat) for seat in SEATS))  # seat -> its earphone, without formatting per event
 PENALTY_DRAWS = 2
 
 
@@ -42,9 +52,12 @@ class SetupError(ValueError):
     """A game set-up that cannot start (bad first player, unknown rules)."""
 
 
+_NAME_KEY = {kind: piece_key(kind) for kind in KINDS}
+
+
 def name_key(piece: Piece, private: bool) -> str:
     """What a piece is called: an Unknown is only "Unknown" on a hand reader."""
-    return PIECE_HIDDEN if private and piece.is_unknown else piece_key(piece.kind)
+    return PIECE_HIDDEN if private and piece.is_unknown else _NAME_KEY[piece.kind]
 
 
 class Trident:
@@ -99,12 +112,12 @@ def _scan(s: TridentState, reader: str, tag_id: str | None, uid: str | None, fx:
     if out is None:
         fx.append(Alert("reader.unknown", {"reader": reader, "tag": tag_id}))
         return
-    if tag_id is None or (tag_id not in PIECES and tag_id not in CONTROLS):
+    if tag_id is None or (tag_id not in PIECES and tag_id not in CONTROL_SET):
         fx.append(Say(out, "tap.unknown_tag"))
         fx.append(Alert("tag.unknown", {"reader": reader, "uid": uid, "tag": tag_id}))
         return
     seat = _SEAT_OF.get(reader)
-    if tag_id in CONTROLS:
+    if tag_id in CONTROL_SET:
         _control(s, seat, out, tag_id, fx)
         return
     piece = PIECES[tag_id]
@@ -118,7 +131,7 @@ def _scan(s: TridentState, reader: str, tag_id: str | None, uid: str | None, fx:
 
 
 def _hand_tap(s: TridentState, seat: int, piece: Piece, fx: list[Effect]) -> None:
-    out = hand(seat)
+    out = _HAND_OUT[seat]
     owner = s.where(piece.id)
     if owner == seat:
         fx.append(Say(out, name_key(piece, True)))
@@ -212,11 +225,21 @@ def _turn_play(s: TridentState, piece: Piece, owner: int | str, fx: list[Effect]
 def _legal(s: TridentState, seat: int, piece: Piece) -> bool:
     if s.drew is not None and piece.id != s.drew:
         return False  # after drawing, only the drawn piece may be played
-    if len(s.hand(seat)) == 1 and not piece.is_basic:
+    if not piece.is_basic and len(s.hands[seat - 1]) == 1:
         return False  # no going out on a non-basic piece (rule 4)
     if s.pending:
         return piece.answers_attack
     return not piece.is_basic or piece.suit == s.required
+
+
+def legal_plays(s: TridentState, seat: int) -> list[str]:
+    """The pieces `seat` may play on the field right now (its legal actions, as OpenSpiel says)."""
+    if s.phase != TURN or s.turn != seat:
+        return []
+    held = s.hands[seat - 1]
+    if s.drew is not None:
+        held = held & {s.drew}
+    return sorted([p for p in held if _legal(s, seat, PIECES[p])])
 
 
 def _play(s: TridentState, seat: int, piece: Piece, fx: list[Effect]) -> None:
@@ -282,7 +305,7 @@ def _take(s: TridentState, seat: int, piece: Piece, fx: list[Effect]) -> None:
     """A basket piece into a hand; its name to that seat only; a declaration lapses."""
     s.set_hand(seat, s.hand(seat) | {piece.id})
     s.set_declared(seat, False)
-    fx.append(Say(hand(seat), name_key(piece, True)))
+    fx.append(Say(_HAND_OUT[seat], name_key(piece, True)))
 
 
 def _owe(s: TridentState, seat: int, count: int, resume: str, fx: list[Effect]) -> None:
@@ -435,6 +458,9 @@ def _referee(s: TridentState, event: Referee, fx: list[Effect]) -> None:
         if s.phase != TURN:
             _refuse(action, f"only during a turn (the game is in {s.phase})", fx)
             return
+        if not any(PIECES[p].cls.value in ("basic", "change") for p in s.basket()):
+            _refuse(action, "the basket holds no basic or change piece to set the kind", fx)
+            return
         # One piece from the basket to the field sets the kind as at the start; the turn stays.
         s.phase = START
         fx.append(Say(SPEAKER, "referee.forgot", {"seat": s.turn}))
@@ -496,4 +522,4 @@ def _summary(s: TridentState) -> list[Effect]:
     return [_turn_phrase(s)]
 
 
-__all__ = ["Trident", "SetupError", "ranking", "name_key", "SUITS", "READERS"]
+__all__ = ["Trident", "SetupError", "ranking", "name_key", "legal_plays", "SUITS", "READERS"]

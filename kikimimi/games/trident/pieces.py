@@ -6,7 +6,7 @@ Spoken names live in the phrase catalogs as `piece.<kind>`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
 
 SUITS = ("heart", "diamond", "spade", "clover")
@@ -29,21 +29,18 @@ class Piece:
     suit: str | None = None  # basic: its suit; change and Unknown change: the suit it sets
     draw: int = 0  # what it adds to a pending draw
     turn: int = 0  # Unknown turn-around: +1 hands go to the left neighbour, -1 to the right
+    # Derived from cls once, as plain fields: the engine asks these on every play.
+    is_basic: bool = field(init=False)
+    answers_attack: bool = field(init=False)  # may be played against a pending draw
+    is_unknown: bool = field(init=False)  # spoken only as "Unknown" on a hand reader
 
-    @property
-    def is_basic(self) -> bool:
-        return self.cls is PieceClass.BASIC
-
-    @property
-    def answers_attack(self) -> bool:
-        """May be played against a pending draw (attack and special pieces)."""
-        return self.cls in (PieceClass.ATTACK, PieceClass.SPECIAL1, PieceClass.SPECIAL2)
-
-    @property
-    def is_unknown(self) -> bool:
-        return self.cls is PieceClass.SPECIAL2
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "is_basic", self.cls is PieceClass.BASIC)
+        object.__setattr__(self, "answers_attack", self.cls in _ANSWERS)
+        object.__setattr__(self, "is_unknown", self.cls is PieceClass.SPECIAL2)
 
 
+_ANSWERS = (PieceClass.ATTACK, PieceClass.SPECIAL1, PieceClass.SPECIAL2)
 BASIC_POINTS = {"heart": 1, "diamond": 2, "spade": 3, "clover": 5}
 
 
@@ -73,8 +70,9 @@ CTL_PASS = "ctl-pass"
 CTL_TRIDENT = "ctl-trident"
 CTL_SUIT = {f"ctl-{suit}": suit for suit in SUITS}
 CONTROLS: tuple[str, ...] = (CTL_PASS, CTL_TRIDENT, *CTL_SUIT)
+CONTROL_SET: frozenset[str] = frozenset(CONTROLS)
 
 
 def is_known_id(tag_id: str) -> bool:
     """A canonical piece id or control id of this game."""
-    return tag_id in PIECES or tag_id in CONTROLS
+    return tag_id in PIECES or tag_id in CONTROL_SET

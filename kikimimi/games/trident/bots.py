@@ -1,0 +1,142 @@
+"""Seeded bots that tap as players do, mistakes included, so that every rule gets exercised.
+
+A bot table looks at the state as the players would know it (each seat its own hand, which it has
+heard) and produces the next tap. Mistake rates are configurable; with the default rates a game
+meets forgotten declarations, wrong plays, draws with a legal piece in hand and stray taps.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from kikimimi.games.base import FIELD, Event, Referee, Scan, hand
+from kikimimi.games.trident.engine import legal_plays
+from kikimimi.games.trident.pieces import CTL_PASS, CTL_TRIDENT, PIECES, SUITS
+from kikimimi.games.trident.state import (
+    CHOOSE_SUIT,
+    DEAL,
+    DRAWING,
+    HAND_SIZE,
+    OVER,
+    SEATS,
+    START,
+    TridentState,
+)
+
+_ORDERED_IDS = tuple(PIECES)  # a fixed order, so that a seed gives the same game on every machine
+_HAND = (None, *(hand(seat) for seat in SEATS))
+
+
+@dataclass(frozen=True)
+class BotRates:
+    forget_declaration: float = 0.15  # play down to the last piece without declaring
+    wrong_play: float = 0.04  # play a piece that may not be played (own turn or out of turn)
+    draw_with_legal: float = 0.10  # draw although a legal piece is in hand
+    stray_tap: float = 0.03  # a tap the rules refuse (6th piece, pass before drawing, foreign piece...)
+    referee_forgot: float = 0.002  # the "everyone forgot" procedure
+
+    @classmethod
+    def perfect(cls) -> BotRates:
+        return cls(0.0, 0.0, 0.0, 0.0, 0.0)
+
+
+class BotTable:
+    """Three bots at one table; `next_event(state)` is the next thing someone does."""
+
+    def __init__(self, seed: int, rates: BotRates | None = None) -> None:
+        self.rng = random.Random(seed)
+        self.rates = rates or BotRates()
+
+    def _basket_piece(self, s: TridentState) -> str | None:
+        """A random piece from the basket (a few random picks first: the basket is usually large)."""
+        h1, h2, h3 = s.hands
+        field = s.field
+        rng = self.rng
+        for _ in range(8):
+            p = _ORDERED_IDS[rng.randrange(54)]
+            if p not in h1 and p not in h2 and p not in h3 and p not in field:
+                return p
+        basket = [p for p in _ORDERED_IDS if p not in h1 and p not in h2 and p not in h3 and p not in field]
+        return rng.choice(basket) if basket else None
+
+    def next_event(self, s: TridentState) -> Event | None:
+        """The next tap or referee action; None when the game is over."""
+        if s.phase == OVER:
+            return None
+        rng, rates = self.rng, self.rates
+        if rates.stray_tap and rng.random() < rates.stray_tap:
+            return self._stray(s)
+        if s.phase == DEAL:
+            seat = next(seat for seat in SEATS if len(s.hand(seat)) < HAND_SIZE)
+            return Scan(_HAND[seat], self._basket_piece(s))
+        if s.phase == START:
+            return Scan(FIELD, self._basket_piece(s))
+        if s.phase == DRAWING:
+            assert s.drawer is not None
+            return Scan(hand(s.drawer), self._basket_piece(s))
+        if s.phase == CHOOSE_SUIT:
+            return Scan(hand(s.turn or 1), f"ctl-{self._best_suit(s, s.turn or 1)}")
+        return self._turn(s)
+
+    def _turn(self, s: TridentState) -> Event:
+        rng, rates = self.rng, self.rates
+        seat = s.turn
+        assert seat is not None
+        mine = s.hands[seat - 1]
+        if rates.referee_forgot and rng.random() < rates.referee_forgot:
+            return Referee("forgot")
+        if len(mine) <= 2 and not s.declared[seat - 1] and not (
+            rates.forget_declaration and rng.random() < rates.forget_declaration
+        ):
+            return Scan(_HAND[seat], CTL_TRIDENT)
+        legal = legal_plays(s, seat)
+        if rates.wrong_play and rng.random() < rates.wrong_play:
+            return self._wrong_play(s, seat, legal)
+        if s.pending:
+            if legal and rng.random() < 0.7:
+                return Scan(FIELD, rng.choice(legal))
+            return Scan(_HAND[seat], CTL_PASS) if rng.random() < 0.5 else self._draw(s, seat)
+        if legal and (s.drew is not None or not (rates.draw_with_legal and rng.random() < rates.draw_with_legal)):
+            return Scan(FIELD, rng.choice(legal))
+        if s.drew is not None:
+            return Scan(_HAND[seat], CTL_PASS)
+        return self._draw(s, seat)
+
+    def _draw(self, s: TridentState, seat: int) -> Event:
+        piece = self._basket_piece(s)
+        if piece is None:
+            return Scan(_HAND[seat], CTL_PASS)  # nothing to draw: a pass, which crashes
+        return Scan(_HAND[seat], piece)
+
+    def _wrong_play(self, s: TridentState, seat: int, legal: list[str]) -> Event:
+        rng = self.rng
+        if rng.random() < 0.3:  # out of turn: another seat plays
+            other = rng.choice([x for x in SEATS if x != seat])
+            if s.hand(other):
+                return Scan(FIELD, rng.choice(sorted(s.hand(other))))
+        illegal = sorted(s.hand(seat) - set(legal))
+        if illegal:
+            return Scan(FIELD, rng.choice(illegal))
+        return self._draw(s, seat)
+
+    def _stray(self, s: TridentState) -> Event:
+        rng = self.rng
+        seat = rng.choice(SEATS)
+        choice = rng.randrange(4)
+        if choice == 0:
+            return Scan(_HAND[seat], CTL_PASS)
+        if choice == 1:
+            return Scan(_HAND[seat], CTL_TRIDENT)
+        if choice == 2 and s.field:
+            return Scan(rng.choice((FIELD, hand(seat))), rng.choice(s.field))
+        piece = self._basket_piece(s)
+        return Scan(_HAND[seat], piece) if piece else Scan(FIELD, None)
+
+    def _best_suit(self, s: TridentState, seat: int) -> str:
+        counts = {suit: 0 for suit in SUITS}
+        for p in s.hand(seat):
+            suit = PIECES[p].suit
+            if PIECES[p].is_basic and suit:
+                counts[suit] += 1
+        return max(SUITS, key=lambda suit: counts[suit])

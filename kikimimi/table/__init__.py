@@ -1,0 +1,1 @@
+"""The table: configuration, the live loop, the journal, event scripts and replay."""

@@ -1,0 +1,84 @@
+"""Replay an event script: the same events, the same states, and what each output said."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from kikimimi.devices.deck import Deck
+from kikimimi.games import get_game
+from kikimimi.games.base import Alert, Effect, Event, Say
+from kikimimi.games.session import Session
+from kikimimi.table.script import read_script
+from kikimimi.voice.catalog import Catalog, catalog
+
+
+@dataclass
+class Step:
+    line: int
+    event: Event
+    effects: list[Effect]
+
+
+@dataclass
+class Replay:
+    session: Session
+    lang: str
+    steps: list[Step] = field(default_factory=list)
+    refused: list[tuple[int, str]] = field(default_factory=list)
+    setup_error: str | None = None
+
+    @property
+    def spoken(self) -> list[dict[str, Any]]:
+        words = catalog(self.lang)
+        return [spoken_entry(words, e) for step in self.steps for e in step.effects if isinstance(e, Say)]
+
+    @property
+    def alerts(self) -> list[dict[str, Any]]:
+        return [
+            {"line": step.line, "key": e.key, **dict(e.params)}
+            for step in self.steps
+            for e in step.effects
+            if isinstance(e, Alert)
+        ]
+
+    def report(self) -> dict[str, Any]:
+        """The contract's state report, plus `alerts` and `refused_lines`."""
+        out = self.session.game.report(self.session.state)
+        out["spoken"] = self.spoken
+        out["alerts"] = self.alerts
+        out["refused_lines"] = [{"line": n, "error": msg} for n, msg in self.refused]
+        return out
+
+    @property
+    def ok(self) -> bool:
+        return not self.refused and self.setup_error is None
+
+
+def spoken_entry(words: Catalog, say: Say) -> dict[str, Any]:
+    return {"to": say.to, "key": say.key, "text": words.render(say.key, say.params).text}
+
+
+def replay(lines: Iterable[str], lang: str = "ja", deck: Deck | None = None) -> Replay:
+    """Run a script through a fresh game; refused lines are kept with their numbers, never raised."""
+    parsed = list(read_script(lines, deck))
+    setup: dict[str, Any] = {}
+    if parsed and parsed[0].setup is not None:
+        setup = parsed[0].setup
+    game_name = setup.pop("game", "trident")
+    try:
+        session = Session(get_game(game_name), setup)
+    except (KeyError, ValueError) as exc:
+        # A bad set-up line is refused; the game starts with the default set-up.
+        session = Session(get_game("trident"), {})
+        result = Replay(session, lang, setup_error=str(exc))
+        result.refused.append((parsed[0].number if parsed else 1, f"bad set-up: {exc}"))
+    else:
+        result = Replay(session, lang)
+    for line in parsed:
+        if line.error is not None:
+            result.refused.append((line.number, line.error))
+        elif line.event is not None:
+            result.steps.append(Step(line.number, line.event, session.feed(line.event)))
+    return result

@@ -1,0 +1,58 @@
+"""A readable transcript: each event, what each output said, and the state at the end (rich)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from kikimimi.games.base import Alert, Effect, Event, Referee, Say
+from kikimimi.voice.catalog import Catalog
+
+_OUTPUT_STYLE = {"speaker": "bold yellow", "hand:1": "cyan", "hand:2": "green", "hand:3": "magenta"}
+
+
+def describe_event(event: Event) -> str:
+    if isinstance(event, Referee):
+        extra = " ".join(f"{k}={v}" for k, v in dict(event.params or {}).items())
+        return f"referee {event.action} {extra}".rstrip()
+    tag = event.piece if event.piece is not None else f"unknown tag {event.uid or ''}".rstrip()
+    return f"{event.reader:<7} ◀ {tag}"
+
+
+def print_step(console: Console, label: str, event: Event, effects: Iterable[Effect], words: Catalog) -> None:
+    console.print(Text(f"{label:>5}  ", style="dim") + Text(describe_event(event), style="bold"))
+    for effect in effects:
+        if isinstance(effect, Say):
+            line = words.render(effect.key, effect.params)
+            where = "speaker" if effect.to == "speaker" else f"{effect.to} earphone"
+            console.print(Text(f"       {where:<16} ", style=_OUTPUT_STYLE.get(effect.to, "")) + Text(line.text))
+        elif isinstance(effect, Alert):
+            params = " ".join(f"{k}={v}" for k, v in effect.params.items())
+            console.print(Text(f"       referee alert    {effect.key} {params}", style="red"))
+
+
+def print_state(console: Console, report: dict[str, Any]) -> None:
+    table = Table(title="state at the end", show_header=False, title_justify="left")
+    table.add_column("key", style="dim")
+    table.add_column("value")
+    for key in ("phase", "turn", "required", "pending_draw", "basket_count"):
+        table.add_row(key, str(report.get(key)))
+    for seat, pieces in report["hands"].items():
+        mark = " (Trident)" if report["declared"][seat] else ""
+        owed = report["owed"][seat]
+        table.add_row(f"seat {seat}", f"{len(pieces)} pieces{mark}{f', owes {owed}' if owed else ''}: "
+                      + " ".join(pieces))
+    shown = report["field"][-8:]
+    table.add_row("field (last)", ("… " if len(report["field"]) > 8 else "") + " ".join(shown))
+    if report["penalties"]:
+        table.add_row("penalties", ", ".join(f"seat {p['seat']} {p['reason']}" for p in report["penalties"]))
+    result = report.get("result")
+    if result:
+        table.add_row("ranking", " > ".join(f"seat {s}" for s in result["ranking"]))
+        table.add_row("winner / crashed", f"{result['winner']} / {result['crashed']}")
+        table.add_row("pieces / points", f"{result['pieces']} / {result['points']}")
+    console.print(table)
