@@ -7,12 +7,12 @@ Spoken names live in the phrase catalogs as `piece.<kind>`.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import StrEnum
 
 SUITS = ("heart", "diamond", "spade", "clover")
 
 
-class PieceClass(str, Enum):
+class PieceClass(StrEnum):
     BASIC = "basic"
     CHANGE = "change"
     ATTACK = "attack"
