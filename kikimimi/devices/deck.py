@@ -13,6 +13,7 @@ given two UIDs. At run time an unknown UID resolves to None (the table says "unk
 
 from __future__ import annotations
 
+import os
 import re
 import tomllib
 from collections.abc import Callable, Mapping
@@ -98,3 +99,32 @@ def load_deck(path: str | Path) -> Deck:
         tags[uid] = tag_id
         where[uid] = line
     return Deck(game, tags, str(path))
+
+
+def dump_deck(game: str, tags: Mapping[str, str], header: str = "") -> str:
+    """A deck's TOML text, tags in the order given; `header` lines become comments."""
+    lines = [f"# {line}".rstrip() for line in header.splitlines()]
+    lines += [f"game = {_toml_str(game)}", "", "[tags]"]
+    lines += [f"{_toml_str(normalize_uid(uid))} = {_toml_str(tag_id)}" for uid, tag_id in tags.items()]
+    return "\n".join(lines) + "\n"
+
+
+def save_deck(path: str | Path, game: str, tags: Mapping[str, str], header: str = "") -> None:
+    """Write a deck atomically: a crash or Ctrl-C leaves either the old file or the new one, never half."""
+    path = Path(path)
+    text = dump_deck(game, tags, header)
+    tmp = path.with_name(f".{path.name}.tmp")
+    with tmp.open("w", encoding="utf-8") as fh:
+        fh.write(text)
+        fh.flush()
+        os.fsync(fh.fileno())
+    os.replace(tmp, path)
+    dir_fd = os.open(path.parent, os.O_RDONLY)
+    try:
+        os.fsync(dir_fd)
+    finally:
+        os.close(dir_fd)
+
+
+def _toml_str(value: str) -> str:
+    return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'

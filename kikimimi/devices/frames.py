@@ -34,37 +34,38 @@ class Rdm6300Parser:
     def __init__(self) -> None:
         self._frame = bytearray()
         self._in_frame = False
-        self.dropped = 0  # frames or stray bytes thrown away
+        self._in_noise = False
+        self.dropped = 0  # bad frames and bursts of stray bytes thrown away
 
     def feed(self, data: bytes) -> list[str]:
         uids: list[str] = []
-        stray = False
         for byte in data:
             if byte == STX:
                 if self._in_frame:
                     self.dropped += 1  # truncated frame: resynchronise on this STX
                 self._frame.clear()
-                self._in_frame = True
+                self._in_frame, self._in_noise = True, False
                 continue
             if not self._in_frame:
-                stray = True  # noise between frames
+                if not self._in_noise:  # noise between frames: one count per burst, however it is split
+                    self._in_noise = True
+                    self.dropped += 1
                 continue
             if len(self._frame) < RDM6300_FRAME_LEN - 2:
                 if byte in _HEX:
                     self._frame.append(byte)
                 else:
                     self.dropped += 1
-                    self._in_frame = False
+                    self._in_frame, self._in_noise = False, True
                 continue
             # 12 hex digits collected: this byte must end the frame
             self._in_frame = False
             uid = self._check(byte)
             if uid is None:
                 self.dropped += 1
+                self._in_noise = True
             else:
                 uids.append(uid)
-        if stray:
-            self.dropped += 1  # one count per burst of noise, not per byte
         return uids
 
     def _check(self, end: int) -> str | None:
