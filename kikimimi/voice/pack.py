@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 
 from kikimimi.voice.catalog import Catalog, Line
-from kikimimi.voice.clip import Clip, read_wav, write_wav
+from kikimimi.voice.clip import Clip, read_wav, to_int16, write_wav
 
 log = logging.getLogger(__name__)
 
@@ -70,7 +70,7 @@ class Pack:
     def __init__(self, folder: Path, lang: str, backend: str, voice: str, entries: dict[str, dict[str, Any]]):
         self.folder, self.lang, self.backend, self.voice = folder, lang, backend, voice
         self.entries = entries
-        self._audio: dict[str, Clip] = {}
+        self._audio: dict[str, tuple[np.ndarray, int]] = {}  # entry -> int16 samples, rate (half of float32)
 
     @classmethod
     def load(cls, folder: Path, lang: str, backend: str) -> Pack | None:
@@ -81,9 +81,7 @@ class Pack:
         except FileNotFoundError:
             return None
         except (OSError, ValueError) as exc:
-            log.warning(
-                "voice pack %s is unreadable (%s); render it again with `kikimimi voices render`", path, exc
-            )
+            log.warning("voice pack %s is unreadable (%s); render it again with `kikimimi voices render`", path, exc)
             return None
         if data.get("format") != FORMAT or data.get("lang") != lang or data.get("backend") != backend:
             log.warning(
@@ -102,11 +100,10 @@ class Pack:
         """Read audio into memory (as much as the budget allows) so a lookup never touches the disk."""
         used = 0
         for entry, meta in self.entries.items():
-            if used + 4 * int(meta.get("frames", 0)) > budget_bytes:
+            if used + 2 * int(meta.get("frames", 0)) > budget_bytes:
                 break
-            clip = self._read(entry)
-            if clip is not None:
-                used += clip.samples.nbytes
+            if self._read(entry) is not None:
+                used += self._audio[entry][0].nbytes
         return used
 
     def get(self, line: Line, params: Mapping[str, Any] | None) -> Clip | None:
@@ -115,8 +112,10 @@ class Pack:
         meta = self.entries.get(entry)
         if meta is None or meta.get("hash") != text_hash(line, self.backend, self.voice):
             return None
-        clip = self._audio.get(entry)
-        return clip if clip is not None else self._read(entry)
+        held = self._audio.get(entry)
+        if held is None:
+            return self._read(entry)
+        return Clip(held[0].astype(np.float32) / 32768.0, held[1])
 
     def _read(self, entry: str) -> Clip | None:
         try:
@@ -124,7 +123,7 @@ class Pack:
         except (OSError, EOFError, ValueError, KeyError) as exc:
             log.warning("voice pack %s: entry %s unreadable (%s)", self.folder, entry, exc)
             return None
-        self._audio[entry] = clip
+        self._audio[entry] = (to_int16(clip.samples), clip.rate)
         return clip
 
 
@@ -148,9 +147,7 @@ class RecordedPack:
         return self.clips.get(entry_id(key, params)) or self.clips.get(key)
 
 
-def pack_entries(
-    catalog: Catalog, keys: Iterable[str] | None = None
-) -> Iterable[tuple[str, dict[str, Any], Line]]:
+def pack_entries(catalog: Catalog, keys: Iterable[str] | None = None) -> Iterable[tuple[str, dict[str, Any], Line]]:
     """Every phrase of the catalog with every parameter value the games use."""
     for key in sorted(keys if keys is not None else catalog.phrases):
         for params in catalog.combinations(key):
@@ -212,9 +209,7 @@ def render_pack(
     return RenderReport(rendered, kept, removed, failed, time.perf_counter() - started)
 
 
-def _write_manifest(
-    folder: Path, lang: str, backend: str, voice: str, entries: dict[str, dict[str, Any]]
-) -> None:
+def _write_manifest(folder: Path, lang: str, backend: str, voice: str, entries: dict[str, dict[str, Any]]) -> None:
     folder.mkdir(parents=True, exist_ok=True)
     data = {"format": FORMAT, "lang": lang, "backend": backend, "voice": voice, "entries": entries}
     tmp = folder / (MANIFEST + ".part")

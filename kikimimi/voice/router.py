@@ -79,27 +79,30 @@ class PhraseAudio:
         self._live: OrderedDict[str, Clip] = OrderedDict()  # live TTS results, so a repeat is instant
         self._lock = threading.Lock()
 
-    def find(self, line: Line, params: dict) -> tuple[Clip | None, str]:
+    def find(self, line: Line, params: dict) -> tuple[Clip | None, str, str]:
+        """(clip, source, a key naming this exact audio) with source recorded|pack|tts|text."""
+        entry = entry_id(line.key, params)
         if self.recorded is not None and (clip := self.recorded.get(line.key, params)) is not None:
-            return clip, "recorded"
+            return clip, "recorded", f"recorded:{entry}"
+        digest = text_hash(line, self.backend)
         if self.pack is not None and (clip := self.pack.get(line, params)) is not None:
-            return clip, "pack"
+            return clip, "pack", f"pack:{entry}#{digest}"
         if self.speech is None or self.speech.backend is None or line.text.startswith("["):
-            return None, "text"
-        cache_key = entry_id(line.key, params) + "#" + text_hash(line, self.backend)
+            return None, "text", ""
+        cache_key = f"tts:{entry}#{digest}"
         with self._lock:
             if (clip := self._live.get(cache_key)) is not None:
-                return clip, "tts"
+                return clip, "tts", cache_key
         try:
             clip = self.speech.render(line).result(timeout=30)
         except Exception as exc:
             log.warning("speech for %r failed (%s); text only", line.text, exc)
-            return None, "text"
+            return None, "text", ""
         with self._lock:
             self._live[cache_key] = clip
             while len(self._live) > 512:
                 self._live.popitem(last=False)
-        return clip, "tts"
+        return clip, "tts", cache_key
 
 
 class _Output:
@@ -118,23 +121,24 @@ class _Output:
         self.status = "ok"
         self.detail = ""
         self.thread: threading.Thread | None = None
-        self._resampled: OrderedDict[tuple[int, int], tuple[Clip, np.ndarray]] = OrderedDict()
+        self._resampled: OrderedDict[tuple[str, int], np.ndarray] = OrderedDict()
 
     def set_health(self, status: str, detail: str) -> None:
         if (status, detail) != (self.status, self.detail):
             (log.info if status == "ok" else log.warning)("output %s: %s %s", self.name, status, detail)
         self.status, self.detail = status, detail
 
-    def samples_for(self, clip: Clip, rate: int) -> np.ndarray:
-        """The clip at the device rate with a gap after it; recent ones cached (packs repeat a lot)."""
-        key = (id(clip), rate)
+    def samples_for(self, clip: Clip, audio_key: str, rate: int) -> np.ndarray:
+        """The clip at the device rate with a gap after it; recent ones cached (phrases repeat a lot)."""
+        key = (audio_key, rate)
         cached = self._resampled.get(key)
-        if cached is not None and cached[0] is clip:
+        if cached is not None:
             self._resampled.move_to_end(key)
-            return cached[1]
+            return cached
         at_rate = resample(clip, rate).samples
         samples = np.concatenate([at_rate, np.zeros(int(GAP_SECONDS * rate), dtype=np.float32)])
-        self._resampled[key] = (clip, samples)  # the clip is kept so its id() is not reused while cached
+        if audio_key:
+            self._resampled[key] = samples
         while len(self._resampled) > 128:
             self._resampled.popitem(last=False)
         return samples
@@ -183,9 +187,7 @@ class Voice:
             error = speech.start()
             speech_detail = error or f"live speech: {spec.backend}"
             if error:
-                log.warning(
-                    "%s; phrases without a pre-rendered or recorded sound are shown as text only", error
-                )
+                log.warning("%s; phrases without a pre-rendered or recorded sound are shown as text only", error)
         pack = Pack.load(spec.pack, spec.lang, spec.backend) if spec.pack else None
         if spec.pack and pack is None and spec.backend != "none":
             log.info(
@@ -216,9 +218,7 @@ class Voice:
                 out.set_health("ok", "transcript (text only)")
             elif out.spec.sink == "null":
                 out.set_health("ok", "null (silent)")
-            out.thread = threading.Thread(
-                target=voice._work, args=(out,), name=f"voice-{out.name}", daemon=True
-            )
+            out.thread = threading.Thread(target=voice._work, args=(out,), name=f"voice-{out.name}", daemon=True)
             out.thread.start()
         voice._watchdog = threading.Thread(target=voice._watch, name="voice-watchdog", daemon=True)
         voice._watchdog.start()
@@ -395,7 +395,7 @@ class Voice:
         if sink == "transcript" or out.status != "ok":
             self.transcript.write(out.name, line)
             return
-        clip, _source = self.audio.find(line, params)
+        clip, _source, audio_key = self.audio.find(line, params)
         if clip is None or len(clip.samples) == 0:
             self.transcript.write(out.name, line)
             return
@@ -406,7 +406,7 @@ class Voice:
         if lane is None or device is None or not device.ok:
             self.transcript.write(out.name, line)
             return
-        samples = out.samples_for(clip, device.rate)
+        samples = out.samples_for(clip, audio_key, device.rate)
         lane.pending.append(Playing(samples, say_time, first_sound(samples)))
 
     def _emit_line(self, output: str, line: Line) -> None:
@@ -426,9 +426,7 @@ class Voice:
                     "fallback", f"{reason}; speaking to the transcript, retrying every {RETRY_SECONDS:.0f} s"
                 )
         if dropped:
-            log.warning(
-                "%s: %d queued phrase(s) not played (they are in the transcript)", device.label, dropped
-            )
+            log.warning("%s: %d queued phrase(s) not played (they are in the transcript)", device.label, dropped)
 
     def _watch(self) -> None:
         next_retry = time.monotonic() + RETRY_SECONDS
@@ -450,11 +448,7 @@ class Voice:
                 self._open_device(device)
             still = [d for d in self.devices if not d.ok]
             cards = sound_cards()
-            if (
-                still
-                and cards != self._cards
-                and not any(lane.busy for d in self.devices for lane in d.lanes)
-            ):
+            if still and cards != self._cards and not any(lane.busy for d in self.devices for lane in d.lanes):
                 self._cards = cards
                 # PortAudio lists devices once per initialisation: to see a re-plugged one, start over.
                 working = [d for d in self.devices if d.ok]

@@ -48,9 +48,7 @@ def test_outputs_play_at_once_and_arrive_whole(tmp_path: Path, catalog_dir: Path
     assert loud_seconds(quad[:, 1]) == pytest.approx(0.5, abs=0.03)
     assert loud_seconds(quad[:, 3]) == pytest.approx(1.0, abs=0.05)  # two utterances, in order, whole
     assert np.max(np.abs(quad[:, 2])) == 0.0
-    starts = {c: int(np.argmax(np.abs(quad[:, c]) > 0.02)) for c in (0, 1, 3)}
-    # Different outputs start together (well within one utterance), not one after the other.
-    assert max(starts.values()) - min(starts.values()) < 0.3 * 16000, starts
+    # The virtual device is not paced in real time, so when each started is tested in test_mixer.py.
     assert len(result["first_frames"]) == 4
 
 
