@@ -1,0 +1,102 @@
+"""The `kikimimi players`, `records import` and `meeting` commands, in-process and as a real process."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from kikimimi.cli import main
+
+
+@pytest.fixture
+def db(tmp_path):
+    return ["--db", str(tmp_path / "records.sqlite")]
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_players_add_list_show(capsys, db):
+    assert run(capsys, "players", "add", "Ann", *db)[0] == 0
+    assert run(capsys, "players", "add", "Bea", "--title-form", "queen", *db)[0] == 0
+    code, _, err = run(capsys, "players", "add", "ann", *db)
+    assert code == 1 and "already exists" in err
+    code, out, _ = run(capsys, "players", "show", "Bea", "--json", *db)
+    data = json.loads(out)
+    assert {k: data[k] for k in ("rank", "peerage", "wins", "streaks", "crashes")} == {
+        "rank": "unregistered",
+        "peerage": None,
+        "wins": 0,
+        "streaks": 0,
+        "crashes": 0,
+    }
+    code, out, _ = run(capsys, "players", "list", "--json", *db)
+    assert [p["name"] for p in json.loads(out)] == ["Ann", "Bea"]
+    code, _, err = run(capsys, "players", "show", "Zed", *db)
+    assert code == 1 and "players add Zed" in err
+
+
+def test_meeting_from_a_results_file_then_show(capsys, db, tmp_path):
+    for name in ("Ann", "Bea", "Cid"):
+        run(capsys, "players", "add", name, *db)
+    results = tmp_path / "games.jsonl"
+    results.write_text("\n".join(['{"ranking": ["Bea", "Ann", "Cid"], "crashed": "Cid"}'] * 5) + "\n")
+    code, out, _ = run(
+        capsys, "meeting", "start", "--players", "Ann,Bea,Cid", "--trial", "half", "--results", str(results), *db
+    )
+    assert code == 0
+    assert "does not exist yet" in out and "Bea is registered as Apprentice" in out
+    code, out, _ = run(capsys, "meeting", "show", "--json", *db)
+    view = json.loads(out)
+    assert view["standings"][0]["player"] == "Bea" and view["standings"][2]["crashes"] == 5
+    code, out, _ = run(capsys, "meeting", "seats", "--players", "Ann,Bea,Newcomer", *db)
+    assert out.splitlines()[0].startswith("1. Newcomer")
+
+
+def test_a_short_results_file_leaves_the_meeting_open_to_resume(capsys, db, tmp_path):
+    for name in ("Ann", "Bea", "Cid"):
+        run(capsys, "players", "add", name, *db)
+    results = tmp_path / "games.jsonl"
+    results.write_text('{"ranking": [1, 2, 3]}\n' * 3)
+    code, _, err = run(
+        capsys, "meeting", "start", "--players", "Ann,Bea,Cid", "--trial", "half", "--results", str(results), *db
+    )
+    assert code == 1 and "no more results" in err and "meeting resume 1" in err
+    results.write_text('{"ranking": [1, 2, 3]}\n' * 2)
+    code, out, _ = run(capsys, "meeting", "resume", "1", "--results", str(results), *db)
+    assert code == 0 and "Meeting 1 is over" in out
+
+
+def test_records_import_reports_bad_lines(capsys, db, tmp_path):
+    sheet = tmp_path / "sheet.jsonl"
+    sheet.write_text('{"meeting": "M", "kind": "half", "date": "2024-05-01", "results": []}\n')
+    code, _, err = run(capsys, "records", "import", str(sheet), *db)
+    assert code == 1 and "sheet.jsonl line 1" in err
+
+
+def test_typed_results_through_a_real_process(tmp_path):
+    """The installed command with KIKIMIMI_DATA, the Priest typing each result (one mistake)."""
+    env = {**os.environ, "KIKIMIMI_DATA": str(tmp_path / "club")}
+    cmd = [sys.executable, "-m", "kikimimi"]
+    subprocess.run([*cmd, "players", "add", "Ann"], env=env, check=True, capture_output=True)
+    typed = "Ann Bob\n" + "Bob:2 Ann:5 Cid:30!\n" * 5
+    done = subprocess.run(
+        [*cmd, "meeting", "start", "--players", "Ann,Bob,Cid", "--trial", "half", "--add-new"],
+        env=env,
+        input=typed,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "name all 3 players" in done.stdout
+    assert (tmp_path / "club" / "records.sqlite").exists()
+    shown = subprocess.run([*cmd, "players", "show", "Bob", "--json"], env=env, capture_output=True, text=True)
+    assert json.loads(shown.stdout)["wins"] == 5

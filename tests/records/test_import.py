@@ -1,0 +1,103 @@
+"""Results from paper score sheets (JSONL): checked whole, then written and settled."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from kikimimi.records.importer import SheetError, import_results
+from kikimimi.records.ladder import Rank
+from kikimimi.records.store import RecordStore
+
+PLAYERS = ("Ann", "Bob", "Cid")
+
+
+def line(meeting: str, kind: str, date: str, order: tuple[str, ...] = PLAYERS, crashed: str | None = None, **extra):
+    results = [{"player": p, "place": i, "crashed": p == crashed} for i, p in enumerate(order, start=1)]
+    return json.dumps({"meeting": meeting, "kind": kind, "date": date, "results": results, **extra})
+
+
+@pytest.fixture
+def store(tmp_path):
+    with RecordStore(tmp_path / "records.sqlite") as s:
+        yield s
+
+
+def write(tmp_path, lines):
+    path = tmp_path / "sheets.jsonl"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def test_a_full_and_a_half_trial_import_and_settle(store, tmp_path):
+    lines = [line("May A", "full", "2024-05-01") for _ in range(10)]
+    lines += [line("May B", "half", "2024-05-08", ("Bob", "Ann", "Cid"), crashed="Cid") for _ in range(5)]
+    summary = import_results(store, write(tmp_path, lines))
+    assert len(summary.imported) == 2 and summary.new_players == list(PLAYERS)
+    assert store.status("Ann").rank is Rank.BISHOP
+    cid = store.status("Cid")
+    assert (cid.rank, cid.crashes) == (Rank.APPRENTICE, 5)
+    assert any("Ann is promoted to Bishop" in c for c in summary.changes)
+
+
+def test_importing_again_skips_what_is_already_there(store, tmp_path):
+    path = write(tmp_path, [line("M1", "half", "2024-05-01") for _ in range(5)])
+    import_results(store, path)
+    again = import_results(store, path)
+    assert (again.imported, again.skipped) == ([], ["M1"])
+    assert store.status("Ann").wins == 5
+
+
+def test_game_numbers_order_the_lines_and_meetings_may_interleave(store, tmp_path):
+    lines = [line("M1", "half", "2024-05-01", ("Bob", "Ann", "Cid"), game=5)]
+    lines += [line("M2", "contest", "2024-05-02", winner="Cid")]
+    lines += [line("M1", "half", "2024-05-01", game=n) for n in range(1, 5)]
+    import_results(store, write(tmp_path, lines))
+    m1 = store.meeting_by_label("M1")
+    assert [g.of("Bob").place for g in store.games(m1.id)] == [2, 2, 2, 2, 1]
+    assert store.meeting_by_label("M2").winner == "Cid"
+
+
+def test_every_problem_is_reported_with_its_line_and_nothing_is_written(store, tmp_path):
+    lines = [
+        line("M1", "half", "2024-05-01"),
+        "{not json",
+        line("M1", "full", "2024-05-01"),
+        json.dumps(
+            {
+                "meeting": "M1",
+                "kind": "half",
+                "date": "2024-05-01",
+                "results": [{"player": "Ann", "place": 1}, {"player": "Bob", "place": 1}],
+            }
+        ),
+        line("M1", "half", "yesterday"),
+        line("M1", "half", "2024-05-01", crashed="Ann"),
+        line("M2", "trial", "2024-05-01"),
+    ]
+    with pytest.raises(SheetError) as caught:
+        import_results(store, write(tmp_path, lines))
+    text = str(caught.value)
+    for expected in (
+        "line 2",
+        "line 3: meeting 'M1' was half",
+        "line 4",
+        "line 5",
+        "line 6",
+        "line 7",
+        "half trial has 5 games, the file has 1",
+    ):
+        assert expected in text, expected
+    assert store.meetings() == [] and store.players() == []
+
+
+def test_a_dry_run_writes_nothing(store, tmp_path):
+    summary = import_results(store, write(tmp_path, [line("M", "half", "2024-05-01")] * 5), dry_run=True)
+    assert summary.new_players == list(PLAYERS)
+    assert store.meetings() == [] and store.players() == []
+
+
+def test_a_missing_file_says_so(store, tmp_path):
+    with pytest.raises(SheetError, match="cannot read"):
+        import_results(store, tmp_path / "nope.jsonl")

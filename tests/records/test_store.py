@@ -1,0 +1,199 @@
+"""The SQLite store: migrations, meetings, validation, and ranks derived from what was stored."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+
+from kikimimi.games.base import Outcome
+from kikimimi.records import schema
+from kikimimi.records.ladder import Rank
+from kikimimi.records.store import RecordError, RecordStore, default_db_path
+
+SEATS = {1: "Ann", 2: "Bob", 3: "Cid"}
+
+
+def outcome(*ranking: int, crashed: int | None = None, points: dict[int, int] | None = None) -> Outcome:
+    return Outcome(ranking=ranking, winner=ranking[0], crashed=crashed, points=points or {})
+
+
+@pytest.fixture
+def store(tmp_path):
+    with RecordStore(tmp_path / "records.sqlite") as s:
+        for name in SEATS.values():
+            s.add_player(name)
+        yield s
+
+
+def play(store: RecordStore, kind: str, games: list[Outcome]) -> int:
+    mid = store.start_meeting(kind, list(SEATS.values()))
+    for n, o in enumerate(games):
+        store.record_game(mid, SEATS, o, journal_game_id=f"j-{mid}-{n}")
+    return mid
+
+
+def test_migration_from_an_empty_database(tmp_path):
+    path = tmp_path / "empty.sqlite"
+    path.touch()
+    with RecordStore(path) as s:
+        assert s.schema_version == schema.LATEST
+        tables = {r[0] for r in s._db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+        assert {"players", "meetings", "meeting_players", "games", "results"} <= tables
+        assert s._db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        assert s.players() == []
+
+
+def test_a_version_one_database_is_brought_up_to_date_keeping_its_data(tmp_path):
+    path = tmp_path / "v1.sqlite"
+    conn = sqlite3.connect(path)
+    schema.migrate(conn, target=1)
+    conn.execute("INSERT INTO players (name, title_form, created_at) VALUES ('Old', 'queen', '2020-01-01')")
+    conn.commit()
+    conn.close()
+    with RecordStore(path) as s:
+        assert s.schema_version == schema.LATEST
+        assert s.player("old").title_form == "queen"
+        indexes = {r[0] for r in s._db.execute("SELECT name FROM sqlite_master WHERE type='index'")}
+        assert "results_by_player" in indexes
+
+
+def test_a_newer_database_is_refused_with_what_to_do(tmp_path):
+    path = tmp_path / "future.sqlite"
+    conn = sqlite3.connect(path)
+    conn.execute(f"PRAGMA user_version = {schema.LATEST + 1}")
+    conn.close()
+    with pytest.raises(schema.SchemaError, match="upgrade kikimimi"):
+        RecordStore(path)
+
+
+def test_a_file_that_is_not_a_database_is_refused(tmp_path):
+    path = tmp_path / "notes.sqlite"
+    path.write_text("shopping list\n" * 200)
+    with pytest.raises(schema.SchemaError, match="records database"):
+        RecordStore(path)
+
+
+def test_default_path_follows_kikimimi_data(monkeypatch, tmp_path):
+    monkeypatch.setenv("KIKIMIMI_DATA", str(tmp_path / "club"))
+    assert default_db_path() == tmp_path / "club" / "records.sqlite"
+    monkeypatch.delenv("KIKIMIMI_DATA")
+    assert default_db_path().parts[-4:] == (".local", "share", "kikimimi", "records.sqlite")
+
+
+def test_players_are_unique_ignoring_case_and_spaces(store):
+    with pytest.raises(RecordError, match="already exists"):
+        store.add_player("  ann ")
+    with pytest.raises(RecordError, match="comma"):
+        store.add_player("A,B")
+    with pytest.raises(RecordError, match="title form"):
+        store.add_player("Dee", "empress")
+    assert store.set_title_form("ann", "queen").title_form == "queen"
+
+
+def test_a_full_trial_is_recorded_and_settled(store):
+    games = [outcome(1, 2, 3)] * 10
+    mid = play(store, "full", games)
+    assert store.meeting(mid).status == "open"
+    assert store.status("Ann").rank is Rank.UNREGISTERED  # nothing counts before the end
+    changes = store.finish_meeting(mid)
+    assert {(c.player, c.kind) for c in changes} >= {("Ann", "registered"), ("Ann", "promoted")}
+    ann = store.status("Ann")
+    assert (ann.rank, ann.wins, ann.streaks, ann.peerage) == (Rank.BISHOP, 10, 9, 2)
+    recorded = store.games(mid)
+    assert [g.number for g in recorded] == list(range(1, 11))
+    assert recorded[0].journal_game_id == f"j-{mid}-0"
+    assert recorded[0].of("Cid").place == 3
+
+
+def test_crashes_and_points_are_kept(store):
+    mid = play(store, "half", [outcome(2, 1, 3, crashed=3, points={1: 7, 2: 0, 3: 42})] * 5)
+    store.finish_meeting(mid)
+    cid = store.games(mid)[0].of("Cid")
+    assert (cid.crashed, cid.points, cid.seat) == (True, 42, 3)
+    assert store.status("Cid").crashes == 5
+
+
+def test_a_trial_cannot_finish_early_or_take_an_extra_game(store):
+    mid = play(store, "half", [outcome(1, 2, 3)] * 4)
+    with pytest.raises(RecordError, match="not complete"):
+        store.finish_meeting(mid)
+    store.record_game(mid, SEATS, outcome(1, 2, 3))
+    with pytest.raises(RecordError, match="has all its games"):
+        store.record_game(mid, SEATS, outcome(1, 2, 3))
+    store.finish_meeting(mid)
+    with pytest.raises(RecordError, match="finished"):
+        store.record_game(mid, SEATS, outcome(1, 2, 3))
+
+
+def test_an_abandoned_meeting_never_counts(store):
+    mid = play(store, "full", [outcome(1, 2, 3)] * 7)
+    store.abandon_meeting(mid)
+    assert store.status("Ann").rank is Rank.UNREGISTERED
+    assert len(store.games(mid)) == 7
+
+
+@pytest.mark.parametrize(
+    ("seats", "result", "message"),
+    [
+        ({1: "Ann", 2: "Bob", 3: "Dee"}, outcome(1, 2, 3), "not the meeting's players"),
+        (SEATS, outcome(1, 2), "exactly once"),
+        (SEATS, outcome(1, 2, 3, crashed=1), "crash is last place"),
+        (SEATS, outcome(1, 1, 3), "exactly once"),
+    ],
+)
+def test_bad_outcomes_are_refused_and_nothing_is_written(store, seats, result, message):
+    store.add_player("Dee")
+    mid = store.start_meeting("full", list(SEATS.values()))
+    with pytest.raises(RecordError, match=message):
+        store.record_game(mid, seats, result)
+    assert store.games(mid) == []
+
+
+def test_unknown_players_are_named_or_added_on_request(store):
+    with pytest.raises(RecordError, match="players add"):
+        store.start_meeting("full", ["Ann", "Bob", "Zed"])
+    store.start_meeting("full", ["Ann", "Bob", "Zed"], add_unknown=True)
+    assert store.find_player("zed") is not None
+
+
+def test_contest_winner_from_standings_or_named(store):
+    mid = play(store, "contest", [outcome(2, 1, 3), outcome(2, 3, 1)])
+    changes = store.finish_meeting(mid)
+    assert store.meeting(mid).winner == "Bob"
+    assert [(c.kind, c.after) for c in changes if c.player == "Bob"] == [
+        ("peerage", "Baron"),
+        ("registered", "Apprentice"),
+    ]
+    tie = play(store, "contest", [outcome(1, 2, 3), outcome(2, 1, 3)])
+    with pytest.raises(RecordError, match="name the winner"):
+        store.finish_meeting(tie)
+    store.finish_meeting(tie, contest_winner="Ann")
+    assert store.status("Ann").peerage == 1
+    assert store.status("Ann").wins == 0  # contest games are not official wins
+
+
+def test_changes_of_a_meeting_are_derived_again_later(store):
+    mid = play(store, "full", [outcome(1, 2, 3)] * 10)
+    settled = store.finish_meeting(mid)
+    assert store.meeting_changes(mid) == settled
+
+
+def test_meetings_count_in_the_order_held_not_entered(store):
+    """A sheet entered late (held earlier) changes where the rank was first reached."""
+    late = store.start_meeting("half", list(SEATS.values()), held_at="2024-06-01T10:00:00+00:00")
+    early = store.start_meeting("half", list(SEATS.values()), held_at="2024-05-01T10:00:00+00:00")
+    for mid in (late, early):
+        for _ in range(5):
+            store.record_game(mid, SEATS, outcome(1, 2, 3))
+        store.finish_meeting(mid)
+    assert store.status("Ann").rank_since_meeting == late  # Bishop after the second one held
+    assert [m.id for m in store.meetings()] == [early, late]
+
+
+def test_the_current_meeting_is_the_open_one(store):
+    done = play(store, "half", [outcome(1, 2, 3)] * 5)
+    store.finish_meeting(done)
+    assert store.current_meeting() is None
+    now = store.start_meeting("full", list(SEATS.values()))
+    assert store.current_meeting().id == now
