@@ -208,13 +208,15 @@ class Hub:
 def _classify(exc: Exception, spec: ReaderSpec, attempts: int, ever_open: bool) -> tuple[Status, str]:
     """Whether a failed open will likely fix itself (reconnecting) or needs a human (failed), and why."""
     code = getattr(exc, "errno", None)
-    text = str(exc)
+    text = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
     if isinstance(exc, PermissionError) or code in (errno.EACCES, errno.EPERM):
         return "failed", (f"{text}: permission denied; install devices/udev/99-kikimimi.rules and add the "
                           "user to the dialout and plugdev groups (hardware_docs/readers.md), then replug")
     if code == errno.EBUSY or "lock" in text.lower():
         return "failed", (f"{text}: busy, another program holds it (another kikimimi, ModemManager, or the "
                           "kernel's port100/pn533 driver: see devices/udev/blacklist-nfc.conf)")
+    if "libusb" in text:
+        return "failed", f"{text}: nfcpy needs libusb for USB readers: sudo apt-get install libusb-1.0-0"
     if ever_open or attempts < ATTEMPTS_BEFORE_FAILED:
         return "reconnecting", f"{text}; retrying"
     return "failed", f"{text}; is it plugged in and the path right? still retrying every {FAILED_RETRY:g} s"

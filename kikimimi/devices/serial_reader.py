@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import os
 import threading
 import time
 
@@ -106,5 +107,6 @@ class UidLineDriver(SerialDriver):
 
 def _as_os_error(exc: serial.SerialException, path: str) -> OSError:
     """pyserial wraps the OS error; keep its errno so the hub can tell 'not there' from 'not allowed'."""
-    errno = getattr(exc, "errno", None)
-    return OSError(errno, f"cannot open {path}: {exc.strerror if getattr(exc, 'strerror', None) else exc}")
+    code = getattr(exc, "errno", None)
+    reason = os.strerror(code) if code else str(exc)
+    return OSError(code, f"cannot open {path}: {reason}")

@@ -1,0 +1,1 @@
+"""Hardware bring-up: test mode, binding readers to roles, enrollment."""
