@@ -49,9 +49,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     psub = players.add_subparsers(dest="players_command", metavar="ACTION", required=True)
     p = psub.add_parser("add", parents=[db], help="add a player")
     p.add_argument("name")
-    p.add_argument(
-        "--title-form", choices=TITLE_FORMS, default="king", help="King/Baron... or Queen/Baroness..."
-    )
+    p.add_argument("--title-form", choices=TITLE_FORMS, default="king", help="King/Baron... or Queen/Baroness...")
     p.set_defaults(func=_players_add)
     p = psub.add_parser("list", parents=[db], help="every player with rank, peerage and wins")
     p.add_argument("--json", action="store_true")
@@ -77,9 +75,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     msub = meeting.add_subparsers(dest="meeting_command", metavar="ACTION", required=True)
     p = msub.add_parser("start", parents=[db], help="play a meeting's games in turn and settle the ladder")
     p.add_argument("--players", type=_names, required=True, help="names in seat order: seat 1,seat 2,seat 3")
-    p.add_argument(
-        "--trial", choices=("full", "half", "contest"), required=True, help="full 10, half 5 games"
-    )
+    p.add_argument("--trial", choices=("full", "half", "contest"), required=True, help="full 10, half 5 games")
     p.add_argument("--games", type=int, help="number of games (contests only)")
     p.add_argument("--results", help="JSONL file of game results ('-' for stdin); default: type them")
     p.add_argument("--add-new", action="store_true", help="add players not yet in the records")
@@ -137,9 +133,7 @@ def _out() -> Console:
 @_with_store
 def _players_add(args: argparse.Namespace, store: RecordStore) -> int:
     player = store.add_player(args.name, args.title_form)
-    print(
-        f"added {player.name} ({player.title_form} titles); registered once they play an official meeting"
-    )
+    print(f"added {player.name} ({player.title_form} titles); registered once they play an official meeting")
     return 0
 
 
@@ -175,12 +169,8 @@ def _players_show(args: argparse.Namespace, store: RecordStore) -> int:
     print(f"{s.name}: {s.title}")
     print(f"  wins {s.wins} (1st places {s.first_places}), streaks {s.streaks}, crashes {s.crashes}")
     by_rank = ", ".join(f"{n} as {r.title(s.title_form)}" for r, n in sorted(s.streaks_by_rank.items()))
-    print(
-        f"  streaks by rank: {by_rank or 'none'}; in a row now: {s.run} wins, {s.crash_run} crashes"
-    )
-    print(
-        f"  games {s.games} in {s.meetings} meetings; contests won {s.contests_won}; demotions {s.demotions}"
-    )
+    print(f"  streaks by rank: {by_rank or 'none'}; in a row now: {s.run} wins, {s.crash_run} crashes")
+    print(f"  games {s.games} in {s.meetings} meetings; contests won {s.contests_won}; demotions {s.demotions}")
     nxt = s.next_rank()
     if nxt:
         rank, need = nxt
@@ -205,9 +195,7 @@ def _records_import(args: argparse.Namespace, store: RecordStore) -> int:
     for label in summary.skipped:
         print(f"skipped meeting {label!r}: already in the records")
     for name in summary.new_players:
-        print(
-            f"new player {name} (king titles; change with `kikimimi players set {name} --title-form queen`)"
-        )
+        print(f"new player {name} (king titles; change with `kikimimi players set {name} --title-form queen`)")
     if args.dry_run:
         print(f"{args.results} reads well; nothing written (dry run)")
         return 0
@@ -297,8 +285,7 @@ def _meeting_resume(args: argparse.Namespace, store: RecordStore) -> int:
 def _meeting_seats(args: argparse.Namespace, store: RecordStore) -> int:
     # A name not in the records yet is a first-timer: below every Apprentice.
     statuses = [
-        store.status(found.name) if (found := store.find_player(n)) else player_status([], name=n)
-        for n in args.players
+        store.status(found.name) if (found := store.find_player(n)) else player_status([], name=n) for n in args.players
     ]
     for place, name in enumerate(seat_order(statuses), start=1):
         status = next(s for s in statuses if s.name.casefold() == name.casefold())
@@ -325,10 +312,7 @@ def _meeting_list(args: argparse.Namespace, store: RecordStore) -> int:
     if not every:
         print("no meetings yet")
     for m in every:
-        print(
-            f"{m.describe()} held {m.held_at}: {', '.join(m.players)}"
-            + (f"; won by {m.winner}" if m.winner else "")
-        )
+        print(f"{m.describe()} held {m.held_at}: {', '.join(m.players)}" + (f"; won by {m.winner}" if m.winner else ""))
     return 0
 
 

@@ -35,9 +35,7 @@ def _seat(who: Any, seat_players: Mapping[int, str]) -> int:
     raise EntryError(f"{text!r} is not a player or seat of this meeting ({names})")
 
 
-def _outcome(
-    order: list[int], crashed: int | None, points: dict[int, int], pieces: dict[int, int]
-) -> Outcome:
+def _outcome(order: list[int], crashed: int | None, points: dict[int, int], pieces: dict[int, int]) -> Outcome:
     if sorted(order) != sorted(set(order)):
         raise EntryError("a player is named twice; name each player once, best first")
     if crashed is not None and crashed != order[-1]:

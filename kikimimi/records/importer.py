@@ -150,9 +150,7 @@ def _check_meeting(meeting: SheetMeeting, source: str) -> list[str]:
     where = f"{source}: meeting {meeting.label!r} (from line {meeting.first_line})"
     problems = []
     numbers = [g[0] for g in meeting.games if g[0] is not None]
-    if numbers and (
-        len(numbers) != len(meeting.games) or sorted(numbers) != list(range(1, len(numbers) + 1))
-    ):
+    if numbers and (len(numbers) != len(meeting.games) or sorted(numbers) != list(range(1, len(numbers) + 1))):
         problems.append(f"{where}: game numbers must be 1..{len(meeting.games)} on every line or on none")
     roster = {r.player.casefold() for r in meeting.games[0][2]}
     for _, line, results in meeting.games:
@@ -197,9 +195,7 @@ def import_results(store: RecordStore, path: str | Path, *, dry_run: bool = Fals
             settled = store.finish_meeting(meeting_id, contest_winner=sheet.winner)
         except RecordError as exc:
             store.abandon_meeting(meeting_id)
-            raise SheetError(
-                [f"{path}: meeting {sheet.label!r}: {exc} (left abandoned, uncounted)"]
-            ) from None
+            raise SheetError([f"{path}: meeting {sheet.label!r}: {exc} (left abandoned, uncounted)"]) from None
         imported.append(meeting_id)
         changes += [c.text() for c in settled]
     return ImportSummary(imported, skipped, new_players, changes)

@@ -318,11 +318,7 @@ def _settle_peerage(walk: _Walk, name: str, form: str, meeting: MeetingResult, w
         return []
     before = walk.peerage
     walk.peerage = level
-    return [
-        Change(
-            name, meeting.meeting_id, "peerage", peerage_title(before, form), peerage_title(level, form), why
-        )
-    ]
+    return [Change(name, meeting.meeting_id, "peerage", peerage_title(before, form), peerage_title(level, form), why)]
 
 
 def _set_rank(walk: _Walk, rank: Rank, meeting: MeetingResult) -> None:
@@ -346,9 +342,7 @@ def replay(history: Iterable[MeetingResult], *, name: str = "", title_form: str 
             if walk.rank is Rank.UNREGISTERED:
                 _set_rank(walk, Rank.APPRENTICE, meeting)
                 changes.append(
-                    Change(
-                        name, meeting.meeting_id, "registered", "", "Apprentice", "played an official meeting"
-                    )
+                    Change(name, meeting.meeting_id, "registered", "", "Apprentice", "played an official meeting")
                 )
             changes += _settle_peerage(walk, name, form, meeting, "four wins in a row")
             if demote:
@@ -432,8 +426,6 @@ def _why(rank: Rank, walk: _Walk) -> str:
     return " and ".join(parts)
 
 
-def player_status(
-    history: Iterable[MeetingResult], *, name: str = "", title_form: str = "king"
-) -> PlayerStatus:
+def player_status(history: Iterable[MeetingResult], *, name: str = "", title_form: str = "king") -> PlayerStatus:
     """Where a player stands after the meetings in `history` (see `replay`)."""
     return replay(history, name=name, title_form=title_form).status

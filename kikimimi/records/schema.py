@@ -84,9 +84,7 @@ def migrate(conn: sqlite3.Connection, target: int = LATEST, where: str = "record
     for step in range(start, target):
         # executescript commits first; the explicit BEGIN keeps the step and its version together.
         try:
-            conn.executescript(
-                f"BEGIN IMMEDIATE;\n{MIGRATIONS[step]}\nPRAGMA user_version = {step + 1};\nCOMMIT;"
-            )
+            conn.executescript(f"BEGIN IMMEDIATE;\n{MIGRATIONS[step]}\nPRAGMA user_version = {step + 1};\nCOMMIT;")
         except sqlite3.Error as exc:
             if conn.in_transaction:
                 conn.rollback()

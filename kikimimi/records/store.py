@@ -151,9 +151,7 @@ class RecordStore:
                     (name, title_form, _now()),
                 )
         except sqlite3.IntegrityError:
-            raise RecordError(
-                f"player {name!r} already exists (see `kikimimi players show {name}`)"
-            ) from None
+            raise RecordError(f"player {name!r} already exists (see `kikimimi players show {name}`)") from None
         return self.player(name)
 
     def set_title_form(self, name: str, title_form: str) -> Player:
@@ -310,9 +308,7 @@ class RecordStore:
                 f"players {list(info.players)}"
             )
         if info.games_due is not None and info.games_played >= info.games_due:
-            raise RecordError(
-                f"{info.describe()} has all its games; finish it with `kikimimi meeting finish`"
-            )
+            raise RecordError(f"{info.describe()} has all its games; finish it with `kikimimi meeting finish`")
         number = info.games_played + 1
         with self._db:
             cur = self._db.execute(
@@ -387,8 +383,7 @@ class RecordStore:
             name = contest_winner if contest_winner is not None else self.contest_winner(meeting_id)
             if name.casefold() not in {n.casefold() for n in info.players}:
                 raise RecordError(
-                    f"{name!r} did not play in {info.describe()}; the winner must be one of "
-                    f"{', '.join(info.players)}"
+                    f"{name!r} did not play in {info.describe()}; the winner must be one of {', '.join(info.players)}"
                 )
             winner_id = self.player(name).id
         with self._db:
@@ -422,9 +417,7 @@ class RecordStore:
         ).fetchall()
         meetings: dict[int, tuple[str, str, bool, list[GameResult]]] = {}
         for row in rows:
-            entry = meetings.setdefault(
-                row["id"], (row["kind"], row["held_at"], row["winner_id"] == player.id, [])
-            )
+            entry = meetings.setdefault(row["id"], (row["kind"], row["held_at"], row["winner_id"] == player.id, []))
             if row["place"] is not None:
                 entry[3].append(GameResult(row["place"], bool(row["crashed"])))
         return [

@@ -87,7 +87,5 @@ def players_table(statuses: list[PlayerStatus]) -> Table:
     for column in ("player", "title", "wins", "streaks", "crashes", "games", "meetings"):
         table.add_column(column, justify="left" if column in ("player", "title") else "right")
     for s in statuses:
-        table.add_row(
-            s.name, s.title, str(s.wins), str(s.streaks), str(s.crashes), str(s.games), str(s.meetings)
-        )
+        table.add_row(s.name, s.title, str(s.wins), str(s.streaks), str(s.crashes), str(s.games), str(s.meetings))
     return table
