@@ -1,0 +1,67 @@
+"""Shared helpers of the device tests (imported by name: conftest.py puts this folder on sys.path)."""
+
+import os
+import time
+import tty
+
+from kikimimi.devices.config import parse_readers
+from kikimimi.devices.hub import Hub
+
+
+def events_until_quiet(hub: Hub, quiet: float = 0.6, limit: float = 10.0) -> list:
+    """Every event until none came for `quiet` seconds (never longer than `limit`)."""
+    out, end = [], time.monotonic() + limit
+    while time.monotonic() < end:
+        event = hub.get(timeout=quiet)
+        if event is None:
+            break
+        out.append(event)
+    return out
+
+
+def wait_for(predicate, limit: float = 10.0, what: str = "condition"):
+    end = time.monotonic() + limit
+    while time.monotonic() < end:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(0.01)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+def summary(events) -> list[tuple[str, str, str]]:
+    return [(e.reader, e.kind, e.uid) for e in events]
+
+
+class Pty:
+    """A pseudo-terminal: the reader opens `path` (a symlink, like /dev/serial/by-id), we write to master."""
+
+    def __init__(self, link):
+        self.link = link
+        self.master = None
+        self.plug()
+
+    def plug(self):
+        self.master, slave = os.openpty()
+        tty.setraw(slave)
+        target = os.ttyname(slave)
+        os.close(slave)
+        tmp = self.link.with_name(self.link.name + ".new")
+        os.symlink(target, tmp)
+        os.replace(tmp, self.link)
+
+    def unplug(self):
+        os.unlink(self.link)
+        os.close(self.master)
+        self.master = None
+
+    def write(self, data: bytes):
+        os.write(self.master, data)
+
+    def close(self):
+        if self.master is not None:
+            self.unplug()
+
+
+def make_hub(readers: dict, debounce: float = 0.3) -> Hub:
+    return Hub(parse_readers(readers, "test"), debounce=debounce)
