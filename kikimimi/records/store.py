@@ -293,7 +293,17 @@ class RecordStore:
         journal_game_id: str | None = None,
         reason: str = "",
     ) -> int:
-        """Record one game's results (a paper sheet line or a table outcome); returns its number."""
+        """Record one game's results (a paper sheet line or a table outcome); returns its number.
+
+        The same journal game recorded again (a controller replaying its journal after a restart) is
+        not a new game: its number is returned and nothing is written.
+        """
+        if journal_game_id is not None:
+            again = self._db.execute(
+                "SELECT number FROM games WHERE meeting_id = ? AND journal_game_id = ?", (meeting_id, journal_game_id)
+            ).fetchone()
+            if again is not None:
+                return int(again[0])
         info = self._open(meeting_id)
         where = f"meeting {meeting_id} game {info.games_played + 1}"
         try:

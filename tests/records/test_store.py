@@ -197,3 +197,12 @@ def test_the_current_meeting_is_the_open_one(store):
     assert store.current_meeting() is None
     now = store.start_meeting("full", list(SEATS.values()))
     assert store.current_meeting().id == now
+
+
+def test_a_journal_game_recorded_twice_is_one_game(store):
+    """A restarted controller replaying its journal may report a finished game again."""
+    mid = store.start_meeting("half", list(SEATS.values()))
+    store.record_game(mid, SEATS, outcome(1, 2, 3), journal_game_id="g-1")
+    store.record_game(mid, SEATS, outcome(1, 2, 3), journal_game_id="g-1")
+    store.record_game(mid, SEATS, outcome(2, 1, 3), journal_game_id="g-2")
+    assert [(g.number, g.journal_game_id) for g in store.games(mid)] == [(1, "g-1"), (2, "g-2")]
