@@ -387,6 +387,9 @@ class Voice:
 
     def _speak(self, out: _Output, effect: Say, say_time: float) -> None:
         params = dict(effect.params)
+        phrase = self.catalog.phrases.get(effect.key)
+        if phrase is not None:  # extra parameters do not change the words, so not the audio either
+            params = {name: params[name] for name in phrase.params if name in params}
         line = self.catalog.render(effect.key, params)
         self._emit_line(out.name, line)
         sink = out.spec.sink
