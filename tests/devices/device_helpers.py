@@ -8,7 +8,7 @@ from kikimimi.devices.config import parse_readers
 from kikimimi.devices.hub import Hub
 
 
-def events_until_quiet(hub: Hub, quiet: float = 0.6, limit: float = 10.0) -> list:
+def events_until_quiet(hub: Hub, quiet: float = 1.0, limit: float = 10.0) -> list:
     """Every event until none came for `quiet` seconds (never longer than `limit`)."""
     out, end = [], time.monotonic() + limit
     while time.monotonic() < end:
