@@ -394,7 +394,9 @@ def _declare(s: TridentState, seat: int, out: str, fx: list[Effect]) -> None:
 def _pass(s: TridentState, seat: int, out: str, fx: list[Effect]) -> None:
     if s.phase == DRAWING and seat == s.drawer:
         fx.append(Say(out, "draw.keep_drawing", {"count": s.owed}))
-    elif s.phase != TURN or seat != s.turn:
+    elif s.phase != TURN:
+        fx.append(Say(out, "control.not_now"))
+    elif seat != s.turn:
         fx.append(Say(out, "pass.not_your_turn"))
     elif s.pending:
         _accept_attack(s, seat, fx, first_draw=None)
@@ -492,10 +494,15 @@ def _referee_move(s: TridentState, params: dict[str, Any], fx: list[Effect]) -> 
     if piece_id not in PIECES or (target_seat is None and to != IN_BASKET) or s.phase == OVER:
         _refuse("move", "needs a piece id and to = hand:N or basket, before the game is over", fx)
         return
+    if s.phase == DEAL and target_seat is not None and len(s.hand(target_seat) - {piece_id}) >= HAND_SIZE:
+        _refuse("move", f"seat {target_seat} already holds {HAND_SIZE} pieces in the deal", fx)
+        return
+    before = s.hands
     s.hands = tuple(h - {piece_id} for h in s.hands)
     s.field = tuple(p for p in s.field if p != piece_id)
-    if target_seat is not None:
+    if target_seat is not None and piece_id not in before[target_seat - 1]:
         s.set_hand(target_seat, s.hand(target_seat) | {piece_id})
+        s.set_declared(target_seat, False)  # its count went up
     fx.append(Alert("referee.moved", {"piece": piece_id, "to": to}))
     if s.phase == DEAL and all(len(h) == HAND_SIZE for h in s.hands):
         s.phase = START
