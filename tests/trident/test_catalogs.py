@@ -14,7 +14,11 @@ def test_every_engine_phrase_is_in_the_catalog_with_its_parameters(lang):
     words = catalog(lang)
     missing = sorted(set(PHRASES) - set(words.phrases))
     assert not missing, f"{lang}: missing phrases {missing}"
-    wrong = {k: (words.phrases[k].params, PHRASES[k]) for k in PHRASES if set(words.phrases[k].params) != set(PHRASES[k])}
+    wrong = {
+        key: (words.phrases[key].params, want)
+        for key, want in PHRASES.items()
+        if set(words.phrases[key].params) != set(want)
+    }
     assert not wrong, f"{lang}: parameters differ {wrong}"
 
 
