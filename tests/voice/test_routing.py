@@ -23,8 +23,13 @@ def recorded_job(tmp_path: Path, catalog_dir: Path, outputs: dict, says: list) -
     record(rec, "test.hello", tone(440, 0.4))
     for seat, freq in ((1, 660), (2, 880), (3, 1100)):
         record(rec, f"test.private[seat={seat}]", tone(freq, 0.5))
-    return {"lang": "en", "catalog_dir": str(catalog_dir), "outputs": outputs, "says": says,
-            "voice": {"backend": "none", "recorded": str(rec)}}
+    return {
+        "lang": "en",
+        "catalog_dir": str(catalog_dir),
+        "outputs": outputs,
+        "says": says,
+        "voice": {"backend": "none", "recorded": str(rec)},
+    }
 
 
 def test_private_phrase_sounds_only_on_its_seat_channel(tmp_path: Path, catalog_dir: Path) -> None:
@@ -40,8 +45,12 @@ def test_private_phrase_sounds_only_on_its_seat_channel(tmp_path: Path, catalog_
 
 
 def test_outputs_play_at_once_and_arrive_whole(tmp_path: Path, catalog_dir: Path) -> None:
-    says = [["speaker", "test.hello", {}], ["hand:1", "test.private", {"seat": 1}],
-            ["hand:3", "test.private", {"seat": 3}], ["hand:3", "test.private", {"seat": 3}]]
+    says = [
+        ["speaker", "test.hello", {}],
+        ["hand:1", "test.private", {"seat": 1}],
+        ["hand:3", "test.private", {"seat": 3}],
+        ["hand:3", "test.private", {"seat": 3}],
+    ]
     result = run_player(tmp_path, recorded_job(tmp_path, catalog_dir, QUAD, says))
     quad = read_raw(tmp_path / "audio" / "quad.raw", 4)
     assert loud_seconds(quad[:, 0]) == pytest.approx(0.4, abs=0.03)
@@ -53,9 +62,11 @@ def test_outputs_play_at_once_and_arrive_whole(tmp_path: Path, catalog_dir: Path
 
 
 def test_one_dongle_per_output(tmp_path: Path, catalog_dir: Path) -> None:
-    outputs = {"speaker": {"device": "kikimimi_dongle4", "channels": [1, 2]},
-               "hand:1": {"device": "kikimimi_dongle1", "channels": [1, 2]},
-               "hand:2": {"device": "kikimimi_dongle2", "channels": [1, 2], "volume": 0.5}}
+    outputs = {
+        "speaker": {"device": "kikimimi_dongle4", "channels": [1, 2]},
+        "hand:1": {"device": "kikimimi_dongle1", "channels": [1, 2]},
+        "hand:2": {"device": "kikimimi_dongle2", "channels": [1, 2], "volume": 0.5},
+    }
     says = [["hand:2", "test.private", {"seat": 2}], ["speaker", "test.hello", {}]]
     run_player(tmp_path, recorded_job(tmp_path, catalog_dir, outputs, says))
     audio = tmp_path / "audio"

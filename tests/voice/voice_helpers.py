@@ -52,7 +52,9 @@ def portaudio_available() -> bool:
     return subprocess.run([sys.executable, "-c", code], capture_output=True).returncode == 0
 
 
-needs_portaudio = pytest.mark.skipif(not portaudio_available(), reason="needs libportaudio2 (PortAudio) for sounddevice")
+needs_portaudio = pytest.mark.skipif(
+    not portaudio_available(), reason="needs libportaudio2 (PortAudio) for sounddevice"
+)
 
 
 def run_player(tmp_path: Path, job: dict, asoundrc: Path = VIRTUAL_TABLE) -> dict:
@@ -67,8 +69,9 @@ def run_player(tmp_path: Path, job: dict, asoundrc: Path = VIRTUAL_TABLE) -> dic
     job_file.write_text(json.dumps(job))
     env = {**os.environ, "HOME": str(home), "KIKIMIMI_AUDIO_DIR": str(audio)}
     env.pop("ALSA_CONFIG_PATH", None)
-    proc = subprocess.run([sys.executable, str(HERE / "player.py"), str(job_file)], env=env,
-                          capture_output=True, text=True, timeout=120)
+    proc = subprocess.run(
+        [sys.executable, str(HERE / "player.py"), str(job_file)], env=env, capture_output=True, text=True, timeout=120
+    )
     assert proc.returncode == 0, proc.stderr
     return json.loads(proc.stdout.strip().splitlines()[-1])
 
