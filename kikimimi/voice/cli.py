@@ -139,6 +139,9 @@ def cmd_list_outputs(args: argparse.Namespace) -> int:
     except Exception as exc:
         print(f"voices list-outputs: PortAudio could not list devices: {exc}", file=sys.stderr)
         return 1
+    if not any(dev["max_output_channels"] > 0 for dev in devices):
+        print("no audio output device found (is a sound card connected? see hardware_docs/audio.md)")
+        return 1
     hostapis = sd.query_hostapis()
     print(f"{'#':>3}  {'channels':>8}  {'rate':>6}  name (host API)")
     for dev in devices:
