@@ -1,0 +1,143 @@
+"""The journal: every accepted input event, appended to SQLite before it is applied.
+
+WAL with synchronous FULL: an event whose append returned is on disk, whatever happens next (power
+cut, SIGKILL). A restarted controller finds the unfinished game and replays its events through the
+pure engine to the identical state. Undo is an event like any other, so replay needs nothing special.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+import uuid
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from kikimimi.games.base import Event, Outcome, Referee, Scan
+from kikimimi.table.script import event_to_json
+
+SCHEMA_VERSION = 1
+_SCHEMA = [
+    """CREATE TABLE games (
+        id TEXT PRIMARY KEY,
+        game TEXT NOT NULL,
+        setup TEXT NOT NULL,          -- JSON: first player, rules
+        started_at REAL NOT NULL,     -- wall clock, seconds since the epoch
+        ended_at REAL,
+        outcome TEXT                  -- JSON, when the game ended
+    )""",
+    """CREATE TABLE events (
+        game_id TEXT NOT NULL REFERENCES games(id),
+        seq INTEGER NOT NULL,         -- 1, 2, 3... within the game
+        at REAL NOT NULL,             -- wall clock when accepted
+        event TEXT NOT NULL,          -- JSON, as an event-script line
+        PRIMARY KEY (game_id, seq)
+    )""",
+]
+
+
+class JournalError(RuntimeError):
+    """The journal file cannot be used; the message says which file and what to do."""
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    id: str
+    game: str
+    setup: dict[str, Any]
+    started_at: float
+    ended_at: float | None
+    outcome: dict[str, Any] | None
+    events: int
+
+
+def event_from_json(obj: dict[str, Any]) -> Event:
+    if "scan" in obj:
+        return Scan(obj["scan"], obj.get("piece"), obj.get("uid"))
+    return Referee(obj["referee"], {k: v for k, v in obj.items() if k != "referee"})
+
+
+class Journal:
+    """One SQLite file; use it from one thread (the table loop's)."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self.db = sqlite3.connect(self.path, isolation_level=None)
+            self.db.execute("PRAGMA journal_mode=WAL")
+            self.db.execute("PRAGMA synchronous=FULL")
+            self._migrate()
+        except (OSError, sqlite3.DatabaseError) as exc:
+            raise JournalError(f"journal {self.path}: {exc}; check the path in the table's `journal =` "
+                               "setting, or move the damaged file aside") from exc
+
+    def _migrate(self) -> None:
+        version = self.db.execute("PRAGMA user_version").fetchone()[0]
+        if version > SCHEMA_VERSION:
+            raise JournalError(f"journal {self.path} was written by a newer kikimimi (schema {version})")
+        if version == 0:
+            with self.db:
+                self.db.execute("BEGIN")
+                for statement in _SCHEMA:
+                    self.db.execute(statement)
+                self.db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+
+    def close(self) -> None:
+        self.db.close()
+
+    # -- writing ---------------------------------------------------------------------------------
+
+    def begin_game(self, game: str, setup: dict[str, Any]) -> str:
+        game_id = time.strftime("%Y%m%d-%H%M%S-") + uuid.uuid4().hex[:6]
+        self.db.execute("INSERT INTO games (id, game, setup, started_at) VALUES (?, ?, ?, ?)",
+                        (game_id, game, json.dumps(setup), time.time()))
+        return game_id
+
+    def append(self, game_id: str, seq: int, event: Event) -> None:
+        """Durable before it returns (WAL + synchronous FULL, one transaction per event)."""
+        self.db.execute("INSERT INTO events (game_id, seq, at, event) VALUES (?, ?, ?, ?)",
+                        (game_id, seq, time.time(), json.dumps(event_to_json(event))))
+
+    def finish(self, game_id: str, outcome: Outcome | None) -> None:
+        data = None
+        if outcome is not None:
+            data = json.dumps({"ranking": list(outcome.ranking), "winner": outcome.winner,
+                               "crashed": outcome.crashed, "pieces": dict(outcome.pieces),
+                               "points": dict(outcome.points), "reason": outcome.reason})
+        self.db.execute("UPDATE games SET ended_at = ?, outcome = ? WHERE id = ?", (time.time(), data, game_id))
+
+    # -- reading ---------------------------------------------------------------------------------
+
+    def games(self) -> list[GameRecord]:
+        rows = self.db.execute(
+            "SELECT g.id, g.game, g.setup, g.started_at, g.ended_at, g.outcome, "
+            "(SELECT COUNT(*) FROM events e WHERE e.game_id = g.id) FROM games g ORDER BY g.started_at, g.rowid"
+        ).fetchall()
+        return [GameRecord(r[0], r[1], json.loads(r[2]), r[3], r[4], json.loads(r[5]) if r[5] else None, r[6])
+                for r in rows]
+
+    def unfinished(self) -> GameRecord | None:
+        """The latest game that has not ended (the one to resume), if any."""
+        open_games = [g for g in self.games() if g.ended_at is None]
+        return open_games[-1] if open_games else None
+
+    def events(self, game_id: str) -> Iterator[Event]:
+        for (text,) in self.db.execute("SELECT event FROM events WHERE game_id = ? ORDER BY seq", (game_id,)):
+            yield event_from_json(json.loads(text))
+
+    def game(self, game_id: str) -> GameRecord | None:
+        matches = [g for g in self.games() if g.id == game_id or g.id.startswith(game_id)]
+        return matches[0] if len(matches) == 1 else None
+
+    def export(self, game_id: str) -> Iterator[str]:
+        """The game as an event script that `kikimimi replay` accepts."""
+        record = self.game(game_id)
+        if record is None:
+            raise KeyError(game_id)
+        yield json.dumps({"game": record.game, **record.setup})
+        for (text,) in self.db.execute("SELECT event FROM events WHERE game_id = ? ORDER BY seq", (record.id,)):
+            yield text

@@ -1,0 +1,252 @@
+"""The live table: one loop that owns the game, fed by the readers and the referee, speaking the effects.
+
+Readers' taps (through the hub) and the referee's actions (console, CLI) are put on one queue; one
+thread takes them in order, resolves tags through the deck, appends each accepted event to the journal
+*before* applying it, applies it with the pure engine and hands the effects to the voice. Listeners
+(the terminal log, the console, the demo's bots) are told after every step.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from kikimimi.devices.events import ReaderEvent
+from kikimimi.games import get_game
+from kikimimi.games.base import SPEAKER, Alert, Effect, Event, GameOver, Outcome, Referee, Say, Scan
+from kikimimi.games.session import Session
+from kikimimi.table.config import TableConfig
+from kikimimi.table.journal import Journal
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Step:
+    """One thing the loop did: an event applied (seq > 0) or answered without changing the game (seq 0)."""
+
+    seq: int
+    event: Event
+    effects: list[Effect]
+    uid: str | None = None
+    received: float = 0.0  # time.monotonic() the reader saw the tap, or the referee acted
+    journaled: bool = True
+
+
+Listener = Callable[[Step], None]
+_STOP = object()
+
+
+@dataclass
+class TableStatus:
+    game_id: str | None = None
+    resumed: bool = False
+    alerts: list[tuple[float, Alert]] = field(default_factory=list)
+    removed: int = 0
+    unknown_tags: int = 0
+
+
+class TableLoop:
+    """Owns the session; every change goes through `_handle` on the loop's own thread."""
+
+    def __init__(self, config: TableConfig, journal: Journal | None = None, voice: Any = None, hub: Any = None,
+                 on_game_over: Callable[[str, Outcome], None] | None = None) -> None:
+        self.config = config
+        self.journal = journal
+        self.voice = voice
+        self.hub = hub
+        self.on_game_over = on_game_over
+        self.game = get_game(config.game)
+        self.session: Session = Session(self.game, self._setup(config.setup))
+        self.status = TableStatus()
+        self.listeners: list[Listener] = []
+        self._queue: queue.SimpleQueue[Any] = queue.SimpleQueue()
+        self._threads: list[threading.Thread] = []
+        self._stopping = threading.Event()
+        self._seq = 0  # events journaled in this game (undo is an event too, so not len(session.events))
+        self._processed = 0  # steps handled: what `wait_processed` counts
+        self._progress = threading.Condition()
+
+    @staticmethod
+    def _setup(setup: dict[str, Any]) -> dict[str, Any]:
+        return {k: v for k, v in setup.items() if k != "game"}
+
+    # -- life cycle ----------------------------------------------------------------------------------
+
+    def start(self) -> None:
+        """Resume the unfinished game from the journal, or begin a new one; then listen."""
+        self._resume_or_begin()
+        if self.hub is not None:
+            self.hub.start()
+            pump = threading.Thread(target=self._pump, name="table-pump", daemon=True)
+            pump.start()
+            self._threads.append(pump)
+        loop = threading.Thread(target=self._run, name="table-loop", daemon=True)
+        loop.start()
+        self._threads.append(loop)
+
+    def stop(self) -> None:
+        if self._stopping.is_set():
+            return
+        self._stopping.set()
+        self._queue.put(_STOP)
+        for thread in self._threads:
+            thread.join(timeout=2)
+        if self.hub is not None:
+            self.hub.stop()
+
+    def _resume_or_begin(self) -> None:
+        record = self.journal.unfinished() if self.journal else None
+        if record is not None and record.game == self.config.game:
+            session = Session(self.game, self._setup(record.setup))
+            for event in self.journal.events(record.id):
+                session.feed(event)  # silent: the table already said it
+            self.session = session
+            self._seq = record.events
+            self.status.game_id = record.id
+            self.status.resumed = True
+            log.info("resuming game %s after %d events", record.id, len(session.events))
+            self._speak([Say(SPEAKER, "table.resuming"), *self.game.summary(session.state)])
+        else:
+            self._begin(self.config.setup)
+
+    def _begin(self, setup: dict[str, Any]) -> None:
+        self.session = Session(self.game, self._setup(setup))
+        self._seq = 0
+        if self.journal is not None:
+            self.status.game_id = self.journal.begin_game(self.config.game, self.session.setup)
+
+    # -- inputs (any thread) -------------------------------------------------------------------------
+
+    def submit(self, event: Event) -> None:
+        """A referee action, or a tap on a seat's behalf, from the console or a script."""
+        self._queue.put((event, time.monotonic()))
+
+    def new_game(self, first: int | None = None, rules: str | None = None) -> None:
+        """End the current game (kept in the journal as abandoned if unfinished) and start another."""
+        setup = dict(self.session.setup)
+        if first is not None:
+            setup["first"] = first
+        if rules is not None:
+            setup["rules"] = rules
+        self._queue.put(("new", setup))
+
+    def call(self, fn: Callable[[], None]) -> None:
+        """Run `fn` on the loop's thread, in order with the events."""
+        self._queue.put(fn)
+
+    @property
+    def processed(self) -> int:
+        return self._processed
+
+    @property
+    def journaled_events(self) -> int:
+        return self._seq
+
+    def wait_processed(self, count: int, timeout: float = 5.0) -> bool:
+        """Wait until `count` steps have been handled (taps, referee actions, unknown tags; not removals)."""
+        with self._progress:
+            return self._progress.wait_for(lambda: self._processed >= count, timeout)
+
+    # -- the loop -------------------------------------------------------------------------------------
+
+    def _pump(self) -> None:
+        while not self._stopping.is_set():
+            event = self.hub.get(timeout=0.1)
+            if event is not None:
+                self._queue.put(event)
+
+    def _run(self) -> None:
+        while True:
+            item = self._queue.get()
+            if item is _STOP:
+                return
+            try:
+                self._dispatch(item)
+            except Exception:  # the game goes on: one bad input must not stop the table
+                log.exception("table loop: could not handle %r", item)
+
+    def _dispatch(self, item: Any) -> None:
+        if isinstance(item, ReaderEvent):
+            self._reader_event(item)
+        elif callable(item):
+            item()
+        elif isinstance(item, tuple) and item[0] == "new":
+            if self.journal is not None and self.status.game_id and not self.game.is_over(self.session.state):
+                self.journal.finish(self.status.game_id, None)
+            self._begin(item[1])
+            self._notify(Step(0, Referee("new", item[1]), [], received=time.monotonic(), journaled=False))
+        else:
+            event, received = item
+            self._apply(event, None, received)
+
+    def _reader_event(self, event: ReaderEvent) -> None:
+        if event.kind != "tap":
+            self.status.removed += 1
+            return
+        tag = self.config.deck.resolve(event.uid)
+        if tag is None:
+            # Not in the deck: answered on that reader's own output, logged with its UID, nothing changes.
+            self.status.unknown_tags += 1
+            _, effects = self.game.apply(self.session.state, Scan(event.reader, None, event.uid))
+            self._effects(effects)
+            self._notify(Step(0, Scan(event.reader, None, event.uid), effects, event.uid, event.t, journaled=False))
+            return
+        self._apply(Scan(event.reader, tag, event.uid), event.uid, event.t)
+
+    def _apply(self, event: Event, uid: str | None, received: float) -> None:
+        self._seq += 1
+        seq = self._seq
+        journaled = False
+        if self.journal is not None and self.status.game_id is not None:
+            try:
+                self.journal.append(self.status.game_id, seq, event)
+                journaled = True
+            except Exception as exc:  # a full disk must not stop the game; the referee is told
+                log.error("journal: could not append event %d: %s", seq, exc)
+                self.status.alerts.append((time.time(), Alert("journal.failed", {"error": str(exc)})))
+        effects = self.session.feed(event)
+        self._effects(effects)
+        self._notify(Step(seq, event, effects, uid, received, journaled))
+
+    def _effects(self, effects: list[Effect]) -> None:
+        self._speak([e for e in effects if isinstance(e, Say)])
+        for effect in effects:
+            if isinstance(effect, Alert):
+                self.status.alerts.append((time.time(), effect))
+                log.warning("referee alert: %s %s", effect.key, dict(effect.params))
+            elif isinstance(effect, GameOver):
+                if self.journal is not None and self.status.game_id:
+                    self.journal.finish(self.status.game_id, effect.outcome)
+                if self.on_game_over is not None and self.status.game_id:
+                    self.on_game_over(self.status.game_id, effect.outcome)
+
+    def _speak(self, says: list[Say]) -> None:
+        if self.voice is None:
+            return
+        for say in says:
+            self.voice.say(say)
+
+    def _notify(self, step: Step) -> None:
+        for listener in list(self.listeners):
+            try:
+                listener(step)
+            except Exception:
+                log.exception("table listener failed")
+        with self._progress:
+            self._processed += 1
+            self._progress.notify_all()
+
+    # -- views -------------------------------------------------------------------------------------------
+
+    @property
+    def state(self) -> Any:
+        return self.session.state
+
+    def report(self) -> dict[str, Any]:
+        return self.game.report(self.session.state)
