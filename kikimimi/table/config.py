@@ -89,7 +89,9 @@ def load_config(path: str | Path | None = None, overrides: dict[str, Any] | None
     try:
         raw = tomllib.loads(source.read_text(encoding="utf-8"))
     except FileNotFoundError:
-        raise TableConfigError(f"{source}: no such table configuration (examples: {default_config_path().parent})")
+        raise TableConfigError(
+            f"{source}: no such table configuration (examples: {default_config_path().parent})"
+        ) from None
     except OSError as exc:
         raise TableConfigError(f"{source}: cannot read: {exc.strerror}") from exc
     except tomllib.TOMLDecodeError as exc:
