@@ -74,7 +74,9 @@ def load_deck(path: str | Path) -> Deck:
         raise DeckError(f"{path}: not valid TOML: {exc}") from exc
     game = data.get("game", "trident")
     is_known = known_ids(game)
-    raw_tags = data.get("tags", {})
+    if "tags" not in data:
+        raise DeckError(f"{path}: no [tags] table; a deck maps \"UID\" = \"piece-id\" under [tags]")
+    raw_tags = data["tags"]
     if not isinstance(raw_tags, dict):
         raise DeckError(f"{path}: [tags] must be a table of \"UID\" = \"piece-id\"")
     tags: dict[str, str] = {}

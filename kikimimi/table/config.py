@@ -4,7 +4,7 @@
     rules = "standard"                  # or "competition"
     first = 1
     language = "ja"                     # ja | en
-    deck = "../decks/sim.toml"          # relative to this file, or a name in devices/decks/
+    deck = "sim.toml"                   # a bare name: shipped in devices/decks/; a path: relative to this file
     journal = "~/.local/share/kikimimi/journal.sqlite"   # default: $KIKIMIMI_DATA/journal.sqlite
     debounce = 0.3                      # seconds: a tag lifted and tapped again within this counts once
 
@@ -74,14 +74,13 @@ def data_home() -> Path:
 
 
 def _resolve(base: Path, value: str, shipped: str) -> Path:
-    """A path relative to the config file; a bare name may also be a shipped file."""
+    """A bare name is a shipped file (devices/<shipped>/NAME); a path is relative to the config file."""
     path = Path(value).expanduser()
     if path.is_absolute():
         return path
-    beside = base / path
-    if beside.exists() or "/" in value:
-        return beside
-    return data_dir("devices") / shipped / value
+    if "/" not in value:
+        return data_dir("devices") / shipped / value
+    return base / path
 
 
 def load_config(path: str | Path | None = None, overrides: dict[str, Any] | None = None) -> TableConfig:

@@ -61,13 +61,14 @@ def event_from_json(obj: dict[str, Any]) -> Event:
 
 
 class Journal:
-    """One SQLite file; use it from one thread (the table loop's)."""
+    """One SQLite file, written by one thread at a time (the table loop's once it runs)."""
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            self.db = sqlite3.connect(self.path, isolation_level=None)
+            # Opened on the caller's thread, written on the table loop's; one event at a time, never at once.
+            self.db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA synchronous=FULL")
             self._migrate()

@@ -1,0 +1,72 @@
+"""Opening a live table from its configuration: readers (hub), voice, journal and the loop."""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from kikimimi.devices.hub import Hub
+from kikimimi.table.config import TableConfig
+from kikimimi.table.journal import Journal
+from kikimimi.table.loop import TableLoop
+from kikimimi.voice.catalog import Line
+from kikimimi.voice.router import Voice
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class LiveTable:
+    config: TableConfig
+    loop: TableLoop
+    hub: Hub
+    voice: Voice
+    journal: Journal | None
+    ready_seconds: float = 0.0  # from open_table() to listening
+
+    def close(self) -> None:
+        """Stop listening, finish speaking what is queued (briefly), release every device."""
+        self.loop.stop()
+        self.voice.wait_idle(timeout=2.0)
+        self.voice.close()
+        if self.journal is not None:
+            self.journal.close()
+
+
+def open_table(
+    config: TableConfig,
+    *,
+    journal: bool = True,
+    record_dir: Path | None = None,
+    transcript_only: bool = False,
+    on_line: Callable[[str, Line], None] | None = None,
+    on_first_frame: Callable[..., None] | None = None,
+    on_reader_health: Callable[[str, Any], None] | None = None,
+    start: bool = True,
+) -> LiveTable:
+    """Build and start the table. Devices that are missing fall back (readers retry, audio to text).
+
+    record_dir: every output becomes a WAV file in that folder (the demo's --record).
+    transcript_only: no audio at all (tests, headless runs).
+    """
+    started = time.perf_counter()
+    voice_spec, outputs = config.voice, list(config.outputs)
+    if record_dir is not None:
+        record_dir.mkdir(parents=True, exist_ok=True)
+        voice_spec = replace(voice_spec, wav_dir=record_dir)
+        outputs = [replace(o, sink="wav") for o in outputs]
+    elif transcript_only:
+        outputs = [replace(o, sink="transcript") for o in outputs]
+    voice = Voice.open(voice_spec, outputs, on_line=on_line, on_first_frame=on_first_frame)
+    hub = Hub(config.readers, debounce=config.debounce, on_health=on_reader_health)
+    book = Journal(config.journal) if journal else None
+    loop = TableLoop(config, journal=book, voice=voice, hub=hub)
+    table = LiveTable(config, loop, hub, voice, book)
+    if start:
+        loop.start()
+    table.ready_seconds = time.perf_counter() - started
+    return table
