@@ -26,11 +26,38 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_simulate)
 
-    p = sub.add_parser("demo", help="three bots play one game; the transcript shows every output")
-    p.add_argument("--lang", choices=LANGUAGES, default="ja")
+    p = sub.add_parser("demo", help="three bots play a game on the simulated table; every output is shown")
+    p.add_argument("--config", type=Path, help="table TOML (default: the simulated table, sim.toml)")
+    p.add_argument("--lang", choices=LANGUAGES, help="language (default: the table's, ja)")
     p.add_argument("--seed", type=int, default=7)
-    p.add_argument("--rules", choices=("standard", "competition"), default="standard")
+    p.add_argument("--rules", choices=("standard", "competition"))
+    p.add_argument("--fast", action="store_true", help="no human pace: tap as fast as the table answers")
+    p.add_argument("--pace", type=float, default=0.6, help="seconds between taps at human pace (default 0.6)")
+    p.add_argument("--record", type=Path, metavar="DIR", help="keep a WAV file per output in DIR")
+    p.add_argument("--seat", type=int, choices=(1, 2, 3), help="play this seat yourself from the keyboard")
+    p.add_argument("--text-only", action="store_true", help="no audio, the transcript only")
     p.set_defaults(func=cmd_demo)
+
+    p = sub.add_parser("play", help="run the live table: readers, voice, journal")
+    p.add_argument("--config", type=Path, help="table TOML (default: the simulated table, sim.toml)")
+    p.add_argument("--feed", type=Path, metavar="SCRIPT", help="tap an event script through the simulated readers")
+    p.add_argument("--pace", type=float, default=0.0, help="seconds between fed taps")
+    p.add_argument("--stay", action="store_true", help="keep running after the feed is done")
+    p.add_argument("--console", action="store_true", help="the Priest's console instead of the log")
+    p.add_argument("--text-only", action="store_true", help="no audio, the transcript only")
+    p.add_argument("--quiet", action="store_true", help="no live log")
+    p.set_defaults(func=cmd_play)
+
+    p = sub.add_parser("journal", help="games kept in the journal")
+    jsub = p.add_subparsers(dest="journal_command", required=True, metavar="COMMAND")
+    q = jsub.add_parser("list", help="every game: id, start, events, how it ended")
+    q.add_argument("--config", type=Path)
+    q.set_defaults(func=cmd_journal_list)
+    q = jsub.add_parser("export", help="a game as an event script that `kikimimi replay` accepts")
+    q.add_argument("game", help="game id (or a unique prefix)")
+    q.add_argument("--config", type=Path)
+    q.add_argument("-o", "--output", type=Path, help="file to write (default: stdout)")
+    q.set_defaults(func=cmd_journal_export)
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
@@ -90,24 +117,84 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     return 1 if totals.violations else 0
 
 
-def cmd_demo(args: argparse.Namespace) -> int:
-    from kikimimi.games.base import GameOver
-    from kikimimi.games.session import Session
-    from kikimimi.games.trident import Trident
-    from kikimimi.games.trident.bots import BotTable
-    from kikimimi.table.transcript import print_state, print_step
+def _config(path: Path | None, overrides: dict | None = None):
+    from kikimimi.table.config import TableConfigError, load_config
 
-    console = Console(highlight=False)
-    words = catalog(args.lang)
-    session = Session(Trident(), {"first": 1, "rules": args.rules})
-    bots = BotTable(args.seed)
-    console.rule(f"kikimimi demo: The Trident, three bots (seed {args.seed}, {args.lang})")
-    number = 0
-    while (event := bots.next_event(session.state)) is not None:
-        number += 1
-        effects = session.feed(event)
-        print_step(console, str(number), event, effects, words)
-        if any(isinstance(e, GameOver) for e in effects):
-            break
-    print_state(console, session.game.report(session.state))
+    try:
+        return load_config(path, overrides)
+    except TableConfigError as exc:
+        Console(stderr=True).print(f"[red]kikimimi: {exc}[/red]", highlight=False)
+        return None
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    from kikimimi.table.run import run_play
+
+    config = _config(args.config)
+    return 2 if config is None else run_play(config, args)
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    from kikimimi.table.demo import run_demo
+
+    overrides: dict = {}
+    if args.lang:
+        overrides["language"] = args.lang
+    if args.rules:
+        overrides["rules"] = args.rules
+    config = _config(args.config, overrides)
+    return 2 if config is None else run_demo(config, args)
+
+
+def _journal(args: argparse.Namespace):
+    from kikimimi.table.journal import Journal, JournalError
+
+    config = _config(args.config)
+    if config is None:
+        return None
+    try:
+        return Journal(config.journal)
+    except JournalError as exc:
+        Console(stderr=True).print(f"[red]kikimimi: {exc}[/red]", highlight=False)
+        return None
+
+
+def cmd_journal_list(args: argparse.Namespace) -> int:
+    import time
+
+    from rich.table import Table
+
+    journal = _journal(args)
+    if journal is None:
+        return 2
+    table = Table(title=f"journal {journal.path}")
+    for col in ("game", "started", "events", "ended", "result"):
+        table.add_column(col)
+    for g in journal.games():
+        ended = time.strftime("%H:%M:%S", time.localtime(g.ended_at)) if g.ended_at else "[yellow]unfinished[/]"
+        result = ""
+        if g.outcome:
+            result = " > ".join(f"seat {s}" for s in g.outcome["ranking"]) + f" ({g.outcome['reason']})"
+        elif g.ended_at:
+            result = "abandoned"
+        table.add_row(g.id, time.strftime("%Y-%m-%d %H:%M", time.localtime(g.started_at)), str(g.events), ended,
+                      result)
+    Console().print(table)
+    return 0
+
+
+def cmd_journal_export(args: argparse.Namespace) -> int:
+    journal = _journal(args)
+    if journal is None:
+        return 2
+    try:
+        text = "".join(line + "\n" for line in journal.export(args.game))
+    except KeyError:
+        Console(stderr=True).print(f"[red]kikimimi: no single game {args.game!r} in {journal.path}; "
+                                   "see `kikimimi journal list`[/red]", highlight=False)
+        return 2
+    if args.output:
+        args.output.write_text(text, encoding="utf-8")
+    else:
+        sys.stdout.write(text)
     return 0

@@ -9,28 +9,37 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from kikimimi.games.base import Alert, Effect, Event, Referee, Say
+from kikimimi.games.base import Alert, Effect, Event, Referee, Say, Scan
 from kikimimi.voice.catalog import Catalog
 
 _OUTPUT_STYLE = {"speaker": "bold yellow", "hand:1": "cyan", "hand:2": "green", "hand:3": "magenta"}
 
 
-def describe_event(event: Event) -> str:
+def describe_event(event: Event, hidden: bool = False) -> str:
+    """One line for an event; `hidden` says only which reader was tapped (another seat's private tap)."""
     if isinstance(event, Referee):
         extra = " ".join(f"{k}={v}" for k, v in dict(event.params or {}).items())
         return f"referee {event.action} {extra}".rstrip()
+    if hidden:
+        return f"{event.reader:<7} ◀ (a tap)"
     tag = event.piece if event.piece is not None else f"unknown tag {event.uid or ''}".rstrip()
     return f"{event.reader:<7} ◀ {tag}"
 
 
-def print_step(console: Console, label: str, event: Event, effects: Iterable[Effect], words: Catalog) -> None:
-    console.print(Text(f"{label:>5}  ", style="dim") + Text(describe_event(event), style="bold"))
+def print_step(console: Console, label: str, event: Event, effects: Iterable[Effect], words: Catalog,
+               seat: int | None = None) -> None:
+    """An event and what each output said. With `seat`, only what that seat may know: the speaker, its own
+    earphone and its own taps (for a person playing that seat against bots)."""
+    private_to_other = seat is not None and isinstance(event, Scan) and event.reader not in ("field", f"hand:{seat}")
+    console.print(Text(f"{label:>5}  ", style="dim") + Text(describe_event(event, private_to_other), style="bold"))
     for effect in effects:
         if isinstance(effect, Say):
+            if seat is not None and effect.to not in ("speaker", f"hand:{seat}"):
+                continue
             line = words.render(effect.key, effect.params)
             where = "speaker" if effect.to == "speaker" else f"{effect.to} earphone"
             console.print(Text(f"       {where:<16} ", style=_OUTPUT_STYLE.get(effect.to, "")) + Text(line.text))
-        elif isinstance(effect, Alert):
+        elif isinstance(effect, Alert) and seat is None:
             params = " ".join(f"{k}={v}" for k, v in effect.params.items())
             console.print(Text(f"       referee alert    {effect.key} {params}", style="red"))
 

@@ -1,0 +1,103 @@
+"""Tapping simulated readers as players would: from an event script (`play --feed`) or from bots (the demo).
+
+Every tap goes through the real path (simulated reader -> hub with its debounce -> deck -> loop), and
+the tapper waits until the loop has handled it, so that taps on different readers keep their order.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Iterable
+
+from kikimimi.devices.hub import Hub
+from kikimimi.games.base import Event, Referee, Scan, seat_of
+from kikimimi.table.loop import TableLoop
+from kikimimi.table.script import read_script
+
+log = logging.getLogger(__name__)
+
+
+class FeedError(RuntimeError):
+    """A tap the table did not take (no simulated reader for that role, no UID for that piece...)."""
+
+
+class SimTapper:
+    def __init__(self, loop: TableLoop, hub: Hub, timeout: float = 5.0) -> None:
+        self.loop = loop
+        self.hub = hub
+        self.deck = loop.config.deck
+        self.timeout = timeout
+        self.debounce = loop.config.debounce
+        self._last_tap: dict[tuple[str, str], float] = {}
+
+    def uid_for(self, reader: str, tag: str) -> str:
+        """The UID of a tag; for a control with one tag per seat, the tapping seat's own tag."""
+        uids = self.deck.uids_of(tag)
+        if not uids:
+            raise FeedError(f"the deck {self.deck.source} has no tag for {tag!r}")
+        seat = seat_of(reader)
+        if len(uids) > 1 and seat is not None and seat <= len(uids):
+            return sorted(uids)[seat - 1]
+        return sorted(uids)[0]
+
+    def perform(self, event: Event) -> None:
+        """A scan as a tap on its simulated reader; a referee action straight to the loop. Waits for it."""
+        count = self.loop.processed
+        if isinstance(event, Referee):
+            self.loop.submit(event)
+        elif event.piece is None:
+            self._tap(event.reader, event.uid or "00000000")
+        else:
+            self._tap(event.reader, event.uid or self.uid_for(event.reader, event.piece))
+        if not self.loop.wait_processed(count + 1, self.timeout):
+            raise FeedError(f"the table did not take {event} within {self.timeout:.0f} s")
+
+    def _tap(self, reader: str, uid: str) -> None:
+        # The same tag again on the same reader within the debounce window would count once: wait it out.
+        key = (reader, uid)
+        last = self._last_tap.get(key)
+        if last is not None:
+            wait = self.debounce + 0.05 - (time.monotonic() - last)
+            if wait > 0:
+                time.sleep(wait)
+        try:
+            sim = self.hub.simulated(reader)
+        except KeyError as exc:
+            raise FeedError(str(exc)) from None
+        sim.tap_and_remove(uid)
+        self._last_tap[key] = time.monotonic()
+
+
+def feed_script(tapper: SimTapper, lines: Iterable[str], pace: float = 0.0, skip_events: int = 0) -> int:
+    """Tap a script's events in order; returns how many were sent. `skip_events` skips the first events
+    (those a resumed game's journal already holds). A set-up line starts a new game when nothing was played."""
+    sent = 0
+    seen = 0
+    for line in read_script(lines, tapper.deck):
+        if line.error is not None:
+            log.error("feed: line %d refused: %s", line.number, line.error)
+            continue
+        if line.setup is not None:
+            wanted = {k: v for k, v in line.setup.items() if k != "game"}
+            current = tapper.loop.session.setup
+            if skip_events == 0 and tapper.loop.journaled_events == 0 and any(
+                current.get(k) != v for k, v in wanted.items()
+            ):
+                setup = line.setup
+                count = tapper.loop.processed
+                tapper.loop.new_game(setup.get("first"), setup.get("rules"))
+                tapper.loop.wait_processed(count + 1, tapper.timeout)
+            continue
+        assert line.event is not None
+        seen += 1
+        if seen <= skip_events:
+            continue
+        tapper.perform(line.event)
+        sent += 1
+        if pace:
+            time.sleep(pace)
+    return sent
+
+
+__all__ = ["SimTapper", "feed_script", "FeedError", "Scan"]

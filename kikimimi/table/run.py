@@ -1,0 +1,109 @@
+"""`kikimimi play`: the live table in the terminal, until Ctrl-C or SIGTERM (or the end of a fed script)."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import signal
+import threading
+import time
+
+from rich.console import Console
+from rich.logging import RichHandler
+
+from kikimimi.table.config import TableConfig
+from kikimimi.table.feed import FeedError, SimTapper, feed_script
+from kikimimi.table.journal import JournalError
+from kikimimi.table.live import LiveTable, open_table
+from kikimimi.table.loop import Step
+from kikimimi.table.transcript import print_step
+from kikimimi.voice.catalog import catalog
+
+log = logging.getLogger(__name__)
+
+
+def setup_logging(console: Console, quiet: bool = False) -> None:
+    level = logging.WARNING if quiet else logging.INFO
+    logging.basicConfig(level=level, format="%(message)s", datefmt="[%X]",
+                        handlers=[RichHandler(console=console, show_path=False)], force=True)
+
+
+def log_steps(table: LiveTable, console: Console, seat: int | None = None) -> None:
+    words = catalog(table.config.language)
+
+    def show(step: Step) -> None:
+        label = str(step.seq) if step.seq else "·"
+        print_step(console, label, step.event, step.effects, words, seat=seat)
+
+    table.loop.listeners.append(show)
+
+
+def reader_health_logger(role: str, health) -> None:
+    if health.status == "ok":
+        log.info("reader %s (%s): ok", role, health.path)
+    else:
+        log.warning("reader %s (%s): %s: %s", role, health.path, health.status, health.detail)
+
+
+def _stop_on_sigterm(stop: threading.Event) -> None:
+    def handler(signum, frame):  # noqa: ARG001 - signal's calling convention
+        stop.set()
+
+    signal.signal(signal.SIGTERM, handler)
+
+
+def run_play(config: TableConfig, args: argparse.Namespace) -> int:
+    console = Console(highlight=False)
+    setup_logging(console, args.quiet)
+    try:
+        table = open_table(config, transcript_only=args.text_only, on_reader_health=reader_health_logger)
+    except JournalError as exc:
+        console.print(f"[red]kikimimi: {exc}[/red]")
+        return 2
+    log.info("table ready in %.0f ms (journal %s, game %s%s)", table.ready_seconds * 1000, config.journal,
+             table.loop.status.game_id, ", resumed" if table.loop.status.resumed else "")
+    for name, health in table.voice.health().items():
+        if health.status != "ok":
+            log.warning("output %s: %s: %s", name, health.status, health.detail)
+    stop = threading.Event()
+    _stop_on_sigterm(stop)
+    code = 0
+    try:
+        if args.console:
+            from kikimimi.console.app import run_console
+
+            return run_console(table)
+        if not args.quiet:
+            log_steps(table, console)
+        if args.feed:
+            code = _feed(table, args)
+            table.voice.wait_idle(timeout=30)
+            if not args.stay:
+                return code
+        while not stop.wait(0.5):
+            pass
+    except KeyboardInterrupt:
+        pass
+    finally:
+        table.close()
+        log.info("table stopped; the journal keeps the game (%s)", table.loop.status.game_id)
+    return code
+
+
+def _feed(table: LiveTable, args: argparse.Namespace) -> int:
+    try:
+        lines = args.feed.read_text(encoding="utf-8").splitlines()
+    except OSError as exc:
+        log.error("cannot read %s: %s", args.feed, exc.strerror)
+        return 2
+    skip = table.loop.journaled_events if table.loop.status.resumed else 0
+    if skip:
+        log.info("resuming the feed after the %d events the journal already holds", skip)
+    try:
+        sent = feed_script(SimTapper(table.loop, table.hub), lines, pace=args.pace, skip_events=skip)
+    except FeedError as exc:
+        log.error("feed stopped: %s", exc)
+        return 1
+    log.info("fed %d events from %s", sent, args.feed)
+    time.sleep(0)
+    return 0

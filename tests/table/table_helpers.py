@@ -1,0 +1,43 @@
+"""Table configs and scripts for the live-table tests."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from kikimimi.games.trident.bots import BotTable
+from kikimimi.games.trident.engine import Trident
+from kikimimi.table.script import event_to_json
+
+SCRIPTS = Path(__file__).parents[1] / "scripts"
+
+
+def write_config(folder: Path, readers: dict[str, str] | None = None, outputs: str = 'sink = "transcript"',
+                 extra: str = "") -> Path:
+    """A table config in `folder`: simulated readers unless given, text-only outputs, a journal there.
+    `outputs` is each output's settings; `{channel}` becomes 1 for the speaker, 2-4 for the seats."""
+    readers = readers or {}
+    lines = [
+        'game = "trident"', 'language = "en"', 'deck = "sim.toml"', f'journal = "{folder / "journal.sqlite"}"',
+        extra, "[voice]", 'backend = "none"',
+    ]
+    for role in ("field", "hand:1", "hand:2", "hand:3"):
+        lines += [f'[readers."{role}"]', readers.get(role, 'path = "sim"')]
+    for channel, name in enumerate(("speaker", "hand:1", "hand:2", "hand:3"), start=1):
+        lines += [f'[outputs."{name}"]', outputs.format(channel=channel)]
+    path = folder / "table.toml"
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def bot_script(seed: int, folder: Path) -> Path:
+    """A whole bot game as an event script (mistakes included)."""
+    game, bots = Trident(), BotTable(seed)
+    state = game.initial({"first": 1})
+    lines = [json.dumps({"game": "trident", "first": 1, "rules": "standard"})]
+    while (event := bots.next_event(state)) is not None:
+        state, _ = game.apply(state, event)
+        lines.append(json.dumps(event_to_json(event)))
+    path = folder / f"bots-{seed}.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    return path
