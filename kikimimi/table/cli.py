@@ -12,6 +12,11 @@ from rich.console import Console
 from kikimimi.voice.catalog import LANGUAGES, catalog
 
 
+def error(message: str) -> None:
+    """An error for the person at the terminal: plain text, never wrapped, so paths stay whole."""
+    print(f"kikimimi: {message}", file=sys.stderr)
+
+
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("replay", help="replay an event script (spec/event-script.md)")
     p.add_argument("script", type=Path, help="JSON Lines event script ('-' for stdin)")
@@ -65,22 +70,21 @@ def cmd_replay(args: argparse.Namespace) -> int:
     from kikimimi.table.replay import replay
     from kikimimi.table.transcript import print_state, print_step
 
-    err = Console(stderr=True)
     deck = None
     if args.deck:
         try:
             deck = load_deck(args.deck)
         except DeckError as exc:
-            err.print(f"[red]replay: {exc}[/red]")
+            error(f"replay: {exc}")
             return 2
     try:
         text = sys.stdin.read() if str(args.script) == "-" else args.script.read_text(encoding="utf-8")
     except OSError as exc:
-        err.print(f"[red]replay: cannot read {args.script}: {exc.strerror}[/red]")
+        error(f"replay: cannot read {args.script}: {exc.strerror}")
         return 2
     result = replay(text.splitlines(), lang=args.lang, deck=deck)
     for number, message in result.refused:
-        err.print(f"[red]{args.script}:{number}: refused: {message}[/red]", highlight=False)
+        error(f"{args.script}:{number}: refused: {message}")
     if args.json:
         print(json.dumps(result.report(), ensure_ascii=False, indent=2))
     else:
@@ -123,7 +127,7 @@ def _config(path: Path | None, overrides: dict | None = None):
     try:
         return load_config(path, overrides)
     except TableConfigError as exc:
-        Console(stderr=True).print(f"[red]kikimimi: {exc}[/red]", highlight=False)
+        error(f"{exc}")
         return None
 
 
@@ -155,7 +159,7 @@ def _journal(args: argparse.Namespace):
     try:
         return Journal(config.journal)
     except JournalError as exc:
-        Console(stderr=True).print(f"[red]kikimimi: {exc}[/red]", highlight=False)
+        error(f"{exc}")
         return None
 
 
@@ -190,8 +194,7 @@ def cmd_journal_export(args: argparse.Namespace) -> int:
     try:
         text = "".join(line + "\n" for line in journal.export(args.game))
     except KeyError:
-        Console(stderr=True).print(f"[red]kikimimi: no single game {args.game!r} in {journal.path}; "
-                                   "see `kikimimi journal list`[/red]", highlight=False)
+        error(f"no single game {args.game!r} in {journal.path}; see `kikimimi journal list`")
         return 2
     if args.output:
         args.output.write_text(text, encoding="utf-8")

@@ -17,7 +17,7 @@ from rich.console import Console
 from kikimimi.games.base import FIELD, Event, Referee, Scan, hand
 from kikimimi.games.trident.bots import BotTable
 from kikimimi.games.trident.pieces import SUITS
-from kikimimi.games.trident.state import CHOOSE_SUIT, DEAL, DRAWING, OVER, TridentState
+from kikimimi.games.trident.state import CHOOSE_SUIT, DEAL, DRAWING, OVER, START, TridentState
 from kikimimi.table.config import TableConfig
 from kikimimi.table.feed import FeedError, SimTapper
 from kikimimi.table.live import open_table
@@ -117,7 +117,8 @@ class KeyboardSeat:
 
     def decide(self, s: TridentState) -> Event | str | None:
         mine = self.pieces(s)
-        prompt = {DRAWING: f"draw ({s.owed} owed)", CHOOSE_SUIT: "choose a suit"}.get(s.phase, "your move")
+        prompt = {DRAWING: f"draw {s.owed}: d", CHOOSE_SUIT: "choose a suit: s SUIT",
+                  START: "a basket piece to the field: b"}.get(s.phase, "your move")
         while True:
             try:
                 text = self.console.input(f"[bold]seat {self.seat}[/] ({len(mine)} pieces, {prompt})> ").strip()

@@ -30,8 +30,10 @@ def print_step(console: Console, label: str, event: Event, effects: Iterable[Eff
                seat: int | None = None) -> None:
     """An event and what each output said. With `seat`, only what that seat may know: the speaker, its own
     earphone and its own taps (for a person playing that seat against bots)."""
-    private_to_other = seat is not None and isinstance(event, Scan) and event.reader not in ("field", f"hand:{seat}")
-    console.print(Text(f"{label:>5}  ", style="dim") + Text(describe_event(event, private_to_other), style="bold"))
+    # A hand tap's id is never shown to a person at the table: they learn pieces by listening (an Unknown stays
+    # hidden), and other seats' taps are theirs.
+    hand_tap = seat is not None and isinstance(event, Scan) and event.reader != "field"
+    console.print(Text(f"{label:>5}  ", style="dim") + Text(describe_event(event, hand_tap), style="bold"))
     for effect in effects:
         if isinstance(effect, Say):
             if seat is not None and effect.to not in ("speaker", f"hand:{seat}"):

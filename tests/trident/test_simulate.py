@@ -33,9 +33,3 @@ def test_simulate_command_prints_totals(capsys):
     totals = json.loads(capsys.readouterr().out)
     assert totals["games"] == 50 and totals["invariant_violations"] == 0
     assert sum(totals["wins_by_seat"].values()) + sum(totals["crashes_by_seat"].values()) == 50
-
-
-def test_demo_plays_one_whole_game(capsys):
-    assert main(["demo", "--lang", "en", "--seed", "3"]) == 0
-    out = capsys.readouterr().out
-    assert "state at the end" in out and "ranking" in out and "earphone" in out

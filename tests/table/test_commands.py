@@ -1,0 +1,60 @@
+"""The table's commands: demo, play --feed, journal list/export."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+from table_helpers import SCRIPTS
+
+from kikimimi.cli import main
+from kikimimi.table.config import load_config
+from kikimimi.table.journal import Journal
+from kikimimi.table.replay import replay
+
+
+def test_demo_plays_one_whole_game_through_the_simulated_table(capsys):
+    assert main(["demo", "--fast", "--text-only", "--lang", "en", "--seed", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "state at the end" in out and "ranking" in out and "hand:2 earphone" in out
+
+
+def test_demo_with_a_keyboard_seat_shows_only_what_that_seat_may_know(tmp_path):
+    # Seat 1 moves first: the person lists and listens to a piece, mistypes, takes basket pieces to the
+    # field (the start), draws, passes, then leaves.
+    proc = subprocess.run(
+        [sys.executable, "-m", "kikimimi", "demo", "--seat", "1", "--fast", "--text-only", "--lang", "en",
+         "--seed", "4"],
+        input="h\nl 1\nzz\nb\nb\nb\nd\nx\nq\n", capture_output=True, text=True, timeout=60,
+    )
+    assert proc.returncode == 0, proc.stderr
+    out = proc.stdout
+    assert "hand:1 earphone" in out and "piece 5" in out and "not understood" in out
+    assert "hand:2 earphone" not in out and "hand:3 earphone" not in out  # bots' earphones stay private
+    assert "hand:2  ◀ (a tap)" in out and "hand:1  ◀ (a tap)" in out  # hand taps are never named
+    assert out.count("hand:1 earphone") >= 2
+
+
+def test_play_feed_then_journal_export_replays_to_the_same_state(sim_config, tmp_path, capsys):
+    script = SCRIPTS / "trident_full_game.jsonl"
+    assert main(["play", "--config", str(sim_config), "--feed", str(script), "--quiet", "--text-only"]) == 0
+    capsys.readouterr()
+    assert main(["journal", "list", "--config", str(sim_config)]) == 0
+    listing = capsys.readouterr().out
+    game_id = Journal(load_config(sim_config).journal).games()[0].id
+    assert "(out)" in listing and game_id[:8] in listing
+    out_file = tmp_path / "export.jsonl"
+    assert main(["journal", "export", game_id[:12], "--config", str(sim_config), "-o", str(out_file)]) == 0
+    exported = replay(out_file.read_text().splitlines(), lang="en").report()
+    original = replay(script.read_text().splitlines(), lang="en").report()
+    assert exported == original
+    assert main(["journal", "export", "nope", "--config", str(sim_config)]) == 2
+
+
+def test_a_bad_table_config_is_a_clear_error(tmp_path, capsys):
+    bad = tmp_path / "bad.toml"
+    bad.write_text('game = "trident"\nlanguage = "fr"\n')
+    assert main(["play", "--config", str(bad)]) == 2
+    assert "language = 'fr'" in capsys.readouterr().err
+    assert main(["play", "--config", str(tmp_path / "none.toml")]) == 2
+    assert "no such table configuration" in capsys.readouterr().err
