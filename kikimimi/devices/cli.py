@@ -63,6 +63,8 @@ def cmd_list(args: argparse.Namespace) -> int:
     print("nfcpy USB readers:")
     for r in readers:
         print(f"  {r.path}  {r.vid_pid}  {r.name}  (driver {r.driver})")
+        if r.port:
+            print(f"      stable path: {r.port}")
     if not readers:
         print("  none found" + (f" ({note})" if note else "; an RC-S380 shows as usb:054c:06c1"))
     ports = serial_ports()

@@ -1,7 +1,8 @@
 """Reader configuration: the `[readers]` section of a table's TOML config, and reader profiles.
 
     [readers.field]
-    path = "usb:054c:06c1"           # nfcpy: usb:VID:PID, usb:BUS:DEV, tty:USB0:pn532, udp:HOST:PORT
+    path = "usb:054c:06c1"           # nfcpy: usb:VID:PID, usb:BUS:DEV, tty:USB0:pn532, udp:HOST:PORT,
+                                     # or usb-port:1-1.2 (the USB port; survives a re-plug, see usbport.py)
     profile = "rcs380"               # options from devices/profiles/rcs380.toml ...
     targets = ["212F"]               # ... overridable inline
     [readers."hand:1"]
@@ -72,7 +73,8 @@ _COMMON = {
     "description": _Option(str, "", "what this reader is (from a profile)"),
 }
 _ROLE = re.compile(r"^[a-z][a-z0-9_-]*(:[0-9]+)?$")
-_NFC_PATH = re.compile(r"^(usb(:[0-9a-fA-F]{1,4}){0,2}|(tty|com):[^:]+:[a-z0-9_]+|udp(:[^:]*)?(:[0-9]+)?)$")
+_NFC_PATH = re.compile(r"^(usb(:[0-9a-fA-F]{1,4}){0,2}|usb-port:[0-9]+-[0-9]+(\.[0-9]+)*"
+                       r"|(tty|com):[^:]+:[a-z0-9_]+|udp(:[^:]*)?(:[0-9]+)?)$")
 
 
 def default_options(protocol: str) -> dict[str, Any]:
@@ -83,7 +85,7 @@ def infer_protocol(path: str) -> str | None:
     """`nfc` for an nfcpy device path, `sim` for `sim`, None for a serial port (protocol needed)."""
     if path == "sim":
         return "sim"
-    if path.split(":", 1)[0] in ("usb", "tty", "com", "udp"):
+    if path.split(":", 1)[0] in ("usb", "usb-port", "tty", "com", "udp"):
         return "nfc"
     return None
 
@@ -157,7 +159,8 @@ def _parse_one(role: str, entry: Mapping[str, Any], where: str) -> ReaderSpec:
     inferred = infer_protocol(path)
     if protocol == "nfc" and not _NFC_PATH.match(path):
         raise ConfigError(f"{where}: key `path`: {path!r} is not an nfcpy device path; use usb:VID:PID, "
-                          "usb:BUS:DEV, tty:PORT:DRIVER (e.g. tty:USB0:pn532) or udp:HOST:PORT")
+                          "usb:BUS:DEV, usb-port:BUS-PORT (e.g. usb-port:1-1.2), tty:PORT:DRIVER "
+                          "(e.g. tty:USB0:pn532) or udp:HOST:PORT")
     if protocol in ("rdm6300", "uid-line") and inferred is not None:
         raise ConfigError(f"{where}: key `path`: protocol {protocol!r} reads a serial port such as "
                           f"/dev/ttyUSB0, not {path!r}")

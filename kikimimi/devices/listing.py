@@ -6,6 +6,8 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from kikimimi.devices.usbport import PREFIX, port_from_numbers
+
 
 @dataclass(frozen=True)
 class UsbReader:
@@ -13,6 +15,7 @@ class UsbReader:
     vid_pid: str  # usb:VID:PID
     driver: str  # nfcpy driver module
     name: str
+    port: str | None = None  # usb-port:1-1.2: the USB port it is plugged into, stable across replugs
 
 
 @dataclass(frozen=True)
@@ -44,8 +47,11 @@ def nfc_usb_readers() -> tuple[list[UsbReader], str | None]:
                 vid, pid = dev.getVendorID(), dev.getProductID()
                 driver = usb_device_map.get((vid, pid))
                 if driver:
-                    found.append(UsbReader(f"usb:{dev.getBusNumber():03d}:{dev.getDeviceAddress():03d}",
-                                           f"usb:{vid:04x}:{pid:04x}", driver, _NAMES.get(driver, driver)))
+                    bus = dev.getBusNumber()
+                    port = port_from_numbers(bus, dev.getPortNumberList())
+                    found.append(UsbReader(f"usb:{bus:03d}:{dev.getDeviceAddress():03d}",
+                                           f"usb:{vid:04x}:{pid:04x}", driver, _NAMES.get(driver, driver),
+                                           f"{PREFIX}{port}" if port else None))
     except OSError as exc:  # libusb missing: FileNotFoundError from usb1's loader
         return found, f"cannot list USB devices: {exc.strerror or exc}; {LIBUSB_HINT}"
     except usb1.USBError as exc:

@@ -16,6 +16,7 @@ import threading
 import time
 
 from kikimimi.devices.driver import DeviceGone, Driver, ReaderUnusable, TagState
+from kikimimi.devices.usbport import is_port_path, resolve_port
 
 log = logging.getLogger(__name__)
 SLICE = 0.05
@@ -32,9 +33,12 @@ class NfcDriver(Driver):
     def open(self) -> None:
         import nfc  # imported here: nfcpy pulls in libusb, not needed by serial-only tables
 
+        path = self.spec.path
+        if is_port_path(path):
+            path = resolve_port(path)  # the reader's usb:BUS:DEV now (it changes on re-plug)
         clf = nfc.ContactlessFrontend()
         try:
-            found = clf.open(self.spec.path)
+            found = clf.open(path)
         except OSError as exc:
             raise OSError(exc.errno, f"cannot open {self.spec.path}: {exc.strerror or exc}") from exc
         if not found:

@@ -1,0 +1,61 @@
+"""What bring-up says for a tap, and where: a reader's taps are spoken on that reader's own output.
+
+`field` speaks on the `speaker`, `hand:N` on seat N's earphone and nowhere else (privacy holds in
+bring-up too: a piece tapped on a hand reader is that seat's secret). A reader of any other role is
+not spoken at all, only shown.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from kikimimi.devices.deck import Deck
+from kikimimi.games.base import FIELD, SPEAKER, Say, seat_of
+from kikimimi.games.trident.pieces import CTL_PASS, CTL_SUIT, CTL_TRIDENT, PIECES
+
+
+def output_for(role: str) -> str | None:
+    """The output that speaks a reader's taps: `speaker` for `field`, `hand:N` for `hand:N`, else None."""
+    if role == FIELD:
+        return SPEAKER
+    if seat_of(role) is not None:
+        return role
+    return None
+
+
+@dataclass(frozen=True)
+class Heard:
+    """A tap as bring-up understood it: the tag's id in the deck (None: not in the deck) and the phrase."""
+
+    role: str
+    uid: str
+    tag_id: str | None
+    say: Say | None  # None when the reader's role has no output
+
+
+def phrase_for(tag_id: str | None, role: str) -> tuple[str, dict]:
+    """The phrase key and parameters naming a tag, as the game would name it on that reader."""
+    if tag_id is None:
+        return "bringup.unknown_tag", {}
+    piece = PIECES.get(tag_id)
+    if piece is not None:
+        # An Unknown is only ever "Unknown" on a hand reader: its effect is a secret until played.
+        if piece.is_unknown and seat_of(role) is not None:
+            return "piece.unknown", {}
+        return f"piece.{piece.kind}", {}
+    if tag_id == CTL_PASS:
+        return "bringup.control_pass", {}
+    if tag_id == CTL_TRIDENT:
+        return "bringup.control_trident", {}
+    if tag_id in CTL_SUIT:
+        return "bringup.control_suit", {"suit": CTL_SUIT[tag_id]}
+    return "bringup.unknown_tag", {}
+
+
+def announce(deck: Deck, role: str, uid: str) -> Heard:
+    tag_id = deck.resolve(uid)
+    out = output_for(role)
+    if out is None:
+        return Heard(role, uid, tag_id, None)
+    key, params = phrase_for(tag_id, role)
+    return Heard(role, uid, tag_id, Say(out, key, params))

@@ -1,0 +1,220 @@
+"""`kikimimi bringup`: prove that every reader and output of a table works.
+
+    kikimimi bringup [--config FILE]              live table of readers and outputs; each tap is printed
+                                                  with its UID and spoken on that reader's own output
+    kikimimi bringup --audio-test                 each output in turn: "this is the speaker", "... seat N"
+    kikimimi bringup --assign                     bind physical readers to roles by a tap on each and
+                                                  write paths that survive a re-plug into the config
+    kikimimi bringup --latency                    the live table with tap-to-speech per reader
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+
+from kikimimi.devices.config import PROTOCOLS
+
+
+def register(subparsers: Any) -> None:
+    p = subparsers.add_parser("bringup", help="test every reader and output of a table; bind readers to roles",
+                              description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--config", type=Path, help="table configuration (default: the simulated table)")
+    mode = p.add_argument_group("modes (default: the live table)")
+    mode.add_argument("--audio-test", action="store_true", help="say which output it is on each output in turn")
+    mode.add_argument("--assign", action="store_true",
+                      help="bind readers to roles by a tap on each and rewrite the config's reader paths")
+    mode.add_argument("--latency", action="store_true",
+                      help="measure tap to first audio frame per reader (simulated readers are tapped for you)")
+    p.add_argument("--seconds", type=float, default=0.0, help="stop after this long (default: Ctrl-C)")
+    p.add_argument("--taps", type=int, default=0, help="stop after this many taps (default: Ctrl-C)")
+    p.add_argument("--rounds", type=int, default=20,
+                   help="--latency on simulated readers: taps per reader (default 20)")
+    p.add_argument("--plain", action="store_true",
+                   help="one line per tap instead of the live table (the default when not on a terminal)")
+    p.add_argument("--json", action="store_true", help="one JSON object per tap and a JSON summary at the end")
+    p.add_argument("--transcript", action="store_true", help="no sound: every output is text only")
+    assign = p.add_argument_group("--assign")
+    assign.add_argument("--reader", action="append", default=[], metavar="PATH",
+                        help="also offer this reader (repeatable), e.g. /dev/ttyUSB3 or usb:001:007")
+    assign.add_argument("--protocol", choices=[x for x in PROTOCOLS if x != "sim"],
+                        help="protocol of the --reader serial ports (default: the config's serial readers')")
+    assign.add_argument("--role", action="append", default=[], metavar="ROLE",
+                        help="bind only this role (repeatable; default: every reader of the config)")
+    assign.add_argument("--output", type=Path, help="write the bound config here (default: over --config)")
+    p.set_defaults(func=cmd_bringup)
+
+
+def _load(args: argparse.Namespace, err: Console):
+    from kikimimi.table.config import TableConfigError, load_config
+
+    try:
+        return load_config(args.config)
+    except TableConfigError as exc:
+        err.print(f"[red]kikimimi bringup: {exc}[/red]", highlight=False)
+        return None
+
+
+def cmd_bringup(args: argparse.Namespace) -> int:
+    err = Console(stderr=True, highlight=False)
+    config = _load(args, err)
+    if config is None:
+        return 2
+    if args.assign:
+        from kikimimi.bringup.assign_cli import run_assign
+
+        return run_assign(config, args, err)
+    from kikimimi.bringup.session import Bringup
+
+    session = Bringup.open(config, transcript_only=args.transcript)
+    try:
+        if args.audio_test:
+            return _audio_test(session, args, err)
+        return _live(session, args, err)
+    except KeyboardInterrupt:
+        return 130
+    finally:
+        session.close()
+
+
+def _audio_test(session, args: argparse.Namespace, err: Console) -> int:
+    from kikimimi.bringup.audiotest import audio_test
+
+    out = Console(highlight=False)
+
+    def report(check) -> None:
+        if args.json:
+            print(json.dumps({"output": check.output, "said": check.text, "status": check.status,
+                              "detail": check.detail}, ensure_ascii=False), flush=True)
+        else:
+            style = "green" if check.status == "ok" else "yellow"
+            out.print(f"{check.output:8} [{style}]{check.status}[/{style}]  said: {check.text}   ({check.detail})")
+
+    checks = audio_test(session.voice, report)
+    bad = [c.output for c in checks if c.status != "ok"]
+    if bad and not args.json:
+        err.print(f"[yellow]not sounding on a device: {', '.join(bad)} (see the detail; audio guide: "
+                  f"hardware_docs/audio.md)[/yellow]")
+    return 1 if bad else 0
+
+
+def _live(session, args: argparse.Namespace, err: Console) -> int:
+    from kikimimi.bringup.simtaps import feed_stdin
+
+    sims = [s.role for s in session.config.readers if s.protocol == "sim"]
+    auto = args.latency and bool(sims)
+    if sims and not auto:
+        feed_stdin(session.hub, session.config.deck, sims, lambda msg: err.print(f"[yellow]{msg}[/yellow]"))
+    live = not (args.plain or args.json) and sys.stdout.isatty()
+    if auto:
+        _auto_taps(session, sims, args, err)
+    elif live:
+        _watch_live(session, args)
+    else:
+        _watch_plain(session, args, err)
+    return _summary(session, args)
+
+
+def _stop_at(args: argparse.Namespace) -> float | None:
+    return time.monotonic() + args.seconds if args.seconds else None
+
+
+def _done(session, args: argparse.Namespace, end: float | None) -> bool:
+    if end is not None and time.monotonic() >= end:
+        return True
+    return bool(args.taps) and len(session.heard) >= args.taps
+
+
+def _watch_live(session, args: argparse.Namespace) -> None:
+    from rich.live import Live
+
+    from kikimimi.bringup.view import render
+
+    def view():
+        return render(session.rows(), session.outputs(), session.heard, session.text_of, args.latency)
+
+    end = _stop_at(args)
+    with Live(view(), refresh_per_second=8, transient=False) as live:
+        while not _done(session, args, end):
+            session.poll(timeout=0.1)
+            live.update(view())
+
+
+def _watch_plain(session, args: argparse.Namespace, err: Console) -> None:
+    end = _stop_at(args)
+    seen_health = 0
+    if not args.json:
+        print("bring-up: tap a tag on any reader (Ctrl-C to stop)", flush=True)
+    while not _done(session, args, end):
+        heard = session.poll(timeout=0.1)
+        changes = list(session.health_changes)
+        for role, h in changes[seen_health:]:
+            err.print(f"reader {role} ({h.path}): {h.status}: {h.detail}")
+        seen_health = len(changes)
+        if heard is None:
+            continue
+        if args.json:
+            print(json.dumps({"reader": heard.role, "uid": heard.uid, "tag": heard.tag_id,
+                              "output": heard.say.to if heard.say else None,
+                              "said": session.text_of(heard)}, ensure_ascii=False), flush=True)
+        else:
+            where = heard.say.to if heard.say else "(no output for this role)"
+            print(f"{heard.role:8} {heard.uid:16} {heard.tag_id or 'not in deck':22} -> {where}: "
+                  f"{session.text_of(heard)}", flush=True)
+
+
+def _auto_taps(session, roles: list[str], args: argparse.Namespace, err: Console) -> None:
+    """--latency on simulated readers: tap each one `rounds` times, one answer at a time."""
+    from kikimimi.bringup.simtaps import sample_uids
+
+    uids = sample_uids(session.config.deck)
+    if not args.json:
+        err.print(f"simulated readers: {args.rounds} taps on each of {', '.join(roles)}")
+    for n in range(args.rounds):
+        for role in roles:
+            session.hub.simulated(role).tap_and_remove(uids[n % len(uids)])
+            deadline = time.monotonic() + 5
+            while session.poll(timeout=0.5) is None and time.monotonic() < deadline:
+                pass
+            session.voice.wait_idle(timeout=10)
+
+
+def _summary(session, args: argparse.Namespace) -> int:
+    from kikimimi.bringup.view import outputs_table, reader_notes, readers_table
+
+    session.voice.wait_idle(timeout=5)
+    latency = {role: r.summary() for role, r in sorted(session.meter.finish().items())}
+    rows = session.rows()
+    ok = session.all_ok()
+    if args.json:
+        print(json.dumps({
+            "readers": {r.role: {"path": r.path, "status": r.status, "detail": r.detail, "taps": r.taps,
+                                 "errors": r.errors, "last_uid": r.last_uid} for r in rows},
+            "outputs": {n: {"status": h.status, "detail": h.detail} for n, h in session.outputs().items()},
+            "latency": latency if args.latency else None,
+            "all_ok": ok,
+        }, ensure_ascii=False), flush=True)
+        return 0 if ok else 1
+    out = Console(highlight=False)
+    if not sys.stdout.isatty() or args.plain:
+        out.print(readers_table(rows, args.latency))
+        out.print(reader_notes(rows), end="")
+        out.print(outputs_table(session.outputs()))
+    if args.latency:
+        out.print("tap to first audio frame, per reader:")
+        for role, s in latency.items():
+            if s["measured"]:
+                out.print(f"  {role:8} p50 {s['p50_ms']} ms  p99 {s['p99_ms']} ms  max {s['max_ms']} ms  "
+                          f"({s['measured']} of {s['taps']} taps; tap to say {s['dispatch_p50_ms']} ms)")
+            else:
+                out.print(f"  {role:8} no audio frame for its {s['taps']} taps (the output is text only or "
+                          "fell back: see outputs)")
+    if not ok:
+        out.print("[yellow]not everything is ok: see the status and detail columns[/yellow]")
+    return 0 if ok else 1
