@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from rich.console import Console
+from rich.markup import escape
 
 from kikimimi.devices.config import PROTOCOLS
 
@@ -57,7 +58,7 @@ def _load(args: argparse.Namespace, err: Console):
     try:
         return load_config(args.config)
     except TableConfigError as exc:
-        err.print(f"[red]kikimimi bringup: {exc}[/red]", highlight=False)
+        err.print(f"[red]kikimimi bringup: {escape(str(exc))}[/red]", highlight=False)
         return None
 
 
