@@ -21,10 +21,7 @@ from kikimimi.records.seats import seat_order
 from kikimimi.records.store import RecordError, RecordStore, default_db_path
 from kikimimi.records.view import meeting_view, players_table, standings_table
 
-TABLE_PENDING = (
-    "The live table does not exist yet: this meeting takes each game's result from {source}. "
-    "Once the table exists, the same meeting plays its games on the table."
-)
+ENTERED = "This meeting takes each game's result from {source} instead of the table."
 
 
 def _db_parent() -> argparse.ArgumentParser:
@@ -77,13 +74,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     p.add_argument("--players", type=_names, required=True, help="names in seat order: seat 1,seat 2,seat 3")
     p.add_argument("--trial", choices=("full", "half", "contest"), required=True, help="full 10, half 5 games")
     p.add_argument("--games", type=int, help="number of games (contests only)")
-    p.add_argument("--results", help="JSONL file of game results ('-' for stdin); default: type them")
+    p.add_argument("--results", help="JSONL file of game results, or '-' to type them; default: play on the table")
+    p.add_argument("--config", type=Path, help="the table's TOML (default: the simulated table)")
     p.add_argument("--add-new", action="store_true", help="add players not yet in the records")
     p.add_argument("--winner", help="a contest's winner when the standings are level")
     p.set_defaults(func=_meeting_start)
     p = msub.add_parser("resume", parents=[db], help="carry on an open meeting from its next game")
     p.add_argument("id", type=int)
-    p.add_argument("--results", help="JSONL file of the remaining games' results ('-' for stdin)")
+    p.add_argument("--results", help="JSONL file of the remaining games' results, or '-' to type them")
+    p.add_argument("--config", type=Path, help="the table's TOML (default: the simulated table)")
     p.add_argument("--games", type=int, help="number of games (contests only)")
     p.add_argument("--winner", help="a contest's winner when the standings are level")
     p.set_defaults(func=_meeting_resume)
@@ -217,7 +216,7 @@ def _lines(source: str) -> Iterator[tuple[int, str]]:
 
 
 def _result_source(results: str | None) -> Callable[[Mapping[int, str]], Outcome]:
-    """Where each game's Outcome comes from until the live table exists: a JSONL file or the keyboard."""
+    """Results entered instead of played on the table: a JSONL file, or typed at the keyboard (None)."""
     if results is not None:
         lines = _lines(results)
 
@@ -248,12 +247,27 @@ def _result_source(results: str | None) -> Callable[[Mapping[int, str]], Outcome
 
 
 def _play(args: argparse.Namespace, store: RecordStore, **meeting: Any) -> int:
-    source = "the keyboard" if args.results is None else ("stdin" if args.results == "-" else args.results)
-    print(TABLE_PENDING.format(source=source))
+    table = None
+    if args.results is None:
+        from kikimimi.table.config import TableConfigError, load_config
+        from kikimimi.table.live import open_table
+        from kikimimi.table.meeting import table_games
+
+        try:
+            table = open_table(load_config(args.config))
+        except (TableConfigError, OSError) as exc:
+            print(f"kikimimi: {exc}", file=sys.stderr)
+            return 2
+        play_one_game: Callable[..., Any] = table_games(table)
+        print(f"Playing on the table ({table.config.source}); each game starts when the last one ends.")
+    else:
+        source = "the keyboard" if args.results == "-" else args.results
+        print(ENTERED.format(source=source))
+        play_one_game = _result_source(None if args.results == "-" else args.results)
     try:
         report = run_meeting(
             store,
-            play_one_game=_result_source(args.results),
+            play_one_game=play_one_game,
             say=print,
             games=args.games,
             contest_winner=args.winner,
@@ -264,6 +278,9 @@ def _play(args: argparse.Namespace, store: RecordStore, **meeting: Any) -> int:
         hint = f" (resume with `kikimimi meeting resume {open_meeting.id}`)" if open_meeting else ""
         print(f"kikimimi: {exc}{hint}", file=sys.stderr)
         return 1
+    finally:
+        if table is not None:
+            table.close()
     view = meeting_view(store, report.meeting_id)
     if view is not None:
         _out().print(standings_table(view))

@@ -116,10 +116,13 @@ class TableLoop:
             self._begin(self.config.setup)
 
     def _begin(self, setup: dict[str, Any]) -> None:
-        self.session = Session(self.game, self._setup(setup))
+        session = Session(self.game, self._setup(setup))
+        game_id = self.journal.begin_game(self.config.game, session.setup) if self.journal is not None else None
+        # Other threads read these without a lock: the new id and session first, the count that says
+        # "a new game has begun" last.
+        self.status.game_id = game_id
+        self.session = session
         self._seq = 0
-        if self.journal is not None:
-            self.status.game_id = self.journal.begin_game(self.config.game, self.session.setup)
 
     # -- inputs (any thread) -------------------------------------------------------------------------
 

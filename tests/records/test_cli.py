@@ -88,7 +88,7 @@ def test_typed_results_through_a_real_process(tmp_path):
     subprocess.run([*cmd, "players", "add", "Ann"], env=env, check=True, capture_output=True)
     typed = "Ann Bob\n" + "Bob:2 Ann:5 Cid:30!\n" * 5
     done = subprocess.run(
-        [*cmd, "meeting", "start", "--players", "Ann,Bob,Cid", "--trial", "half", "--add-new"],
+        [*cmd, "meeting", "start", "--players", "Ann,Bob,Cid", "--trial", "half", "--add-new", "--results", "-"],
         env=env,
         input=typed,
         capture_output=True,

@@ -1,0 +1,48 @@
+"""A half trial played on the live (simulated) table: five competition games, each recorded as it ends."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+from kikimimi.games.trident.bots import BotTable
+from kikimimi.records import RecordStore
+from kikimimi.records.meeting import run_meeting
+from kikimimi.table.config import load_config
+from kikimimi.table.feed import SimTapper
+from kikimimi.table.live import open_table
+from kikimimi.table.meeting import table_games
+
+
+def test_a_half_trial_on_the_table_records_every_game(sim_config, tmp_path):
+    table = open_table(load_config(sim_config))
+    report: dict = {}
+
+    def meeting() -> None:  # the record store lives on the thread that made it (sqlite3's rule)
+        store = RecordStore(tmp_path / "records.sqlite")
+        report["meeting"] = run_meeting(store, "half", ["Ann", "Bea", "Cid"], table_games(table, timeout=60),
+                                        add_unknown=True)
+        report["games"] = store.games(report["meeting"].meeting_id)
+        report["ann"] = store.status("Ann")
+
+    runner = threading.Thread(target=meeting)
+    runner.start()
+    tapper = SimTapper(table.loop, table.hub)
+    played: list[str] = []
+    try:
+        for seed in range(5):
+            deadline = time.monotonic() + 10
+            while (table.loop.journaled_events or table.loop.state.rules != "competition") and runner.is_alive():
+                assert time.monotonic() < deadline, "the next game did not start"
+                time.sleep(0.01)
+            played.append(table.loop.status.game_id)
+            bots = BotTable(seed)
+            while (event := bots.next_event(table.loop.state)) is not None:
+                tapper.perform(event)
+        runner.join(timeout=30)
+    finally:
+        table.close()
+    assert not runner.is_alive()
+    assert len(report["games"]) == 5 and len(set(played)) == 5
+    assert report["ann"].wins + report["ann"].crashes >= 0  # the player exists, with derived figures
+    assert [g.journal_game_id for g in report["games"]] == played
