@@ -52,7 +52,7 @@ def test_meeting_from_a_results_file_then_show(capsys, db, tmp_path):
         capsys, "meeting", "start", "--players", "Ann,Bea,Cid", "--trial", "half", "--results", str(results), *db
     )
     assert code == 0
-    assert "does not exist yet" in out and "Bea is registered as Apprentice" in out
+    assert "instead of the table" in out and "Bea is registered as Apprentice" in out
     code, out, _ = run(capsys, "meeting", "show", "--json", *db)
     view = json.loads(out)
     assert view["standings"][0]["player"] == "Bea" and view["standings"][2]["crashes"] == 5
