@@ -21,6 +21,7 @@ from kikimimi.games.trident.state import (
     OVER,
     SEATS,
     START,
+    TURN,
     TridentState,
 )
 
@@ -63,11 +64,14 @@ class BotTable:
 
     def next_event(self, s: TridentState) -> Event | None:
         """The next tap or referee action; None when the game is over."""
-        if s.phase == OVER:
+        phase = s.phase
+        if phase == OVER:
             return None
         rng, rates = self.rng, self.rates
         if rates.stray_tap and rng.random() < rates.stray_tap:
             return self._stray(s)
+        if phase == TURN:  # the most frequent first
+            return self._turn(s)
         if s.phase == DEAL:
             seat = next(seat for seat in SEATS if len(s.hand(seat)) < HAND_SIZE)
             return Scan(_HAND[seat], self._basket_piece(s))
@@ -78,7 +82,7 @@ class BotTable:
             return Scan(hand(s.drawer), self._basket_piece(s))
         if s.phase == CHOOSE_SUIT:
             return Scan(hand(s.turn or 1), f"ctl-{self._best_suit(s, s.turn or 1)}")
-        return self._turn(s)
+        return self._turn(s)  # not reached: every phase is handled above
 
     def _turn(self, s: TridentState) -> Event:
         rng, rates = self.rng, self.rates

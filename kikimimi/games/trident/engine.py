@@ -222,24 +222,36 @@ def _turn_play(s: TridentState, piece: Piece, owner: int | str, fx: list[Effect]
     _play(s, mover, piece, fx)
 
 
-def _legal(s: TridentState, seat: int, piece: Piece) -> bool:
-    if s.drew is not None and piece.id != s.drew:
-        return False  # after drawing, only the drawn piece may be played
-    if not piece.is_basic and len(s.hands[seat - 1]) == 1:
-        return False  # no going out on a non-basic piece (rule 4)
+# What the legality rule needs of a piece, by id: its suit if it is basic (None: not basic), and whether it
+# may answer a pending draw. Looked up per piece in a comprehension: the bots ask this on every turn.
+_BASIC_SUIT = {p.id: (p.suit if p.is_basic else None) for p in PIECES.values()}
+_ANSWERS = {p.id: p.answers_attack for p in PIECES.values()}
+
+
+def _legal_ids(s: TridentState, seat: int, candidates) -> list[str]:
+    """Which of `candidates` (in `seat`'s hand) may be played now: the one place the legality rule lives.
+
+    After a draw only the drawn piece; against a pending draw only attack and special pieces; otherwise
+    a basic piece of the required kind or any non-basic piece; never a non-basic piece as the last one.
+    """
+    if s.drew is not None:
+        candidates = [p for p in candidates if p == s.drew]
+    last = len(s.hands[seat - 1]) == 1
     if s.pending:
-        return piece.answers_attack
-    return not piece.is_basic or piece.suit == s.required
+        return [] if last else [p for p in candidates if _ANSWERS[p]]
+    required = s.required
+    return [p for p in candidates if (suit := _BASIC_SUIT[p]) == required or (suit is None and not last)]
+
+
+def _legal(s: TridentState, seat: int, piece: Piece) -> bool:
+    return bool(_legal_ids(s, seat, (piece.id,)))
 
 
 def legal_plays(s: TridentState, seat: int) -> list[str]:
     """The pieces `seat` may play on the field right now (its legal actions, as OpenSpiel says)."""
     if s.phase != TURN or s.turn != seat:
         return []
-    held = s.hands[seat - 1]
-    if s.drew is not None:
-        held = held & {s.drew}
-    return sorted([p for p in held if _legal(s, seat, PIECES[p])])
+    return sorted(_legal_ids(s, seat, s.hands[seat - 1]))
 
 
 def _play(s: TridentState, seat: int, piece: Piece, fx: list[Effect]) -> None:
