@@ -1,0 +1,6 @@
+"""Bring-up tests' helpers live in bringup_helpers.py (importlib mode puts no test folder on sys.path)."""
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
