@@ -149,7 +149,7 @@ def _hand_tap(s: TridentState, seat: int, piece: Piece, fx: list[Effect]) -> Non
             fx.append(Say(out, "deal.full"))
             return
         _take(s, seat, piece, fx)
-        if all(len(h) == HAND_SIZE for h in s.hands):
+        if _dealt(s):
             s.phase = START
             s.turn = s.first
             fx.append(Say(SPEAKER, "deal.complete", {"seat": s.first}))
@@ -168,6 +168,11 @@ def _hand_tap(s: TridentState, seat: int, piece: Piece, fx: list[Effect]) -> Non
             s.drew = piece.id
     else:
         fx.append(Say(out, "tap.put_back"))
+
+
+def _dealt(s: TridentState) -> bool:
+    h1, h2, h3 = s.hands
+    return len(h1) == len(h2) == len(h3) == HAND_SIZE
 
 
 def _field_tap(s: TridentState, piece: Piece, fx: list[Effect]) -> None:
@@ -516,7 +521,7 @@ def _referee_move(s: TridentState, params: dict[str, Any], fx: list[Effect]) -> 
         s.set_hand(target_seat, s.hand(target_seat) | {piece_id})
         s.set_declared(target_seat, False)  # its count went up
     fx.append(Alert("referee.moved", {"piece": piece_id, "to": to}))
-    if s.phase == DEAL and all(len(h) == HAND_SIZE for h in s.hands):
+    if s.phase == DEAL and _dealt(s):
         s.phase = START
         s.turn = s.first
         fx.append(Say(SPEAKER, "deal.complete", {"seat": s.first}))
