@@ -40,7 +40,7 @@ def _show(out: Console, candidates: list[Candidate], notes: list[str]) -> None:
 
 
 def run_assign(config: TableConfig, args: argparse.Namespace, err: Console) -> int:
-    out = Console(highlight=False)
+    out = Console(highlight=False, soft_wrap=True)
     target = _target(config, args, err)
     if target is None:
         return 2

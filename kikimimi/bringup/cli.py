@@ -63,7 +63,7 @@ def _load(args: argparse.Namespace, err: Console):
 
 
 def cmd_bringup(args: argparse.Namespace) -> int:
-    err = Console(stderr=True, highlight=False)
+    err = Console(stderr=True, highlight=False, soft_wrap=True)
     config = _load(args, err)
     if config is None:
         return 2
@@ -87,7 +87,7 @@ def cmd_bringup(args: argparse.Namespace) -> int:
 def _audio_test(session, args: argparse.Namespace, err: Console) -> int:
     from kikimimi.bringup.audiotest import audio_test
 
-    out = Console(highlight=False)
+    out = Console(highlight=False, soft_wrap=True)
 
     def report(check) -> None:
         if args.json:
@@ -202,7 +202,7 @@ def _summary(session, args: argparse.Namespace) -> int:
             "all_ok": ok,
         }, ensure_ascii=False), flush=True)
         return 0 if ok else 1
-    out = Console(highlight=False)
+    out = Console(highlight=False, soft_wrap=True)
     if not sys.stdout.isatty() or args.plain:
         out.print(readers_table(rows, args.latency))
         out.print(reader_notes(rows), end="")
