@@ -9,8 +9,10 @@ The loop's listener runs on the loop's thread: it only posts a message to the ap
 
 from __future__ import annotations
 
+import contextlib
 import random
 import time
+from collections import deque
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -18,7 +20,9 @@ from typing import Any
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.css.query import NoMatches
 from textual.message import Message
+from textual.widget import Widget
 from textual.widgets import Footer, Static, TabbedContent, TabPane
 
 from kikimimi.console.dialogs import DIALOG_CSS, Confirm, MovePiece, NewGame, Outputs, PickSeat, PickSuit
@@ -95,6 +99,8 @@ class ConsoleApp(App[int]):
         self.levels: dict[str, list[Any]] = {name: [volumes.get(name, 1.0), False] for name in self.outputs}
         self.sim_readers = [spec.role for spec in table.config.readers if spec.protocol == "sim"]
         self.meeting = MeetingPanel()
+        self._detached = False
+        self.messages: deque[str] = deque(maxlen=50)
 
     # -- layout ------------------------------------------------------------------------------------
 
@@ -120,22 +126,33 @@ class ConsoleApp(App[int]):
                 yield Static(id="meeting-view")
         yield Footer()
 
+    def _main(self, selector: str, expect: type[Any] = Widget) -> Any:
+        """A widget of the main screen, even while a dialog is on top (App.query_one asks the top screen)."""
+        return self._main_screen.query_one(selector, expect)
+
     def on_mount(self) -> None:
-        self.query_one("#health").border_title = "Health"
-        self.query_one("#alerts-box").border_title = "Alerts"
+        self._main_screen = self.screen
+        self._main("#health").border_title = "Health"
+        self._main("#alerts-box").border_title = "Alerts"
         for name in self.outputs:
-            box = self.query_one(f"#said-box-{widget_id(name)}")
+            box = self._main(f"#said-box-{widget_id(name)}")
             box.border_title = name if name == SPEAKER else f"{name} earphone"
         self.feed.on_change = self._from_loop
         self.loop.listeners.append(self.feed.on_step)
         self.refresh_meeting()
         self.refresh_all()
-        self.set_interval(0.5, self.refresh_health)
+        self.set_interval(0.5, self._poll_health)
 
     def on_unmount(self) -> None:
+        self._detached = True
         self.feed.on_change = None
         if self.feed.on_step in self.loop.listeners:
             self.loop.listeners.remove(self.feed.on_step)
+
+    def notify(self, message: str, **options: Any) -> None:  # type: ignore[override]
+        """Show a toast, and keep it: the Priest's recent messages (and what tests read)."""
+        self.messages.append(message)
+        super().notify(message, **options)
 
     # -- from the loop -----------------------------------------------------------------------------
 
@@ -143,6 +160,8 @@ class ConsoleApp(App[int]):
         self.post_message(TableChanged(step))  # the loop's thread: post only, never touch widgets
 
     def on_table_changed(self, message: TableChanged) -> None:
+        if self._detached or not self._main_screen.is_attached:
+            return
         if any(isinstance(e, GameOver) for e in message.step.effects):
             self.refresh_meeting()
         self.refresh_all()
@@ -156,22 +175,28 @@ class ConsoleApp(App[int]):
 
     def refresh_state(self) -> None:
         report = self.loop.report()
-        box = self.query_one("#state-box")
+        box = self._main("#state-box")
         box.border_title = "The table — HANDS SHOWN" if self.reveal else "The table"
         box.set_class(self.reveal, "revealed")
         players, titles = self.meeting.seats()
-        self.query_one("#state", Static).update(state_text(report, reveal=self.reveal, players=players,
+        self._main("#state", Static).update(state_text(report, reveal=self.reveal, players=players,
                                                            titles=titles))
         drew = getattr(self.loop.state, "drew", None)
         title = "Priest" if report.get("rules") == "competition" else "Next"
-        self.query_one("#guide", Static).update("\n".join(f"{title}: {line}" for line in guide(report, drew)))
+        self._main("#guide", Static).update("\n".join(f"{title}: {line}" for line in guide(report, drew)))
 
     def refresh_said(self) -> None:
         lines = self.feed.lines()
         for name in self.outputs:
-            self.query_one(f"#said-{widget_id(name)}", Static).update(
+            self._main(f"#said-{widget_id(name)}", Static).update(
                 spoken_text(lines, name, reveal=self.reveal))
-            self.query_one(f"#said-box-{widget_id(name)}", VerticalScroll).scroll_end(animate=False)
+            self._main(f"#said-box-{widget_id(name)}", VerticalScroll).scroll_end(animate=False)
+
+    def _poll_health(self) -> None:
+        if self._detached:
+            return
+        with contextlib.suppress(NoMatches):  # the timer ticked while the app is shutting down
+            self.refresh_health()
 
     def refresh_health(self) -> None:
         readers = self.table.hub.health() if self.table.hub is not None else {}
@@ -179,17 +204,17 @@ class ConsoleApp(App[int]):
         now = time.time()
         self.console_alerts += [(now, alert) for alert in self.health_watch.check(readers, outputs)]
         levels = {name: (level[0], level[1]) for name, level in self.levels.items()}
-        self.query_one("#health", Static).update(health_text(readers, outputs, levels))
+        self._main("#health", Static).update(health_text(readers, outputs, levels))
         self.refresh_alerts()
 
     def refresh_alerts(self) -> None:
         alerts = sorted([*self.loop.status.alerts, *self.console_alerts], key=lambda item: item[0])
-        self.query_one("#alerts", Static).update(
+        self._main("#alerts", Static).update(
             alerts_text([(self.clock(t), a) for t, a in alerts], reveal=self.reveal))
 
     def refresh_meeting(self) -> None:
         self.meeting = read_meeting(self.records_path)
-        self.query_one("#meeting-view", Static).update(self.meeting.renderable())
+        self._main("#meeting-view", Static).update(self.meeting.renderable())
 
     # -- actions -----------------------------------------------------------------------------------
 
@@ -269,12 +294,12 @@ class ConsoleApp(App[int]):
 
     def action_virtual(self) -> None:
         if self.sim_readers:
-            self.query_one("#tabs", TabbedContent).active = "virtual"
+            self._main("#tabs", TabbedContent).active = "virtual"
 
     def action_meeting(self) -> None:
         self.refresh_meeting()
         self.refresh_state()
-        self.query_one("#tabs", TabbedContent).active = "meeting"
+        self._main("#tabs", TabbedContent).active = "meeting"
 
     def action_quit_console(self) -> None:
         self.push_screen(Confirm("Close the console? The game stays in the journal and resumes next time."),

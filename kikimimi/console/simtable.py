@@ -52,10 +52,13 @@ class VirtualTable(Vertical):
     DEFAULT_CSS = """
     VirtualTable { height: 1fr; }
     VirtualTable #vt-controls { height: 1; }
-    VirtualTable RadioSet { layout: horizontal; width: auto; height: 1; border: none; padding: 0; }
+    VirtualTable RadioSet, VirtualTable RadioSet:focus {
+        layout: horizontal; width: auto; height: 1; border: none; padding: 0;
+    }
     VirtualTable RadioSet > RadioButton { width: auto; margin-right: 2; }
     VirtualTable Input { width: 30; margin: 0 1; }
-    VirtualTable .vt-row { height: 1; margin-top: 1; }
+    VirtualTable .vt-row { height: 1; }
+    VirtualTable #vt-controls { margin-bottom: 1; }
     VirtualTable .vt-row Label { width: 10; color: $text-muted; }
     VirtualTable .vt-row Button { width: auto; min-width: 7; margin-right: 1; }
     """

@@ -89,7 +89,8 @@ def ranking_text(result: Mapping[str, Any], rules: str) -> Text:
         elif seat == result.get("crashed"):
             how = "crashed"
         else:
-            how = f"{result['pieces'][str(seat)]} pieces, {result['points'][str(seat)]} points"
+            held = result["pieces"][str(seat)]
+            how = f"{held} piece{'' if held == 1 else 's'}, {result['points'][str(seat)]} points"
         parts.append(f"{place} seat {seat} ({how})")
     text.append("  ".join(parts), "bold green")
     text.append(f"\n        by {'points' if rules == 'competition' else 'pieces'} in hand")

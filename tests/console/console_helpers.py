@@ -1,0 +1,94 @@
+"""Shared by the console tests: a simulated table, a known position, and a way to drive the app."""
+
+from __future__ import annotations
+
+import asyncio
+import html
+import re
+import time
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+from rich.text import Text
+from textual.widgets import Static
+
+from kikimimi.console.app import ConsoleApp
+from kikimimi.games.base import Scan
+from kikimimi.table.config import load_config
+from kikimimi.table.live import LiveTable, open_table
+
+SIZE = (120, 40)
+DEAL = {
+    1: ["heart-1", "heart-2", "spade-3", "draw2-1", "clover-4"],
+    2: ["diamond-1", "diamond-2", "heart-5", "change-spade-1", "spade-1"],
+    3: ["clover-1", "clover-2", "unknown-turn-left", "heart-8", "diamond-8"],
+}
+
+
+def open_sim_table(tmp_path: Path) -> LiveTable:
+    config = load_config(None, {"journal": str(tmp_path / "journal.sqlite"), "language": "en"})
+    heard: list[tuple[str, str]] = []
+    live = open_table(config, transcript_only=True, on_line=lambda out, line: heard.append((out, line.text)))
+    live.heard = heard  # type: ignore[attr-defined]  # what each output said, in order
+    return live
+
+
+def submit_all(table: LiveTable, events: list[Any]) -> None:
+    """Events straight on the loop's queue, then wait until the loop has handled them."""
+    start = table.loop.processed
+    for event in events:
+        table.loop.submit(event)
+    assert table.loop.wait_processed(start + len(events)), "the loop did not handle the events in time"
+
+
+def deal_events() -> list[Scan]:
+    return [Scan(f"hand:{seat}", piece) for seat, pieces in DEAL.items() for piece in pieces]
+
+
+def known_position() -> list[Scan]:
+    """Dealt, started on heart-3; seat 1 played heart-1; seat 2 drew spade-8 and passed: seat 3 to move."""
+    return [*deal_events(), Scan("field", "heart-3"), Scan("field", "heart-1"),
+            Scan("hand:2", "spade-8"), Scan("hand:2", "ctl-pass")]
+
+
+def wait_for(condition: Callable[[], bool], timeout: float = 5.0) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(0.01)
+    return condition()
+
+
+def drive(table: LiveTable, script: Callable[[ConsoleApp, Any], Awaitable[None]], **options: Any) -> ConsoleApp:
+    """Run the console on `table` under Textual's Pilot and play `script(app, pilot)`."""
+    app = ConsoleApp(table, **options)
+
+    async def main() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            await script(app, pilot)
+
+    asyncio.run(main())
+    return app
+
+
+async def settle(pilot: Any, table: LiveTable, count: int | None = None) -> None:
+    """Wait for the loop (and its posted messages) to reach the screen."""
+    if count is not None:
+        assert table.loop.wait_processed(count)
+    for _ in range(3):
+        await pilot.pause()
+
+
+def shown(app: ConsoleApp, selector: str) -> str:
+    content = app.query_one(selector, Static).content
+    return content.plain if isinstance(content, Text) else str(content)
+
+
+def screen_text(app: ConsoleApp) -> str:
+    """Everything visible on the screen, as text (from the SVG screenshot)."""
+    svg = app.export_screenshot()
+    svg = re.sub(r"<style.*?</style>", "", svg, flags=re.S)
+    return html.unescape(re.sub(r"<[^>]+>", "", svg)).replace("\xa0", " ")

@@ -1,0 +1,301 @@
+"""The console driven by Textual's Pilot on a live simulated table: keys and clicks, then state and screen.
+
+Every action must reach the table loop's queue and the journal; nothing private may be on the
+screen until the Priest reveals the hands.
+"""
+
+from __future__ import annotations
+
+from console_helpers import DEAL, deal_events, drive, known_position, screen_text, settle, shown, submit_all, wait_for
+
+from kikimimi.games.base import Referee, Scan
+from kikimimi.table.journal import Journal
+
+
+def journaled(table) -> list:
+    """The events of the current game as the journal holds them (read through its own connection)."""
+    book = Journal(table.config.journal)
+    try:
+        return list(book.events(table.loop.status.game_id))
+    finally:
+        book.close()
+
+
+def test_the_table_at_a_glance_and_hands_hidden_until_revealed(table):
+    hand_pieces = [p for pieces in DEAL.values() for p in pieces if p != "heart-1"]
+
+    async def script(app, pilot):
+        submit_all(table, known_position())
+        await settle(pilot, table)
+        state = shown(app, "#state")
+        assert "Phase turn" in state and "To move seat 3" in state and "required heart" in state
+        assert "basket 37" in state  # 54 - 15 dealt - 1 drawn - 2 on the field
+        assert "Seat 1  4 pieces" in state and "Seat 2  6 pieces" in state and "Seat 3  5 pieces" in state
+        assert "Field heart-3 heart-1" in state
+        screen = screen_text(app)
+        assert not [p for p in hand_pieces if p in screen], "a hand's piece is on the screen"
+        assert "(private line)" in screen
+        assert "Spade" not in shown(app, "#said-hand-2")  # seat 2 heard its drawn spade, privately
+        await pilot.press("h")
+        await settle(pilot, table)
+        assert "spade-8" in shown(app, "#state") and "unknown-turn-left" in shown(app, "#state")
+        assert "Spade" in shown(app, "#said-hand-2")
+        await pilot.press("h")
+        await settle(pilot, table)
+        assert "spade-8" not in screen_text(app)
+
+    drive(table, script)
+
+
+def test_undo_asks_first_and_goes_through_the_journal(table):
+    submit_all(table, deal_events())
+    before = len(table.loop.session.events)
+
+    async def script(app, pilot):
+        await pilot.press("u")
+        await pilot.press("n")  # declined: nothing happens
+        await settle(pilot, table)
+        assert len(table.loop.session.events) == before
+        processed = table.loop.processed
+        await pilot.press("u")
+        assert "a piece on hand:3" in screen_text(app)  # the question, without naming the piece
+        await pilot.press("y")
+        await settle(pilot, table, processed + 1)
+        assert len(table.loop.session.events) == before - 1
+        assert "Seat 3  4 pieces" in shown(app, "#state")
+
+    drive(table, script)
+    assert journaled(table)[-1] == Referee("undo")
+
+
+def test_penalty_and_actions_on_a_seats_behalf(table):
+    submit_all(table, [*deal_events(), Scan("field", "heart-3")])
+
+    async def script(app, pilot):
+        n = table.loop.processed
+        await pilot.press("p", "2")
+        await settle(pilot, table, n + 1)
+        assert table.loop.report()["owed"]["2"] == 2
+        assert "Seat 2  5 pieces  owes 2" in shown(app, "#state")
+        assert "Seat 2 draws two pieces" in shown(app, "#guide")
+        await pilot.press("t", "1")  # Trident for seat 1: refused (5 pieces), but it is seat 1's tap
+        await pilot.press("s", "3")
+        await pilot.press("c", "1", "h")
+        await settle(pilot, table, n + 4)
+
+    drive(table, script)
+    assert journaled(table)[-4:] == [Referee("penalty", {"seat": 2}), Scan("hand:1", "ctl-trident"),
+                                     Scan("hand:3", "ctl-pass"), Scan("hand:1", "ctl-heart")]
+
+
+def test_suit_choice_goes_to_the_seat_that_must_choose(table):
+    deal = [e for e in deal_events() if e.piece != "clover-4"] + [Scan("hand:1", "change-draw4")]
+    submit_all(table, [*deal, Scan("field", "heart-3"), Scan("field", "change-draw4")])
+    assert table.loop.report()["phase"] == "choose_suit"
+
+    async def script(app, pilot):
+        n = table.loop.processed
+        await pilot.press("c", "s")  # no seat asked: seat 1 is choosing
+        await settle(pilot, table, n + 1)
+        assert table.loop.report()["required"] == "spade"
+        assert "required spade" in shown(app, "#state")
+
+    drive(table, script)
+    assert journaled(table)[-1] == Scan("hand:1", "ctl-spade")
+
+
+def test_move_a_piece_the_table_lost_track_of(table):
+    submit_all(table, [*deal_events(), Scan("field", "heart-3")])
+
+    async def script(app, pilot):
+        n = table.loop.processed
+        await pilot.press("m")
+        await pilot.press(*"nonsense", "enter")
+        assert "not a piece id" in screen_text(app)  # said in the dialog itself
+        app.screen.query_one("#piece").value = ""
+        await pilot.press(*"spade-7")
+        await pilot.click("#to-hand-2")
+        await pilot.pause()
+        await pilot.click("#move")
+        await settle(pilot, table, n + 1)
+        assert "spade-7" in table.loop.report()["hands"]["2"]
+        alerts = shown(app, "#alerts")
+        assert "moved a piece to hand:2" in alerts and "spade-7" not in alerts
+
+    drive(table, script)
+    assert journaled(table)[-1] == Referee("move", {"piece": "spade-7", "to": "hand:2"})
+
+
+def test_end_the_game_shows_the_ranking(table):
+    submit_all(table, [*deal_events(), Scan("field", "heart-3"), Scan("field", "heart-1")])
+
+    async def script(app, pilot):
+        n = table.loop.processed
+        await pilot.press("e", "y")
+        await settle(pilot, table, n + 1)
+        state = shown(app, "#state")
+        assert "Phase game over" in state
+        assert "1st seat 1 (4 pieces" in state and "ended by the Priest" in state
+
+    drive(table, script)
+    assert journaled(table)[-1] == Referee("end")
+
+
+def test_everyone_forgot_with_confirmation(table):
+    submit_all(table, [*deal_events(), Scan("field", "heart-3")])
+
+    async def script(app, pilot):
+        n = table.loop.processed
+        await pilot.press("f", "y")
+        await settle(pilot, table, n + 1)
+        assert table.loop.report()["phase"] == "start"
+        assert "one piece from the basket" in shown(app, "#guide").lower()
+
+    drive(table, script)
+    assert journaled(table)[-1] == Referee("forgot")
+
+
+def test_new_game_with_first_player_and_rules(table):
+    submit_all(table, deal_events())
+    old_game = table.loop.status.game_id
+
+    async def script(app, pilot):
+        n = table.loop.processed
+        await pilot.press("n")
+        assert "The game in progress ends now" in screen_text(app)
+        await pilot.press("2", "t", "enter")
+        await settle(pilot, table, n + 1)
+        report = table.loop.report()
+        assert (report["first"], report["rules"], report["phase"]) == (2, "competition", "deal")
+        assert "Priest: Give seat 1 five pieces, seat 2 five pieces and seat 3 five pieces" in shown(app, "#guide")
+        assert "new game: seat 2 first, competition rules" in shown(app, "#said-speaker")
+
+    drive(table, script)
+    assert table.loop.status.game_id != old_game
+    book = Journal(table.config.journal)
+    try:
+        games = {g.id: g for g in book.games()}
+    finally:
+        book.close()
+    assert games[old_game].ended_at is not None and games[old_game].outcome is None  # kept, abandoned
+
+
+def test_repeat_the_last_public_announcement(table):
+    before: dict[str, list[str]] = {}
+
+    def said(output: str) -> list[str]:
+        return [text for out, text in table.heard if out == output]
+
+    async def script(app, pilot):
+        await pilot.press("r")
+        await settle(pilot, table)
+        assert app.messages[-1] == "Nothing public has been said yet."
+        submit_all(table, [*deal_events(), Scan("field", "heart-3")])
+        assert wait_for(lambda: "Seat 1, heart." in said("speaker"))
+        before.update({out: said(out) for out in ("speaker", "hand:1", "hand:2", "hand:3")})
+        await settle(pilot, table)
+        await pilot.press("r")
+        await settle(pilot, table)
+        assert "(repeated)" in shown(app, "#said-speaker")
+
+    drive(table, script)
+    last = before["speaker"][-2:]  # the start piece's announcement is two phrases: the piece, then the kind
+    assert wait_for(lambda: said("speaker") == before["speaker"] + last)
+    assert all(said(out) == before[out] for out in ("hand:1", "hand:2", "hand:3"))  # nothing private repeated
+    assert len(table.loop.session.events) == 16  # a repeat is not an event
+
+
+def test_volume_and_mute_per_output(table):
+    async def script(app, pilot):
+        await pilot.press("o", "down", "minus", "minus", "m")
+        await pilot.click("#up-speaker")
+        await pilot.press("escape")
+        await settle(pilot, table)
+        health = shown(app, "#health")
+        assert "hand:1  ok           MUTED" in health
+
+    drive(table, script)
+    assert round(table.voice.outputs["hand:1"].volume, 2) == 0.8
+    assert table.voice.outputs["hand:1"].muted is True
+    assert table.voice.outputs["speaker"].volume == 1.0 and table.voice.outputs["speaker"].muted is False
+
+
+def test_virtual_table_taps_through_the_simulated_readers(table):
+    async def script(app, pilot):
+        await pilot.press("v")
+        for seat in (1, 2, 3):
+            await pilot.click(f"#vt-reader-hand-{seat}")
+            await pilot.pause()
+            assert app.query_one("#vt").reader == f"hand:{seat}"
+            for piece in DEAL[seat]:
+                n = table.loop.processed
+                await pilot.click(f"#tap-{piece}")
+                assert table.loop.wait_processed(n + 1)
+        await pilot.click("#vt-reader-field")
+        await pilot.pause()
+        app.query_one("#vt-piece").focus()
+        n = table.loop.processed
+        await pilot.press(*"heart-3", "enter")
+        await settle(pilot, table, n + 1)
+        await pilot.click("#vt-reader-hand-1")
+        await pilot.pause()
+        await pilot.click("#vt-basket")  # seat 1 draws a random basket piece
+        await settle(pilot, table, n + 2)
+        await pilot.click("#tap-ctl-pass")
+        await settle(pilot, table, n + 3)
+
+    drive(table, script)
+    report = table.loop.report()
+    assert report["phase"] == "turn" and report["turn"] == 2 and report["field"] == ["heart-3"]
+    assert len(report["hands"]["1"]) == 6
+    assert table.hub.health()["hand:1"].taps == 7  # five dealt, one drawn, one pass: as hardware taps
+    assert journaled(table)[-1] == Scan("hand:1", "ctl-pass")
+
+
+def test_alerts_for_unknown_tags_and_foreign_pieces(table):
+    submit_all(table, [*deal_events(), Scan("field", "heart-3")])
+
+    async def script(app, pilot):
+        n = table.loop.processed
+        table.hub.simulated("field").tap_and_remove("deadbeef")
+        table.hub.simulated("hand:2").tap_and_remove(table.config.deck.uids_of("heart-1")[0])
+        await settle(pilot, table, n + 2)
+        alerts = shown(app, "#alerts")
+        assert "unknown tag deadbeef on field" in alerts
+        assert "a piece of seat 1 was tapped on seat 2's hand reader" in alerts
+        assert "heart-1" not in screen_text(app)
+        await pilot.press("h")
+        await settle(pilot, table)
+        assert "(heart-1)" in shown(app, "#alerts")
+
+    drive(table, script)
+
+
+def test_meeting_standings_and_seats_from_the_records(table, tmp_path):
+    from kikimimi.records.store import RecordStore
+
+    path = tmp_path / "records.sqlite"
+    with RecordStore(path) as store:
+        store.start_meeting("half", ["Aoi", "Ben", "Chika"], add_unknown=True)
+
+    async def script(app, pilot):
+        state = shown(app, "#state")
+        assert "Seat 1  0 pieces  Aoi (Apprentice)" in state or "Seat 1  0 pieces  Aoi (" in state
+        assert "Chika" in state
+        await pilot.press("g")
+        await settle(pilot, table)
+        assert "Chika" in screen_text(app) and "Meeting 1" in screen_text(app)
+
+    drive(table, script, records_path=path)
+
+
+def test_quit_asks_first(table):
+    async def script(app, pilot):
+        await pilot.press("q", "n")
+        assert app.is_running
+        await pilot.press("q", "y")
+        await pilot.pause()
+
+    app = drive(table, script)
+    assert app.return_code == 0
+    assert table.loop.listeners == []  # the console let go of the loop
