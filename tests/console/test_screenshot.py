@@ -1,0 +1,67 @@
+"""The main screen in a known position, kept as docs/console-main.svg and compared.
+
+The comparison is of what a person sees: the characters of every screen line, read from the SVG
+(Textual's styling ids and colours may change between Textual releases; the text must not).
+Regenerate after an intended change with: KIKIMIMI_UPDATE_SCREENSHOT=1 .venv/bin/pytest tests/console
+"""
+
+from __future__ import annotations
+
+import html
+import os
+import re
+from pathlib import Path
+
+from console_helpers import drive, known_position, settle, submit_all, wait_for
+
+KEPT = Path(__file__).parents[2] / "docs" / "console-main.svg"
+_TEXT = re.compile(r'<text class="[^"]*-r\d+" x="([\d.]+)" y="([\d.]+)" textLength="([\d.]+)"[^>]*>([^<]*)</text>')
+CELL = 12.2  # Textual's SVG cell width in px
+
+
+def screen_lines(svg: str) -> list[str]:
+    """Each screen row's characters, left to right, gaps kept (rows by their y, columns by their x)."""
+    rows: dict[float, list[tuple[int, str]]] = {}
+    for x, y, _length, text in _TEXT.findall(svg):
+        rows.setdefault(float(y), []).append((round(float(x) / CELL), html.unescape(text).replace("\xa0", " ")))
+    lines = []
+    for _, cells in sorted(rows.items()):
+        line = ""
+        for column, text in sorted(cells):
+            line = line.ljust(column) + text if len(line) < column else line + text
+        lines.append(line.rstrip())
+    return lines
+
+
+def test_main_screen_matches_the_kept_screenshot(table, tmp_path):
+    shots: list[str] = []
+
+    async def script(app, pilot):
+        submit_all(table, known_position())
+        n = table.loop.processed
+        table.hub.simulated("field").tap_and_remove("deadbeef")  # an unknown tag: one alert
+        assert table.loop.wait_processed(n + 1)
+        assert wait_for(lambda: all(h.status == "ok" for h in table.hub.health().values()))
+        await settle(pilot, table)
+        app.refresh_health()
+        await settle(pilot, table)
+        shots.append(app.export_screenshot(title="kikimimi console"))
+
+    drive(table, script, records_path=tmp_path / "no-records.sqlite", clock=lambda t: "20:15:00")
+    svg = shots[0]
+    if os.environ.get("KIKIMIMI_UPDATE_SCREENSHOT") or not KEPT.exists():
+        KEPT.write_text(svg, encoding="utf-8")
+        assert os.environ.get("KIKIMIMI_UPDATE_SCREENSHOT"), f"{KEPT} was missing and has been written; run again"
+    fresh = tmp_path / "console-main.svg"
+    fresh.write_text(svg, encoding="utf-8")
+    assert screen_lines(svg) == screen_lines(KEPT.read_text(encoding="utf-8")), (
+        f"the main screen changed: compare {fresh} with {KEPT}; if intended, "
+        "regenerate with KIKIMIMI_UPDATE_SCREENSHOT=1"
+    )
+
+
+def test_screen_lines_reads_rows_in_order():
+    svg = ('<text class="t-r1" x="36.6" y="44.4" textLength="12.2">b</text>'
+           '<text class="t-r2" x="0" y="44.4" textLength="12.2">a</text>'
+           '<text class="t-r1" x="12.2" y="20" textLength="36.6">top</text>')
+    assert screen_lines(svg) == [" top", "a  b"]
