@@ -15,7 +15,7 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 
 from kikimimi.bringup.announce import Heard, announce
@@ -24,6 +24,7 @@ from kikimimi.devices.events import ReaderHealth
 from kikimimi.devices.hub import Hub
 from kikimimi.table.config import TableConfig
 from kikimimi.voice.catalog import Line
+from kikimimi.voice.config import redirect_outputs
 from kikimimi.voice.router import OutputHealth, Voice
 
 LineHook = Callable[[str, Line], None]
@@ -82,13 +83,7 @@ class Bringup:
         on_health: Callable[[str, ReaderHealth], None] | None = None,
     ) -> Bringup:
         """Open every output, then every reader (missing devices fall back; see the module doc)."""
-        voice_spec, outputs = config.voice, list(config.outputs)
-        if record_dir is not None:
-            record_dir.mkdir(parents=True, exist_ok=True)
-            voice_spec = replace(voice_spec, wav_dir=record_dir)
-            outputs = [replace(o, sink="wav") for o in outputs]
-        elif transcript_only:
-            outputs = [replace(o, sink="transcript") for o in outputs]
+        voice_spec, outputs = redirect_outputs(config.voice, list(config.outputs), record_dir, transcript_only)
         meter = LatencyMeter()
         holder: list[Bringup] = []
 

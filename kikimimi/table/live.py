@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +14,7 @@ from kikimimi.table.config import TableConfig
 from kikimimi.table.journal import Journal
 from kikimimi.table.loop import TableLoop
 from kikimimi.voice.catalog import Line
+from kikimimi.voice.config import redirect_outputs
 from kikimimi.voice.router import Voice
 
 log = logging.getLogger(__name__)
@@ -54,13 +55,7 @@ def open_table(
     transcript_only: no audio at all (tests, headless runs).
     """
     started = time.perf_counter()
-    voice_spec, outputs = config.voice, list(config.outputs)
-    if record_dir is not None:
-        record_dir.mkdir(parents=True, exist_ok=True)
-        voice_spec = replace(voice_spec, wav_dir=record_dir)
-        outputs = [replace(o, sink="wav") for o in outputs]
-    elif transcript_only:
-        outputs = [replace(o, sink="transcript") for o in outputs]
+    voice_spec, outputs = redirect_outputs(config.voice, list(config.outputs), record_dir, transcript_only)
     voice = Voice.open(voice_spec, outputs, on_line=on_line, on_first_frame=on_first_frame)
     hub = Hub(config.readers, debounce=config.debounce, on_health=on_reader_health)
     book = Journal(config.journal) if journal else None

@@ -24,7 +24,7 @@ for one seat would then reach another seat or the speaker.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -191,3 +191,15 @@ def _path(table: Mapping[str, Any], key: str, source: str, base_dir: Path) -> Pa
         raise ConfigError(f"{source}: [voice] {key} = {value!r}: expected a folder path")
     path = Path(value).expanduser()
     return path if path.is_absolute() else base_dir / path
+
+
+def redirect_outputs(
+    spec: VoiceSpec, outputs: list[OutputSpec], record_dir: Path | None = None, transcript_only: bool = False
+) -> tuple[VoiceSpec, list[OutputSpec]]:
+    """The same outputs written to WAV files in `record_dir`, or shown as text only (tests, headless runs)."""
+    if record_dir is not None:
+        record_dir.mkdir(parents=True, exist_ok=True)
+        return replace(spec, wav_dir=record_dir), [replace(o, sink="wav") for o in outputs]
+    if transcript_only:
+        return spec, [replace(o, sink="transcript") for o in outputs]
+    return spec, list(outputs)
