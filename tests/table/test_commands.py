@@ -58,3 +58,17 @@ def test_a_bad_table_config_is_a_clear_error(tmp_path, capsys):
     assert "language = 'fr'" in capsys.readouterr().err
     assert main(["play", "--config", str(tmp_path / "none.toml")]) == 2
     assert "no such table configuration" in capsys.readouterr().err
+
+
+def test_sigterm_stops_the_table_cleanly_and_keeps_the_game(sim_config):
+    import signal
+    import time
+
+    proc = subprocess.Popen([sys.executable, "-m", "kikimimi", "play", "--config", str(sim_config)],
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    time.sleep(2.0)
+    proc.send_signal(signal.SIGTERM)
+    out, _ = proc.communicate(timeout=10)
+    assert proc.returncode == 0, out
+    assert "table stopped" in out
+    assert Journal(load_config(sim_config).journal).unfinished() is not None  # resumable next time
