@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from kikimimi.games.base import FIELD, Event, Referee, Scan, hand
 from kikimimi.games.trident.engine import legal_plays
-from kikimimi.games.trident.pieces import CTL_PASS, CTL_TRIDENT, PIECES, SUITS
+from kikimimi.games.trident.pieces import CONTROLS, CTL_PASS, CTL_TRIDENT, PIECES, SUITS
 from kikimimi.games.trident.state import (
     CHOOSE_SUIT,
     DEAL,
@@ -27,6 +27,8 @@ from kikimimi.games.trident.state import (
 
 _ORDERED_IDS = tuple(PIECES)  # a fixed order, so that a seed gives the same game on every machine
 _HAND = (None, *(hand(seat) for seat in SEATS))
+# Taps are immutable values: made once per reader and tag, since a bot produces one per event.
+_TAPS = {(reader, tag): Scan(reader, tag) for reader in (FIELD, *_HAND[1:]) for tag in (*PIECES, *CONTROLS)}
 
 
 @dataclass(frozen=True)
@@ -40,6 +42,10 @@ class BotRates:
     @classmethod
     def perfect(cls) -> BotRates:
         return cls(0.0, 0.0, 0.0, 0.0, 0.0)
+
+
+def _tap(reader: str, tag: str | None) -> Scan:
+    return _TAPS.get((reader, tag)) or Scan(reader, tag)
 
 
 class BotTable:
@@ -74,12 +80,12 @@ class BotTable:
             return self._turn(s)
         if s.phase == DEAL:
             seat = next(seat for seat in SEATS if len(s.hand(seat)) < HAND_SIZE)
-            return Scan(_HAND[seat], self._basket_piece(s))
+            return _tap(_HAND[seat], self._basket_piece(s))
         if s.phase == START:
-            return Scan(FIELD, self._basket_piece(s))
+            return _tap(FIELD, self._basket_piece(s))
         if s.phase == DRAWING:
             assert s.drawer is not None
-            return Scan(hand(s.drawer), self._basket_piece(s))
+            return _tap(_HAND[s.drawer], self._basket_piece(s))
         if s.phase == CHOOSE_SUIT:
             return Scan(hand(s.turn or 1), f"ctl-{self._best_suit(s, s.turn or 1)}")
         return self._turn(s)  # not reached: every phase is handled above
@@ -94,25 +100,25 @@ class BotTable:
         if len(mine) <= 2 and not s.declared[seat - 1] and not (
             rates.forget_declaration and rng.random() < rates.forget_declaration
         ):
-            return Scan(_HAND[seat], CTL_TRIDENT)
+            return _tap(_HAND[seat], CTL_TRIDENT)
         legal = legal_plays(s, seat)
         if rates.wrong_play and rng.random() < rates.wrong_play:
             return self._wrong_play(s, seat, legal)
         if s.pending:
             if legal and rng.random() < 0.7:
-                return Scan(FIELD, legal[int(rng.random() * len(legal))])
-            return Scan(_HAND[seat], CTL_PASS) if rng.random() < 0.5 else self._draw(s, seat)
+                return _tap(FIELD, legal[int(rng.random() * len(legal))])
+            return _tap(_HAND[seat], CTL_PASS) if rng.random() < 0.5 else self._draw(s, seat)
         if legal and (s.drew is not None or not (rates.draw_with_legal and rng.random() < rates.draw_with_legal)):
-            return Scan(FIELD, legal[int(rng.random() * len(legal))])
+            return _tap(FIELD, legal[int(rng.random() * len(legal))])
         if s.drew is not None:
-            return Scan(_HAND[seat], CTL_PASS)
+            return _tap(_HAND[seat], CTL_PASS)
         return self._draw(s, seat)
 
     def _draw(self, s: TridentState, seat: int) -> Event:
         piece = self._basket_piece(s)
         if piece is None:
-            return Scan(_HAND[seat], CTL_PASS)  # nothing to draw: a pass, which crashes
-        return Scan(_HAND[seat], piece)
+            return _tap(_HAND[seat], CTL_PASS)  # nothing to draw: a pass, which crashes
+        return _tap(_HAND[seat], piece)
 
     def _wrong_play(self, s: TridentState, seat: int, legal: list[str]) -> Event:
         rng = self.rng
@@ -130,13 +136,13 @@ class BotTable:
         seat = rng.choice(SEATS)
         choice = rng.randrange(4)
         if choice == 0:
-            return Scan(_HAND[seat], CTL_PASS)
+            return _tap(_HAND[seat], CTL_PASS)
         if choice == 1:
-            return Scan(_HAND[seat], CTL_TRIDENT)
+            return _tap(_HAND[seat], CTL_TRIDENT)
         if choice == 2 and s.field:
             return Scan(rng.choice((FIELD, hand(seat))), rng.choice(s.field))
         piece = self._basket_piece(s)
-        return Scan(_HAND[seat], piece) if piece else Scan(FIELD, None)
+        return _tap(_HAND[seat], piece) if piece else _tap(FIELD, None)
 
     def _best_suit(self, s: TridentState, seat: int) -> str:
         counts = {suit: 0 for suit in SUITS}

@@ -60,6 +60,15 @@ def name_key(piece: Piece, private: bool) -> str:
     return PIECE_HIDDEN if private and piece.is_unknown else _NAME_KEY[piece.kind]
 
 
+# The phrases said on almost every event, made once: effects are immutable values, so they can be shared,
+# and the engine's speed target (thousands of games a second) counts every allocation.
+_NAME_SAY = {(out, piece.id): Say(out, name_key(piece, out != SPEAKER)) for out in _OUTPUT_OF.values()
+             for piece in PIECES.values()}
+_PLAY_BY = {seat: Say(SPEAKER, "play.by", {"seat": seat}) for seat in SEATS}
+_TURN_NEXT = {(seat, suit): Say(SPEAKER, "turn.next", {"seat": seat, "suit": suit}) for seat in SEATS
+              for suit in SUITS}
+
+
 class Trident:
     """The Trident for three seats (the Game protocol of kikimimi.games.base)."""
 
@@ -123,7 +132,7 @@ def _scan(s: TridentState, reader: str, tag_id: str | None, uid: str | None, fx:
     piece = PIECES[tag_id]
     if s.phase == OVER:
         private_repeat = seat is not None and s.where(tag_id) == seat
-        fx.append(Say(out, name_key(piece, True) if private_repeat else "game.over"))
+        fx.append(_NAME_SAY[out, piece.id] if private_repeat else Say(out, "game.over"))
     elif seat is None:
         _field_tap(s, piece, fx)
     else:
@@ -134,7 +143,7 @@ def _hand_tap(s: TridentState, seat: int, piece: Piece, fx: list[Effect]) -> Non
     out = _HAND_OUT[seat]
     owner = s.where(piece.id)
     if owner == seat:
-        fx.append(Say(out, name_key(piece, True)))
+        fx.append(_NAME_SAY[out, piece.id])
         return
     if owner == ON_FIELD:
         fx.append(Say(out, "tap.on_field"))
@@ -197,7 +206,7 @@ def _start_piece(s: TridentState, piece: Piece, owner: int | str, fx: list[Effec
         fx.append(Say(SPEAKER, "start.from_basket"))
         return
     s.field += (piece.id,)
-    fx.append(Say(SPEAKER, name_key(piece, False)))
+    fx.append(_NAME_SAY[SPEAKER, piece.id])
     if piece.cls.value in ("basic", "change"):
         s.required = piece.suit
         s.phase = TURN
@@ -263,8 +272,8 @@ def _play(s: TridentState, seat: int, piece: Piece, fx: list[Effect]) -> None:
     s.set_hand(seat, s.hand(seat) - {piece.id})
     s.field += (piece.id,)
     s.drew = None
-    fx.append(Say(SPEAKER, "play.by", {"seat": seat}))
-    fx.append(Say(SPEAKER, name_key(piece, False)))
+    fx.append(_PLAY_BY[seat])
+    fx.append(_NAME_SAY[SPEAKER, piece.id])
     if not s.hand(seat):
         if s.declared[seat - 1]:
             _end(s, fx, winner=seat, reason="out")
@@ -312,7 +321,7 @@ def _next_turn(s: TridentState, fx: list[Effect]) -> None:
 def _turn_phrase(s: TridentState) -> Say:
     if s.pending:
         return Say(SPEAKER, "turn.attacked", {"seat": s.turn, "count": s.pending})
-    return Say(SPEAKER, "turn.next", {"seat": s.turn, "suit": s.required})
+    return _TURN_NEXT[s.turn, s.required]
 
 
 # -- drawing, attacks, penalties ----------------------------------------------------------------
@@ -322,7 +331,7 @@ def _take(s: TridentState, seat: int, piece: Piece, fx: list[Effect]) -> None:
     """A basket piece into a hand; its name to that seat only; a declaration lapses."""
     s.set_hand(seat, s.hand(seat) | {piece.id})
     s.set_declared(seat, False)
-    fx.append(Say(_HAND_OUT[seat], name_key(piece, True)))
+    fx.append(_NAME_SAY[_HAND_OUT[seat], piece.id])
 
 
 def _owe(s: TridentState, seat: int, count: int, resume: str, fx: list[Effect]) -> None:
