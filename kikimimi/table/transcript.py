@@ -63,7 +63,10 @@ def print_state(console: Console, report: dict[str, Any]) -> None:
         table.add_row("penalties", ", ".join(f"seat {p['seat']} {p['reason']}" for p in report["penalties"]))
     result = report.get("result")
     if result:
-        table.add_row("ranking", " > ".join(f"seat {s}" for s in result["ranking"]))
-        table.add_row("winner / crashed", f"{result['winner']} / {result['crashed']}")
-        table.add_row("pieces / points", f"{result['pieces']} / {result['points']}")
+        how = {"out": f"seat {result['winner']} went out", "crash": f"seat {result['crashed']} crashed",
+               "referee": "ended by the Priest"}.get(result.get("reason", ""), "")
+        table.add_row("result", how)
+        table.add_row("ranking", "   ".join(
+            f"{place}. seat {seat} ({result['pieces'][str(seat)]} pieces, {result['points'][str(seat)]} points)"
+            for place, seat in enumerate(result["ranking"], start=1)))
     console.print(table)
