@@ -295,6 +295,7 @@ class ConsoleApp(App[int]):
     def action_virtual(self) -> None:
         if self.sim_readers:
             self._main("#tabs", TabbedContent).active = "virtual"
+            self._main("#vt", VirtualTable).focus_input()
 
     def action_meeting(self) -> None:
         self.refresh_meeting()

@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
-
-from rich.console import Console
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -25,7 +24,7 @@ def cmd_console(args: argparse.Namespace) -> int:
     try:
         config = load_config(args.config)
     except TableConfigError as exc:
-        Console(stderr=True).print(f"[red]console: {exc}[/red]", highlight=False)
+        print(f"console: {exc}", file=sys.stderr)  # plain and unwrapped: a path must stay whole
         return 2
     table = open_table(config)
     try:

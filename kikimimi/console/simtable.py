@@ -7,6 +7,7 @@ on the simulated reader, which goes through the hub and the deck exactly as hard
 from __future__ import annotations
 
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.suggester import SuggestFromList
@@ -42,12 +43,27 @@ def short_label(tag_id: str) -> str:
     return f"{kind.upper().replace('DRAW', 'D')}·{number}"
 
 
+def reader_named(word: str, readers: list[str]) -> str | None:
+    """`f` or `field`, `2` or `h2` or `hand:2`: the reader, if it is one of `readers`."""
+    word = word.strip().lower()
+    if word in ("f", "field"):
+        role = "field"
+    elif word.removeprefix("hand:").removeprefix("h").isdigit():
+        role = f"hand:{word.removeprefix('hand:').removeprefix('h')}"
+    else:
+        role = word
+    return role if role in readers else None
+
+
 def widget_id(text: str) -> str:
     return text.replace(":", "-")
 
 
 class VirtualTable(Vertical):
-    """Choose a reader, then click a piece (or type its id and Enter; `basket` draws a random one)."""
+    """Choose a reader, then click a piece; or type `[reader] piece` and Enter (`2 heart-3`, `f basket`).
+
+    `basket` taps a random piece from the basket, as a player drawing blind would.
+    """
 
     DEFAULT_CSS = """
     VirtualTable { height: 1fr; }
@@ -63,6 +79,8 @@ class VirtualTable(Vertical):
     VirtualTable .vt-row Button { width: auto; min-width: 7; margin-right: 1; }
     """
 
+    BINDINGS = [Binding("escape", "leave", "back to the keys", show=False)]
+
     class Tap(Message):
         def __init__(self, reader: str, tag_id: str) -> None:
             super().__init__()
@@ -77,7 +95,7 @@ class VirtualTable(Vertical):
             with RadioSet(id="vt-reader"):
                 for i, role in enumerate(self.readers):
                     yield RadioButton(role, value=i == 0, id=f"vt-reader-{widget_id(role)}")
-            yield Input(placeholder="piece id, Enter taps", id="vt-piece", compact=True,
+            yield Input(placeholder="[reader] piece, Enter taps", id="vt-piece", compact=True,
                         suggester=SuggestFromList([BASKET, *PIECES, *CONTROLS], case_sensitive=False))
             yield Button("random from basket", id="vt-basket", compact=True)
         for group, tag_ids in GROUPS.items():
@@ -99,7 +117,22 @@ class VirtualTable(Vertical):
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
-        tag_id = event.value.strip().lower()
-        if tag_id:
-            self.post_message(self.Tap(self.reader, tag_id))
-            event.input.value = ""
+        words = event.value.strip().lower().split()
+        if not words:
+            return
+        reader = self.reader
+        if len(words) == 2:
+            reader = reader_named(words[0], self.readers) or ""
+            if not reader:
+                self.notify(f"no simulated reader {words[0]!r} (use f, 1, 2, 3 or {', '.join(self.readers)})",
+                            severity="error")
+                return
+        self.post_message(self.Tap(reader, words[-1]))
+        event.input.value = ""
+
+    def action_leave(self) -> None:
+        """Give the keys back to the console's actions (an input takes every letter)."""
+        self.screen.set_focus(None)
+
+    def focus_input(self) -> None:
+        self.query_one("#vt-piece", Input).focus()

@@ -299,3 +299,27 @@ def test_quit_asks_first(table):
     app = drive(table, script)
     assert app.return_code == 0
     assert table.loop.listeners == []  # the console let go of the loop
+
+
+def test_virtual_table_by_keyboard_alone(table):
+    async def script(app, pilot):
+        await pilot.press("v")  # the input has the keys now
+        for seat in (1, 2, 3):
+            for _ in range(5):
+                n = table.loop.processed
+                await pilot.press(*f"{seat} basket", "enter")
+                assert table.loop.wait_processed(n + 1)
+        n = table.loop.processed
+        await pilot.press(*"hand:9 heart-1", "enter")
+        assert "no simulated reader 'hand:9'" in app.messages[-1]
+        app.query_one("#vt-piece").value = ""
+        await pilot.press(*"f nonsense", "enter")
+        assert "'nonsense' is not a piece or control id" in app.messages[-1]
+        await pilot.press("escape", "h")  # back to the console's keys: h reveals
+        await settle(pilot, table)
+        assert app.reveal
+        assert table.loop.processed == n
+
+    drive(table, script)
+    report = table.loop.report()
+    assert [len(report["hands"][s]) for s in "123"] == [5, 5, 5] and report["phase"] == "start"
