@@ -223,19 +223,25 @@ def test_volume_and_mute_per_output(table):
 def test_virtual_table_taps_through_the_simulated_readers(table):
     async def script(app, pilot):
         await pilot.press("v")
-        for seat in (1, 2, 3):
-            await pilot.click(f"#vt-reader-hand-{seat}")
-            await pilot.pause()
-            assert app.query_one("#vt").reader == f"hand:{seat}"
+        await pilot.click("#vt-reader-hand-1")
+        await pilot.pause()
+        assert app.query_one("#vt").reader == "hand:1"
+        for piece in DEAL[1]:  # clicks (each click is slow under Pilot: seats 2 and 3 are typed below)
+            n = table.loop.processed
+            await pilot.click(f"#tap-{piece}")
+            assert table.loop.wait_processed(n + 1)
+        await pilot.click("#vt-reader-hand-2")
+        await pilot.pause()
+        assert app.query_one("#vt").reader == "hand:2"
+        for seat in (2, 3):
             for piece in DEAL[seat]:
                 n = table.loop.processed
-                await pilot.click(f"#tap-{piece}")
+                await enter(app, pilot, piece if seat == 2 else f"{seat} {piece}")
                 assert table.loop.wait_processed(n + 1)
         await pilot.click("#vt-reader-field")
         await pilot.pause()
-        app.query_one("#vt-piece").focus()
         n = table.loop.processed
-        await pilot.press(*"heart-3", "enter")
+        await enter(app, pilot, "heart-3")
         await settle(pilot, table, n + 1)
         await pilot.click("#vt-reader-hand-1")
         await pilot.pause()
@@ -246,10 +252,19 @@ def test_virtual_table_taps_through_the_simulated_readers(table):
 
     drive(table, script)
     report = table.loop.report()
+    assert [report["hands"][s] for s in "23"] == [sorted(DEAL[2]), sorted(DEAL[3])]
     assert report["phase"] == "turn" and report["turn"] == 2 and report["field"] == ["heart-3"]
     assert len(report["hands"]["1"]) == 6
     assert table.hub.health()["hand:1"].taps == 7  # five dealt, one drawn, one pass: as hardware taps
     assert journaled(table)[-1] == Scan("hand:1", "ctl-pass")
+
+
+async def enter(app, pilot, text: str) -> None:
+    """Type into the virtual table's input (set at once: Pilot's key presses are slow) and press Enter."""
+    field = app.query_one("#vt-piece")
+    field.focus()
+    field.value = text
+    await pilot.press("enter")
 
 
 def test_alerts_for_unknown_tags_and_foreign_pieces(table):
@@ -304,16 +319,18 @@ def test_quit_asks_first(table):
 def test_virtual_table_by_keyboard_alone(table):
     async def script(app, pilot):
         await pilot.press("v")  # the input has the keys now
+        n = table.loop.processed
+        await pilot.press(*"1 basket", "enter")  # typed key by key once
+        assert table.loop.wait_processed(n + 1)
         for seat in (1, 2, 3):
-            for _ in range(5):
+            for _ in range(5 if seat > 1 else 4):
                 n = table.loop.processed
-                await pilot.press(*f"{seat} basket", "enter")
+                await enter(app, pilot, f"{seat} basket")
                 assert table.loop.wait_processed(n + 1)
         n = table.loop.processed
-        await pilot.press(*"hand:9 heart-1", "enter")
+        await enter(app, pilot, "hand:9 heart-1")
         assert "no simulated reader 'hand:9'" in app.messages[-1]
-        app.query_one("#vt-piece").value = ""
-        await pilot.press(*"f nonsense", "enter")
+        await enter(app, pilot, "f nonsense")
         assert "'nonsense' is not a piece or control id" in app.messages[-1]
         await pilot.press("escape", "h")  # back to the console's keys: h reveals
         await settle(pilot, table)
