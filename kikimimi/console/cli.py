@@ -19,6 +19,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 def cmd_console(args: argparse.Namespace) -> int:
     from kikimimi.console.app import run_console
     from kikimimi.table.config import TableConfigError, load_config
+    from kikimimi.table.journal import JournalError
     from kikimimi.table.live import open_table
 
     try:
@@ -26,7 +27,11 @@ def cmd_console(args: argparse.Namespace) -> int:
     except TableConfigError as exc:
         print(f"console: {exc}", file=sys.stderr)  # plain and unwrapped: a path must stay whole
         return 2
-    table = open_table(config)
+    try:
+        table = open_table(config)
+    except JournalError as exc:
+        print(f"console: {exc}", file=sys.stderr)
+        return 2
     try:
         return run_console(table, reveal_hands=args.reveal_hands, records_path=args.records)
     finally:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from kikimimi.cli import main
 from kikimimi.console.feed import TableFeed
 from kikimimi.console.simtable import reader_named, short_label
@@ -80,3 +82,14 @@ def test_console_command_refuses_a_bad_config_with_a_clear_message(tmp_path, cap
     assert "console:" in err and "chess" in err and str(bad) in err
     assert main(["console", "--config", str(tmp_path / "missing.toml")]) == 2
     assert "no such table configuration" in capsys.readouterr().err
+
+
+def test_console_command_refuses_a_journal_it_cannot_open(tmp_path, capsys):
+    damaged = tmp_path / "journal.sqlite"
+    damaged.write_bytes(b"this is not a database" * 100)
+    config = tmp_path / "table.toml"
+    shipped = (Path(__file__).parents[2] / "devices" / "tables" / "sim.toml").read_text()
+    config.write_text(f'journal = "{damaged}"\n' + shipped)
+    assert main(["console", "--config", str(config)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("console: journal") and str(damaged) in err
