@@ -39,15 +39,16 @@ class Pty:
     def __init__(self, link):
         self.link = link
         self.master = None
+        self.target = ""  # the tty behind the link right now
         self.plug()
 
     def plug(self):
         self.master, slave = os.openpty()
         tty.setraw(slave)
-        target = os.ttyname(slave)
+        self.target = os.ttyname(slave)
         os.close(slave)
         tmp = self.link.with_name(self.link.name + ".new")
-        os.symlink(target, tmp)
+        os.symlink(self.target, tmp)
         os.replace(tmp, self.link)
 
     def unplug(self):
