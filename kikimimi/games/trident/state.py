@@ -81,9 +81,8 @@ class TridentState:
     # -- small updates on a copy ---------------------------------------------------------------
 
     def set_hand(self, seat: int, pieces: frozenset[str]) -> None:
-        hands = list(self.hands)
-        hands[seat - 1] = pieces
-        self.hands = tuple(hands)
+        h1, h2, h3 = self.hands
+        self.hands = (pieces, h2, h3) if seat == 1 else (h1, pieces, h3) if seat == 2 else (h1, h2, pieces)
 
     def set_declared(self, seat: int, value: bool) -> None:
         if self.declared[seat - 1] != value:
