@@ -38,13 +38,6 @@ def log_steps(table: LiveTable, console: Console, seat: int | None = None) -> No
     table.loop.listeners.append(show)
 
 
-def reader_health_logger(role: str, health) -> None:
-    if health.status == "ok":
-        log.info("reader %s (%s): ok", role, health.path)
-    else:
-        log.warning("reader %s (%s): %s: %s", role, health.path, health.status, health.detail)
-
-
 def _stop_on_sigterm(stop: threading.Event) -> None:
     def handler(signum, frame):  # noqa: ARG001 - signal's calling convention
         stop.set()
@@ -56,7 +49,7 @@ def run_play(config: TableConfig, args: argparse.Namespace) -> int:
     console = Console(highlight=False)
     setup_logging(console, args.quiet)
     try:
-        table = open_table(config, transcript_only=args.text_only, on_reader_health=reader_health_logger)
+        table = open_table(config, transcript_only=args.text_only)  # the hub logs each reader's health itself
     except JournalError as exc:
         console.print(f"[red]kikimimi: {exc}[/red]")
         return 2
