@@ -11,7 +11,7 @@ import time
 from collections.abc import Iterable
 
 from kikimimi.devices.hub import Hub
-from kikimimi.games.base import Event, Referee, Scan, seat_of
+from kikimimi.games.base import Event, Referee, seat_of
 from kikimimi.table.loop import TableLoop
 from kikimimi.table.script import read_script
 
@@ -100,4 +100,3 @@ def feed_script(tapper: SimTapper, lines: Iterable[str], pace: float = 0.0, skip
     return sent
 
 
-__all__ = ["SimTapper", "feed_script", "FeedError", "Scan"]

@@ -139,10 +139,6 @@ class TableLoop:
             setup["rules"] = rules
         self._queue.put(("new", setup))
 
-    def call(self, fn: Callable[[], None]) -> None:
-        """Run `fn` on the loop's thread, in order with the events."""
-        self._queue.put(fn)
-
     @property
     def processed(self) -> int:
         return self._processed
@@ -177,8 +173,6 @@ class TableLoop:
     def _dispatch(self, item: Any) -> None:
         if isinstance(item, ReaderEvent):
             self._reader_event(item)
-        elif callable(item):
-            item()
         elif isinstance(item, tuple) and item[0] == "new":
             if self.journal is not None and self.status.game_id and not self.game.is_over(self.session.state):
                 self.journal.finish(self.status.game_id, None)

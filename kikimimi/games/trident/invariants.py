@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from kikimimi.games.base import FIELD, SPEAKER, Effect, Event, Say, Scan, hand
+from kikimimi.games.base import FIELD, SPEAKER, Effect, Event, Say, Scan
 from kikimimi.games.trident.phrases import PHRASES, PIECE_HIDDEN
 from kikimimi.games.trident.pieces import PIECES
 from kikimimi.games.trident.state import DEAL, DRAWING, HAND_SIZE, OVER, SEATS, START, TridentState
@@ -75,5 +75,3 @@ def check_privacy(event: Event, effects: Iterable[Effect]) -> list[str]:
             problems.append(f"unknown output {effect.to!r}")
     return problems
 
-
-__all__ = ["check", "check_privacy", "hand"]
