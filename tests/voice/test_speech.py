@@ -14,7 +14,7 @@ import pytest
 from voice_helpers import VIRTUAL_TABLE, make_catalog, needs_portaudio, read_raw
 
 from kikimimi.games.base import Say
-from kikimimi.voice.catalog import Catalog
+from kikimimi.voice.catalog import Catalog, catalog
 from kikimimi.voice.config import OutputSpec, VoiceSpec
 from kikimimi.voice.router import Voice
 from kikimimi.voice.tts import BackendUnavailable, SpeechWorker, make_backend
@@ -61,13 +61,24 @@ def test_espeak_voice_is_chosen_by_language() -> None:
     assert make_backend("espeak", "en").voice.startswith("gmw/en")  # type: ignore[attr-defined]
 
 
-@pytest.mark.skipif(importlib.util.find_spec("pyopenjtalk") is not None, reason="pyopenjtalk-plus is installed")
-def test_missing_open_jtalk_is_a_clear_message() -> None:
+def test_missing_open_jtalk_is_a_clear_message(mocker) -> None:
+    """pyopenjtalk-plus is installed with the test tools, so its absence is made with a mock: a None entry in
+    sys.modules makes `import pyopenjtalk` fail as it does on a machine without the package."""
+    mocker.patch.dict(sys.modules, {"pyopenjtalk": None})
     with pytest.raises(BackendUnavailable, match=r"kikimimi\[jtalk\]"):
         make_backend("jtalk", "ja")
     worker = SpeechWorker("jtalk", "ja")
     assert "pyopenjtalk-plus" in (worker.start() or "")
     assert worker.backend is None and worker.render(None).exception() is not None  # a fallback, not a crash
+
+
+@pytest.mark.skipif(importlib.util.find_spec("pyopenjtalk") is None,
+                    reason="pyopenjtalk-plus is not installed (pip install 'kikimimi[jtalk]')")
+def test_open_jtalk_speaks_japanese_from_the_display_text() -> None:
+    line = catalog("ja").render("turn.attacked", {"seat": 2, "count": 4})
+    clip = make_backend("jtalk", "ja").synth(line)
+    assert clip.rate > 0 and len(clip.samples) > clip.rate // 2  # more than half a second of speech
+    assert float(abs(clip.samples).max()) > 0.05  # not silence
 
 
 @needs_espeak
