@@ -278,6 +278,13 @@ def _play(args: argparse.Namespace, store: RecordStore, **meeting: Any) -> int:
         hint = f" (resume with `kikimimi meeting resume {open_meeting.id}`)" if open_meeting else ""
         print(f"kikimimi: {exc}{hint}", file=sys.stderr)
         return 1
+    else:
+        if table is not None:
+            from kikimimi.table.meeting import report_phrases
+
+            for say in report_phrases(report):
+                table.voice.say(say)
+            table.voice.wait_idle(timeout=60)
     finally:
         if table is not None:
             table.close()

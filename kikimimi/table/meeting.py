@@ -6,7 +6,8 @@ import logging
 import threading
 from collections.abc import Callable, Mapping
 
-from kikimimi.games.base import Outcome
+from kikimimi.games.base import SPEAKER, Outcome, Say
+from kikimimi.records.meeting import MeetingReport
 from kikimimi.table.live import LiveTable
 
 log = logging.getLogger(__name__)
@@ -38,3 +39,14 @@ def table_games(table: LiveTable, timeout: float | None = None) -> Callable[[Map
         return result["outcome"], str(result["game_id"])  # type: ignore[return-value]
 
     return play_one_game
+
+
+def report_phrases(report: MeetingReport) -> list[Say]:
+    """The end of a meeting on the speaker: the standings, then every rank or peerage change."""
+    says = [Say(SPEAKER, "meeting.over")]
+    says += [Say(SPEAKER, "meeting.standing", {"place": s.position, "name": s.player, "count": s.wins})
+             for s in report.standings]
+    says += [Say(SPEAKER, f"meeting.{c.kind}", {"name": c.player, "title": c.after.lower()}) for c in report.changes]
+    if not report.changes:
+        says.append(Say(SPEAKER, "meeting.no_change"))
+    return says

@@ -39,8 +39,11 @@ PARAM_TYPES: dict[str, str] = {
     "second": "seat",
     "third": "seat",
     "count": "number",
+    "place": "number",
     "suit": "suit",
     "kind": "kind",
+    "title": "title",  # a rank or peerage (Bishop, Baroness ...)
+    "name": "text",  # a player's name: spoken as written, so never pre-rendered into a pack
 }
 
 # The values a type takes at the table: what a voice pack renders.
@@ -132,6 +135,8 @@ class Catalog:
         vtype = PARAM_TYPES.get(name, "")
         if value is None:
             return f"[{name}]"
+        if vtype == "text":
+            return str(value)
         if vtype in ("seat", "number"):
             if reading and self.lang == "ja" and isinstance(value, int) and 0 <= value < 10000:
                 return number_kana(value)
@@ -148,6 +153,8 @@ class Catalog:
             return SEAT_VALUES
         if vtype == "number":
             return NUMBER_VALUES
+        if vtype == "text":
+            return ()  # free text: spoken live, nothing to render ahead
         return sorted(self.values.get(vtype, {}))
 
     def combinations(self, key: str) -> Iterator[dict[str, Any]]:

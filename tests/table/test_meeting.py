@@ -11,7 +11,7 @@ from kikimimi.records.meeting import run_meeting
 from kikimimi.table.config import load_config
 from kikimimi.table.feed import SimTapper
 from kikimimi.table.live import open_table
-from kikimimi.table.meeting import table_games
+from kikimimi.table.meeting import report_phrases, table_games
 
 
 def test_a_half_trial_on_the_table_records_every_game(sim_config, tmp_path):
@@ -40,9 +40,19 @@ def test_a_half_trial_on_the_table_records_every_game(sim_config, tmp_path):
             while (event := bots.next_event(table.loop.state)) is not None:
                 tapper.perform(event)
         runner.join(timeout=30)
+        for say in report_phrases(report["meeting"]):  # what `kikimimi meeting start` says at the end
+            table.voice.say(say)
+        table.voice.wait_idle(5)
+        said = [(output, line) for output, line in table.voice.transcript.lines if line.key.startswith("meeting.")]
     finally:
         table.close()
     assert not runner.is_alive()
     assert len(report["games"]) == 5 and len(set(played)) == 5
     assert report["ann"].wins + report["ann"].crashes >= 0  # the player exists, with derived figures
     assert [g.journal_game_id for g in report["games"]] == played
+    assert {output for output, _ in said} == {"speaker"}
+    keys = [line.key for _, line in said]
+    assert keys[0] == "meeting.over" and keys.count("meeting.standing") == 3
+    assert keys.count("meeting.registered") == 3  # first official meeting: all three become Apprentices
+    assert all("[" not in line.text for _, line in said)
+    assert "Ann is registered as Apprentice." in [line.text for _, line in said]
