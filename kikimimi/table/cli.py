@@ -51,6 +51,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--console", action="store_true", help="the Priest's console instead of the log")
     p.add_argument("--text-only", action="store_true", help="no audio, the transcript only")
     p.add_argument("--quiet", action="store_true", help="no live log")
+    p.add_argument("--reveal-hands", action="store_true",
+                   help="the log names hand taps and earphone lines (players may see the screen: off by default)")
     p.set_defaults(func=cmd_play)
 
     p = sub.add_parser("journal", help="games kept in the journal")

@@ -15,7 +15,7 @@ from kikimimi.table.feed import FeedError, SimTapper, feed_script
 from kikimimi.table.journal import JournalError
 from kikimimi.table.live import LiveTable, open_table
 from kikimimi.table.loop import Step
-from kikimimi.table.transcript import print_step
+from kikimimi.table.transcript import PUBLIC, print_step
 from kikimimi.voice.catalog import catalog
 
 log = logging.getLogger(__name__)
@@ -66,7 +66,11 @@ def run_play(config: TableConfig, args: argparse.Namespace) -> int:
 
             return run_console(table)
         if not args.quiet:
-            log_steps(table, console)
+            # Players may see this screen: hands stay hidden unless the Priest asks for them. The step log
+            # shows what the speaker said; the voice's own transcript log would name private lines.
+            log_steps(table, console, seat=None if args.reveal_hands else PUBLIC)
+            if not args.reveal_hands:
+                logging.getLogger("kikimimi.voice.transcript").setLevel(logging.WARNING)
         if args.feed:
             code = _feed(table, args)
             table.voice.wait_idle(timeout=30)

@@ -26,23 +26,30 @@ def describe_event(event: Event, hidden: bool = False) -> str:
     return f"{event.reader:<7} ◀ {tag}"
 
 
+PUBLIC = 0  # `seat` value of print_step for a screen anyone at the table may see
+
+
 def print_step(console: Console, label: str, event: Event, effects: Iterable[Effect], words: Catalog,
                seat: int | None = None) -> None:
-    """An event and what each output said. With `seat`, only what that seat may know: the speaker, its own
-    earphone and its own taps (for a person playing that seat against bots)."""
-    # A hand tap's id is never shown to a person at the table: they learn pieces by listening (an Unknown stays
-    # hidden), and other seats' taps are theirs.
+    """An event and what each output said.
+
+    seat None: everything (replay, the bots' demo). seat N: only what seat N may know (a person playing that
+    seat): the speaker, its own earphone. seat PUBLIC: what anyone may see (the live table's log, which players
+    may read): earphone lines only as "(private)". Hand taps are never named when not showing everything:
+    players learn pieces by listening, and an Unknown stays hidden.
+    """
     hand_tap = seat is not None and isinstance(event, Scan) and event.reader != "field"
     console.print(Text(f"{label:>5}  ", style="dim") + Text(describe_event(event, hand_tap), style="bold"))
     for effect in effects:
         if isinstance(effect, Say):
-            if seat is not None and effect.to not in ("speaker", f"hand:{seat}"):
+            private = effect.to != "speaker" and seat is not None and effect.to != f"hand:{seat}"
+            if private and seat != PUBLIC:
                 continue
-            line = words.render(effect.key, effect.params)
+            text = "(private)" if private else words.render(effect.key, effect.params).text
             where = "speaker" if effect.to == "speaker" else f"{effect.to} earphone"
-            console.print(Text(f"       {where:<16} ", style=_OUTPUT_STYLE.get(effect.to, "")) + Text(line.text))
-        elif isinstance(effect, Alert) and seat is None:
-            params = " ".join(f"{k}={v}" for k, v in effect.params.items())
+            console.print(Text(f"       {where:<16} ", style=_OUTPUT_STYLE.get(effect.to, "")) + Text(text))
+        elif isinstance(effect, Alert) and seat in (None, PUBLIC):
+            params = " ".join(f"{k}={v}" for k, v in effect.params.items() if seat is None or k != "piece")
             console.print(Text(f"       referee alert    {effect.key} {params}", style="red"))
 
 

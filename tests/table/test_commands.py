@@ -72,3 +72,17 @@ def test_sigterm_stops_the_table_cleanly_and_keeps_the_game(sim_config):
     assert proc.returncode == 0, out
     assert "table stopped" in out
     assert Journal(load_config(sim_config).journal).unfinished() is not None  # resumable next time
+
+
+def test_the_live_log_keeps_hands_private_unless_the_priest_reveals_them(sim_config, capsys):
+    script = str(SCRIPTS / "trident_full_game.jsonl")
+    assert main(["play", "--config", str(sim_config), "--feed", script, "--text-only"]) == 0
+    hidden = capsys.readouterr().out
+    earphone_lines = [line for line in hidden.splitlines() if "earphone" in line]
+    assert earphone_lines and all(line.rstrip().endswith("(private)") for line in earphone_lines)
+    hand_taps = [line for line in hidden.splitlines() if "◀" in line and "hand:" in line]
+    assert hand_taps and all(line.rstrip().endswith("(a tap)") for line in hand_taps)
+    assert "Seat 1 is out and wins!" in hidden  # the speaker is public
+    assert main(["play", "--config", str(sim_config), "--feed", script, "--text-only", "--reveal-hands"]) == 0
+    shown = capsys.readouterr().out
+    assert any("earphone" in line and "Heart" in line for line in shown.splitlines())
