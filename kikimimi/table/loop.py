@@ -216,7 +216,10 @@ class TableLoop:
         for effect in effects:
             if isinstance(effect, Alert):
                 self.status.alerts.append((time.time(), effect))
-                log.warning("referee alert: %s %s", effect.key, dict(effect.params))
+                # The log may be on a screen players see: a piece that is in a hand is not named here
+                # (the console shows it when the Priest reveals the hands).
+                public = {k: v for k, v in effect.params.items() if k != "piece"}
+                log.warning("referee alert: %s %s", effect.key, public)
             elif isinstance(effect, GameOver):
                 if self.journal is not None and self.status.game_id:
                     self.journal.finish(self.status.game_id, effect.outcome)
