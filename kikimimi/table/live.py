@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from kikimimi.devices.hub import Hub
+from kikimimi.games.base import SPEAKER, Say, seat_of
 from kikimimi.table.config import TableConfig
 from kikimimi.table.journal import Journal
 from kikimimi.table.loop import TableLoop
@@ -57,7 +58,8 @@ def open_table(
     started = time.perf_counter()
     voice_spec, outputs = redirect_outputs(config.voice, list(config.outputs), record_dir, transcript_only)
     voice = Voice.open(voice_spec, outputs, on_line=on_line, on_first_frame=on_first_frame)
-    hub = Hub(config.readers, debounce=config.debounce, on_health=on_reader_health)
+    announce = _ReaderAnnouncer(voice, on_reader_health)
+    hub = Hub(config.readers, debounce=config.debounce, on_health=announce)
     book = Journal(config.journal) if journal else None
     loop = TableLoop(config, journal=book, voice=voice, hub=hub)
     table = LiveTable(config, loop, hub, voice, book)
@@ -65,3 +67,33 @@ def open_table(
         loop.start()
     table.ready_seconds = time.perf_counter() - started
     return table
+
+
+class _ReaderAnnouncer:
+    """Says on the speaker when a reader that was working stops, and when it is back, so that players
+    know why their taps are not answered. (Reader threads call this; `Voice.say` is thread-safe.)"""
+
+    def __init__(self, voice: Voice, then: Callable[[str, Any], None] | None) -> None:
+        self.voice = voice
+        self.then = then
+        self.was_ok: set[str] = set()
+        self.lost: set[str] = set()
+
+    def __call__(self, role: str, health: Any) -> None:
+        if health.status == "ok":
+            if role in self.lost:
+                self._say(role, "back")
+                self.lost.discard(role)
+            self.was_ok.add(role)
+        elif role in self.was_ok and role not in self.lost:
+            self._say(role, "lost")
+            self.lost.add(role)
+        if self.then is not None:
+            self.then(role, health)
+
+    def _say(self, role: str, what: str) -> None:
+        seat = seat_of(role)
+        if seat is not None:
+            self.voice.say(Say(SPEAKER, f"table.hand_reader_{what}", {"seat": seat}))
+        elif role == "field":
+            self.voice.say(Say(SPEAKER, f"table.field_reader_{what}"))

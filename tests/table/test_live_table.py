@@ -133,6 +133,12 @@ def test_a_reader_unplugged_mid_game_leaves_the_others_playing(tmp_path):
         port.write(rdm6300_frame(deck_uid))
         assert table.loop.wait_processed(count + 1)  # its taps count again (an unknown tag here)
         assert table.loop.status.unknown_tags == 1
+        table.voice.wait_idle(5)
+        said = [line.key for output, line in table.voice.transcript.lines if output == "speaker"]
+        assert "table.hand_reader_lost" in said and "table.hand_reader_back" in said  # players are told
+        assert said.index("table.hand_reader_lost") < said.index("table.hand_reader_back")
+        texts = [line.text for output, line in table.voice.transcript.lines if output == "speaker"]
+        assert "Seat 1's hand reader stopped. The Priest is told." in texts
     finally:
         table.close()
         port.close()
