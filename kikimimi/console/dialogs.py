@@ -49,22 +49,32 @@ class Confirm(ModalScreen[bool]):
         self.dismiss(event.button.id == "yes")
 
 
-class PickSeat(ModalScreen[int | None]):
-    """Which seat: keys 1, 2, 3 or the buttons."""
-
-    BINDINGS = [Binding("1", "pick(1)", "seat 1"), Binding("2", "pick(2)", "seat 2"),
-                Binding("3", "pick(3)", "seat 3"), Binding("escape", "pick(0)", "cancel")]
+class _PickOne(ModalScreen):
+    """A question answered by one button (or its key); subclasses list the buttons as (id, label)."""
 
     def __init__(self, question: str) -> None:
         super().__init__()
         self.question = question
 
+    def options(self) -> list[tuple[str, str]]:
+        raise NotImplementedError
+
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Static(self.question)
             with Horizontal():
-                for seat in (1, 2, 3):
-                    yield Button(f"Seat {seat}", id=f"seat-{seat}")
+                for button_id, label in self.options():
+                    yield Button(label, id=button_id)
+
+
+class PickSeat(_PickOne):
+    """Which seat: keys 1, 2, 3 or the buttons."""
+
+    BINDINGS = [Binding("1", "pick(1)", "seat 1"), Binding("2", "pick(2)", "seat 2"),
+                Binding("3", "pick(3)", "seat 3"), Binding("escape", "pick(0)", "cancel")]
+
+    def options(self) -> list[tuple[str, str]]:
+        return [(f"seat-{seat}", f"Seat {seat}") for seat in (1, 2, 3)]
 
     def action_pick(self, seat: int) -> None:
         self.dismiss(seat or None)
@@ -73,22 +83,14 @@ class PickSeat(ModalScreen[int | None]):
         self.dismiss(int(str(event.button.id).removeprefix("seat-")))
 
 
-class PickSuit(ModalScreen[str | None]):
+class PickSuit(_PickOne):
     """Which suit: h, d, s, c or the buttons."""
 
     BINDINGS = [*(Binding(suit[0], f"pick('{suit}')", suit) for suit in SUITS),
                 Binding("escape", "pick('')", "cancel")]
 
-    def __init__(self, question: str) -> None:
-        super().__init__()
-        self.question = question
-
-    def compose(self) -> ComposeResult:
-        with Vertical():
-            yield Static(self.question)
-            with Horizontal():
-                for suit in SUITS:
-                    yield Button(f"{suit} ({suit[0]})", id=f"suit-{suit}")
+    def options(self) -> list[tuple[str, str]]:
+        return [(f"suit-{suit}", f"{suit} ({suit[0]})") for suit in SUITS]
 
     def action_pick(self, suit: str) -> None:
         self.dismiss(suit or None)
