@@ -8,7 +8,7 @@ from types import SimpleNamespace
 
 import numpy as np
 import pytest
-from voice_helpers import needs_portaudio, read_raw, record, run_player, tone
+from voice_helpers import needs_portaudio, player_job, read_raw, record, run_player, tone
 
 from kikimimi.games.base import Say
 from kikimimi.voice import router as router_module
@@ -18,17 +18,8 @@ from kikimimi.voice.router import Voice
 
 
 def job(tmp_path: Path, catalog_dir: Path, outputs: dict, says: list, **extra) -> dict:
-    rec = tmp_path / "recorded"
-    record(rec, "test.private", tone(880, 0.3))
-    record(rec, "test.hello", tone(440, 0.3))
-    return {
-        "lang": "en",
-        "catalog_dir": str(catalog_dir),
-        "outputs": outputs,
-        "says": says,
-        "voice": {"backend": "none", "recorded": str(rec)},
-        **extra,
-    }
+    recordings = {"test.private": tone(880, 0.3), "test.hello": tone(440, 0.3)}
+    return player_job(tmp_path, catalog_dir, outputs, says, recordings, **extra)
 
 
 @needs_portaudio

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from voice_helpers import dominant_freq, loud_seconds, needs_portaudio, read_raw, record, run_player, tone
+from voice_helpers import dominant_freq, loud_seconds, needs_portaudio, player_job, read_raw, run_player, tone
 
 pytestmark = [needs_portaudio, pytest.mark.hardware_emulation]
 
@@ -19,17 +19,9 @@ QUAD = {  # one 4-channel card: speaker on 1, seats on 2..4
 
 
 def recorded_job(tmp_path: Path, catalog_dir: Path, outputs: dict, says: list) -> dict:
-    rec = tmp_path / "recorded"
-    record(rec, "test.hello", tone(440, 0.4))
-    for seat, freq in ((1, 660), (2, 880), (3, 1100)):
-        record(rec, f"test.private[seat={seat}]", tone(freq, 0.5))
-    return {
-        "lang": "en",
-        "catalog_dir": str(catalog_dir),
-        "outputs": outputs,
-        "says": says,
-        "voice": {"backend": "none", "recorded": str(rec)},
-    }
+    recordings = {"test.hello": tone(440, 0.4)}
+    recordings |= {f"test.private[seat={seat}]": tone(freq, 0.5) for seat, freq in ((1, 660), (2, 880), (3, 1100))}
+    return player_job(tmp_path, catalog_dir, outputs, says, recordings)
 
 
 def test_private_phrase_sounds_only_on_its_seat_channel(tmp_path: Path, catalog_dir: Path) -> None:

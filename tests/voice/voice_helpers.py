@@ -47,6 +47,22 @@ def record(folder: Path, entry: str, clip: Clip) -> None:
     write_wav(folder / f"{entry}.wav", clip)
 
 
+def player_job(tmp_path: Path, catalog_dir: Path, outputs: dict, says: list, recordings: dict[str, Clip],
+               **extra) -> dict:
+    """A job for the player subprocess: recorded clips (entry -> tone) instead of speech, no TTS backend."""
+    rec = tmp_path / "recorded"
+    for entry, clip in recordings.items():
+        record(rec, entry, clip)
+    return {
+        "lang": "en",
+        "catalog_dir": str(catalog_dir),
+        "outputs": outputs,
+        "says": says,
+        "voice": {"backend": "none", "recorded": str(rec)},
+        **extra,
+    }
+
+
 def portaudio_available() -> bool:
     code = "import sounddevice"
     return subprocess.run([sys.executable, "-c", code], capture_output=True).returncode == 0
