@@ -10,6 +10,8 @@ import argparse
 import hashlib
 import logging
 import tempfile
+import time
+from dataclasses import replace
 from pathlib import Path
 
 from rich.console import Console
@@ -38,7 +40,7 @@ def run_demo(config: TableConfig, args: argparse.Namespace) -> int:
     setup_logging(console, quiet=True)
     with tempfile.TemporaryDirectory(prefix="kikimimi-demo-") as tmp:
         # The demo keeps its own journal: it never resumes or touches the table's real games.
-        config = _with_journal(config, Path(tmp) / "demo-journal.sqlite")
+        config = replace(config, journal=Path(tmp) / "demo-journal.sqlite")
         table = open_table(config, record_dir=args.record, transcript_only=args.text_only)
         try:
             return _play(table, args, console)
@@ -48,12 +50,6 @@ def run_demo(config: TableConfig, args: argparse.Namespace) -> int:
             table.close()
             if args.record:
                 console.print(f"WAV per output in {args.record}")
-
-
-def _with_journal(config: TableConfig, path: Path) -> TableConfig:
-    from dataclasses import replace
-
-    return replace(config, journal=path)
 
 
 def _play(table, args: argparse.Namespace, console: Console) -> int:
@@ -83,8 +79,6 @@ def _play(table, args: argparse.Namespace, console: Console) -> int:
         if not args.fast:
             table.voice.wait_idle(timeout=15)
             if not human:
-                import time
-
                 time.sleep(args.pace)
     table.voice.wait_idle(timeout=30)
     report = loop.report()

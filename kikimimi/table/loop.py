@@ -12,6 +12,7 @@ import logging
 import queue
 import threading
 import time
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -46,7 +47,8 @@ _STOP = object()
 class TableStatus:
     game_id: str | None = None
     resumed: bool = False
-    alerts: list[tuple[float, Alert]] = field(default_factory=list)
+    # The latest alerts (the console shows them; the log keeps them all): bounded, for tables that run for days.
+    alerts: deque[tuple[float, Alert]] = field(default_factory=lambda: deque(maxlen=500))
     removed: int = 0
     unknown_tags: int = 0
 
