@@ -22,8 +22,7 @@ COMMAND_MODULES = [
     "kikimimi.records.cli",  # players, records, meeting
 ]
 
-BENCH_TARGETS = {
-    "engine": "kikimimi.games.trident.bench",
+BENCH_TARGETS = {  # besides these, `kikimimi bench <game id>` for every registered game with a benchmark
     "readers": "kikimimi.devices.bench",
     "voice": "kikimimi.voice.bench",
     "table": "kikimimi.table.bench",
@@ -44,9 +43,17 @@ def build_parser() -> argparse.ArgumentParser:
     for module in COMMAND_MODULES:
         if _available(module):
             importlib.import_module(module).register(sub)
-    bench = sub.add_parser("bench", help="measure speed (engine, readers, voice, table)")
+    bench = sub.add_parser("bench", help="measure speed and strength (engine, readers, voice, table, each game)")
     bench_sub = bench.add_subparsers(dest="target", metavar="TARGET", required=True)
-    for target, module in BENCH_TARGETS.items():
+    from kikimimi.games.registry import DEFAULT_GAME, games
+
+    targets = dict(BENCH_TARGETS)
+    for info in games():
+        if info.bench:
+            targets[info.id] = info.bench
+            if info.id == DEFAULT_GAME:
+                targets["engine"] = info.bench  # the name the README and earlier notes use
+    for target, module in targets.items():
         if _available(module):
             mod = importlib.import_module(module)
             p = bench_sub.add_parser(target, help=(mod.__doc__ or "").strip().splitlines()[0])

@@ -1,4 +1,7 @@
-"""Games of the kikimimi table, each a pure `apply(state, event) -> (state, effects)`."""
+"""Games of the kikimimi table, each a pure `apply(state, event) -> (state, effects)`.
+
+Games are found through the registry (`kikimimi.games.registry`); nothing here names one.
+"""
 
 from __future__ import annotations
 
@@ -6,9 +9,7 @@ from kikimimi.games.base import Game
 
 
 def get_game(name: str) -> Game:
-    """The game by its name in set-ups and scripts."""
-    if name == "trident":
-        from kikimimi.games.trident import Trident
+    """The game by its id in set-ups and scripts; KeyError names the known ones."""
+    from kikimimi.games.registry import get_info
 
-        return Trident()
-    raise KeyError(f"unknown game {name!r} (known: trident)")
+    return get_info(name).game

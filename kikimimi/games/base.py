@@ -77,14 +77,70 @@ class Alert(NamedTuple):
 
 @dataclass(frozen=True)
 class Outcome:
-    """How a game ended: the ranking of seats best first, and what each seat kept."""
+    """How a game ended, the same shape for every game.
+
+    `ranking` lists every seat best first; `winners` every seat that won (a shared win names several,
+    an abandoned game none); `scores` each seat's score in the game's own unit (the Trident's points,
+    6 nimmt!'s bullheads, Royal Nine's total); `details` whatever else the game records (the Trident:
+    `crashed`, `pieces`). Records keep all of it; a game's own ladder reads its own details.
+    """
 
     ranking: tuple[int, ...]
-    winner: int | None
-    crashed: int | None
-    pieces: Mapping[int, int] = field(default_factory=dict)
-    points: Mapping[int, int] = field(default_factory=dict)
+    winners: tuple[int, ...] = ()
+    scores: Mapping[int, int] = field(default_factory=dict)
     reason: str = ""
+    details: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def winner(self) -> int | None:
+        """The single winner, None for no winner or a shared win."""
+        return self.winners[0] if len(self.winners) == 1 else None
+
+    @property
+    def crashed(self) -> int | None:
+        return self.details.get("crashed")
+
+    @property
+    def pieces(self) -> Mapping[int, int]:
+        return self.details.get("pieces", {})
+
+    @property
+    def points(self) -> Mapping[int, int]:
+        return self.scores
+
+    def to_json(self) -> dict[str, Any]:
+        """Plain data with string seat keys (JSON objects have string keys)."""
+        return {
+            "ranking": list(self.ranking),
+            "winners": list(self.winners),
+            "scores": {str(seat): score for seat, score in self.scores.items()},
+            "reason": self.reason,
+            "details": _json_keys(self.details),
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Outcome:
+        """The inverse of `to_json`; also reads the Trident-only shape journals held before."""
+        if "winners" not in data:  # an older journal: winner, crashed, pieces, points
+            winner = data.get("winner")
+            details: dict[str, Any] = {"crashed": data.get("crashed"),
+                                       "pieces": {int(k): v for k, v in (data.get("pieces") or {}).items()}}
+            return cls(tuple(data.get("ranking", ())), (winner,) if winner is not None else (),
+                       {int(k): v for k, v in (data.get("points") or {}).items()}, data.get("reason", ""), details)
+        details = dict(data.get("details") or {})
+        for name, value in details.items():
+            if isinstance(value, dict) and all(isinstance(k, str) and k.isdigit() for k in value):
+                details[name] = {int(k): v for k, v in value.items()}
+        return cls(tuple(data.get("ranking", ())), tuple(data.get("winners", ())),
+                   {int(k): v for k, v in (data.get("scores") or {}).items()}, data.get("reason", ""), details)
+
+
+def _json_keys(value: Any) -> Any:
+    if isinstance(value, Mapping):
+        return {str(k): _json_keys(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_json_keys(v) for v in value]
+    return value
 
 
 class GameOver(NamedTuple):

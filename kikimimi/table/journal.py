@@ -106,9 +106,7 @@ class Journal:
     def finish(self, game_id: str, outcome: Outcome | None) -> None:
         data = None
         if outcome is not None:
-            data = json.dumps({"ranking": list(outcome.ranking), "winner": outcome.winner,
-                               "crashed": outcome.crashed, "pieces": dict(outcome.pieces),
-                               "points": dict(outcome.points), "reason": outcome.reason})
+            data = json.dumps(outcome.to_json())
         self.db.execute("UPDATE games SET ended_at = ?, outcome = ? WHERE id = ?", (time.time(), data, game_id))
 
     # -- reading ---------------------------------------------------------------------------------

@@ -1,17 +1,24 @@
 """Phrase catalogs: a phrase key and its parameters to text in one language.
 
 Catalogs are TOML files in `voices/catalog/`, one per game (plus `common`) and language:
-`trident.en.toml`, `trident.ja.toml`. Each holds
+`trident.en.toml`, `trident.ja.toml`. Each game's file is its own namespace: a game's phrases are
+looked up in `common` plus that game's file only, so two games may use the same key. Each holds
 
     language = "ja"
+    [params]                           # optional: this game's parameter names and their types
+    card = "number"                    # seat | number | digits | text | the name of a [values] table
+    [ranges]                           # optional: the values a voice pack renders (default seat 1-3, number 0-60)
+    seat = [1, 10]
+    number = [0, 104]
     [values.suit]                      # spoken names of enumerated parameter values
     heart = { text = "ハート", kana = "はーと" }
     [phrases."turn.seat"]
     text = "{seat}番の番です"            # display text
     kana = "{seat}ばんのばんです"         # reading for espeak-ng (Japanese only; kanji are not read)
 
-Parameters are typed by name (PARAM_TYPES): seats and numbers are spoken as numbers, `suit` and
-`kind` by their names from the `values` tables. Pure: no audio here, so replay and the rules' tests
+Parameters are typed by name (PARAM_TYPES, plus a game's `[params]`): seats and numbers are spoken as
+numbers, `digits` one digit at a time ("zero three one"), `suit` and `kind` by their names from the
+`values` tables. Pure: no audio here, so replay and the rules' tests
 use it without a sound stack.
 """
 
@@ -46,9 +53,15 @@ PARAM_TYPES: dict[str, str] = {
     "name": "text",  # a player's name: spoken as written, so never pre-rendered into a pack
 }
 
-# The values a type takes at the table: what a voice pack renders.
+PARAM_KINDS = ("seat", "number", "digits", "text")  # besides these, a type names a [values] table
+
+# The values a type takes at the table: what a voice pack renders (a game's [ranges] widens them).
 SEAT_VALUES = range(1, 4)
 NUMBER_VALUES = range(0, 61)
+COMMON = "common"
+
+_DIGIT_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
+_DIGIT_KANA = ("ぜろ", "いち", "に", "さん", "よん", "ご", "ろく", "なな", "はち", "きゅう")
 
 
 class CatalogError(ValueError):
@@ -63,6 +76,7 @@ class Line:
     text: str
     reading: str  # the text for a speech engine (kana for Japanese, else the text)
     lang: str
+    entry: str = ""  # the key as a voice pack stores it (game phrases carry their namespace)
 
 
 @dataclass(frozen=True)
@@ -79,20 +93,40 @@ def phrase_params(template: str) -> tuple[str, ...]:
 
 
 class Catalog:
-    def __init__(self, lang: str, phrases: dict[str, Phrase], values: dict[str, dict[str, tuple[str, str]]]):
+    def __init__(self, lang: str, phrases: dict[str, Phrase], values: dict[str, dict[str, tuple[str, str]]],
+                 namespace: str | None = None, param_types: Mapping[str, str] | None = None,
+                 ranges: Mapping[str, range] | None = None):
         self.lang = lang
         self.phrases = phrases
         self.values = values  # type -> value -> (text, reading)
+        self.namespace = namespace  # the game whose phrases these are (None: a folder of any files)
+        self.param_types = {**PARAM_TYPES, **(param_types or {})}
+        self.ranges = {"seat": SEAT_VALUES, "number": NUMBER_VALUES, **(ranges or {})}
 
     @classmethod
-    def load(cls, lang: str, folder: Path | None = None) -> Catalog:
-        """Every `*.<lang>.toml` in the catalog folder, merged; a key defined twice is an error."""
+    def load(cls, lang: str, folder: Path | None = None, namespace: str | None = None) -> Catalog:
+        """`common.<lang>.toml` and the game's `<namespace>.<lang>.toml`, merged; a key defined twice is
+        an error. Without a namespace: every `*.<lang>.toml` of `folder` (the shipped folder: the
+        default game's)."""
+        if folder is None and namespace is None:
+            from kikimimi.games.registry import DEFAULT_GAME
+
+            namespace = DEFAULT_GAME
         folder = folder or data_dir("voices") / "catalog"
-        files = sorted(folder.glob(f"*.{lang}.toml"))
+        if namespace is None:
+            files = sorted(folder.glob(f"*.{lang}.toml"))
+        else:
+            names = dict.fromkeys((f"{COMMON}.{lang}.toml", f"{namespace}.{lang}.toml"))
+            files = [folder / name for name in names if (folder / name).exists()]
         if not files:
             raise CatalogError(f"no phrase catalog for language {lang!r} in {folder} (expected *.{lang}.toml)")
+        if namespace is not None and not (folder / f"{namespace}.{lang}.toml").exists():
+            raise CatalogError(f"no phrase catalog {namespace}.{lang}.toml in {folder}")
         phrases: dict[str, Phrase] = {}
         values: dict[str, dict[str, tuple[str, str]]] = {}
+        param_types: dict[str, str] = dict(PARAM_TYPES)
+        ranges: dict[str, range] = {}
+        datas = []
         for path in files:
             try:
                 data = tomllib.loads(path.read_text(encoding="utf-8"))
@@ -100,6 +134,10 @@ class Catalog:
                 raise CatalogError(f"{path}: {exc}") from exc
             if data.get("language") != lang:
                 raise CatalogError(f"{path}: language = {data.get('language')!r}, expected {lang!r}")
+            param_types.update(_param_types(path, data.get("params", {})))
+            ranges.update(_ranges(path, data.get("ranges", {})))
+            datas.append((path, data))
+        for path, data in datas:
             for vtype, table in data.get("values", {}).items():
                 for value, entry in table.items():
                     text, kana = _entry(path, f"values.{vtype}.{value}", entry, lang)
@@ -112,31 +150,44 @@ class Catalog:
                 if kana is not None and set(phrase_params(kana)) != set(params):
                     raise CatalogError(f"{path}: phrase {key!r}: kana has parameters {phrase_params(kana)}, "
                                        f"text has {params}")
-                unknown = [p for p in params if p not in PARAM_TYPES]
+                unknown = [p for p in params if p not in param_types]
                 if unknown:
                     raise CatalogError(f"{path}: phrase {key!r} uses unknown parameter(s) {unknown}; "
-                                       f"known: {sorted(PARAM_TYPES)}")
+                                       f"known: {sorted(param_types)} (a game adds its own under [params])")
                 phrases[key] = Phrase(key, text, kana, params, str(path))
-        return cls(lang, phrases, values)
+        return cls(lang, phrases, values, namespace, param_types, ranges)
+
+    def entry_key(self, key: str) -> str:
+        """A phrase's key as a voice pack stores it: game phrases carry their namespace."""
+        phrase = self.phrases.get(key)
+        if phrase is None or self.namespace is None or Path(phrase.source).name.startswith(f"{COMMON}."):
+            return key
+        return f"{self.namespace}:{key}"
 
     def render(self, key: str, params: Mapping[str, Any] | None = None) -> Line:
         """The phrase in this language. A missing key or value renders visibly instead of raising."""
         params = params or {}
         phrase = self.phrases.get(key)
         if phrase is None:
-            return Line(key, f"[{key}]", key, self.lang)
+            return Line(key, f"[{key}]", key, self.lang, key)
         shown = {name: self._value(name, params.get(name), reading=False) for name in phrase.params}
         read = {name: self._value(name, params.get(name), reading=True) for name in phrase.params}
         text = phrase.text.format_map(shown)
         reading = (phrase.kana or phrase.text).format_map(read)
-        return Line(key, text, reading, self.lang)
+        return Line(key, text, reading, self.lang, self.entry_key(key))
 
     def _value(self, name: str, value: Any, reading: bool) -> str:
-        vtype = PARAM_TYPES.get(name, "")
+        vtype = self.param_types.get(name, "")
         if value is None:
             return f"[{name}]"
         if vtype == "text":
             return str(value)
+        if vtype == "digits":
+            digits = [int(d) for d in str(value) if d.isdigit()]
+            if not reading:
+                return str(value)
+            words = _DIGIT_KANA if self.lang == "ja" else _DIGIT_WORDS
+            return " ".join(words[d] for d in digits)
         if vtype in ("seat", "number"):
             if reading and self.lang == "ja" and isinstance(value, int) and 0 <= value < 10000:
                 return number_kana(value)
@@ -148,13 +199,11 @@ class Catalog:
 
     def parameter_values(self, name: str) -> Iterable[Any]:
         """Every value a parameter takes at the table (what a voice pack renders)."""
-        vtype = PARAM_TYPES[name]
-        if vtype == "seat":
-            return SEAT_VALUES
-        if vtype == "number":
-            return NUMBER_VALUES
-        if vtype == "text":
-            return ()  # free text: spoken live, nothing to render ahead
+        vtype = self.param_types[name]
+        if vtype in ("seat", "number"):
+            return self.ranges[vtype]
+        if vtype in ("text", "digits"):
+            return ()  # free text and digit strings: spoken live, nothing to render ahead
         return sorted(self.values.get(vtype, {}))
 
     def combinations(self, key: str) -> Iterator[dict[str, Any]]:
@@ -181,7 +230,24 @@ def _entry(path: Path, where: str, entry: Any, lang: str) -> tuple[str, str | No
     return entry["text"], kana
 
 
+def _param_types(path: Path, table: Any) -> dict[str, str]:
+    if not isinstance(table, dict) or not all(isinstance(v, str) for v in table.values()):
+        raise CatalogError(f"{path}: [params] must map parameter names to types ({', '.join(PARAM_KINDS)} "
+                           f"or a [values] table)")
+    return dict(table)
+
+
+def _ranges(path: Path, table: Any) -> dict[str, range]:
+    out = {}
+    for name, bounds in (table or {}).items():
+        if name not in ("seat", "number") or not (isinstance(bounds, list) and len(bounds) == 2
+                                                   and all(isinstance(b, int) for b in bounds)):
+            raise CatalogError(f"{path}: [ranges] {name} = {bounds!r}; give seat or number = [lowest, highest]")
+        out[name] = range(bounds[0], bounds[1] + 1)
+    return out
+
+
 @cache
-def catalog(lang: str) -> Catalog:
-    """The shipped catalog for a language, loaded once per process."""
-    return Catalog.load(lang)
+def catalog(lang: str, namespace: str | None = None) -> Catalog:
+    """The shipped catalog for a language and game (common phrases only for "common"), loaded once."""
+    return Catalog.load(lang, namespace=namespace)

@@ -108,7 +108,7 @@ class Pack:
 
     def get(self, line: Line, params: Mapping[str, Any] | None) -> Clip | None:
         """The rendered audio for the line, if rendered from the same text (a stale entry is not used)."""
-        entry = entry_id(line.key, params)
+        entry = entry_id(line.entry or line.key, params)
         meta = self.entries.get(entry)
         if meta is None or meta.get("hash") != text_hash(line, self.backend, self.voice):
             return None
@@ -151,7 +151,7 @@ def pack_entries(catalog: Catalog, keys: Iterable[str] | None = None) -> Iterabl
     """Every phrase of the catalog with every parameter value the games use."""
     for key in sorted(keys if keys is not None else catalog.phrases):
         for params in catalog.combinations(key):
-            yield entry_id(key, params), params, catalog.render(key, params)
+            yield entry_id(catalog.entry_key(key), params), params, catalog.render(key, params)
 
 
 def render_pack(

@@ -81,7 +81,7 @@ class PhraseAudio:
 
     def find(self, line: Line, params: dict) -> tuple[Clip | None, str, str]:
         """(clip, source, a key naming this exact audio) with source recorded|pack|tts|text."""
-        entry = entry_id(line.key, params)
+        entry = entry_id(line.entry or line.key, params)
         if self.recorded is not None and (clip := self.recorded.get(line.key, params)) is not None:
             return clip, "recorded", f"recorded:{entry}"
         digest = text_hash(line, self.backend)

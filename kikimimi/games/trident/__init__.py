@@ -1,6 +1,32 @@
 """The Trident: the flagship game of the kikimimi table."""
 
-from kikimimi.games.trident.engine import Trident
+from kikimimi.games.registry import GameInfo, RefereeAction, SetupKey, register
+from kikimimi.games.trident.engine import RULES, Trident
+from kikimimi.games.trident.pieces import CONTROLS, PIECES
 from kikimimi.games.trident.state import TridentState
 
-__all__ = ["Trident", "TridentState"]
+INFO = register(GameInfo(
+    id="trident",
+    titles={"ja": "トライデント", "en": "The Trident"},
+    seats=(3, 3),
+    engine="kikimimi.games.trident.engine:Trident",
+    pieces=tuple(PIECES),
+    controls=CONTROLS,
+    setup_keys=(
+        SetupKey("first", 1, int, choices=(1, 2, 3), help="the first player"),
+        SetupKey("rules", "standard", str, choices=RULES, help="competition ranks by points in hand"),
+    ),
+    bots={"bot": "kikimimi.games.trident.bots:table_bots",
+          "perfect": "kikimimi.games.trident.bots:perfect_bots"},
+    view="kikimimi.games.trident.view:state_text",
+    referee_actions=(
+        RefereeAction("forgot", "Everyone forgot", "f"),
+        RefereeAction("penalty", "Penalty", "p", ("seat",)),
+    ),
+    privacy="kikimimi.games.trident.invariants:privacy_leaks",
+    bench="kikimimi.games.trident.bench",
+    max_events=3000,
+    summary="three players shed pieces by suit; declare Trident at one or two",
+))
+
+__all__ = ["INFO", "Trident", "TridentState"]

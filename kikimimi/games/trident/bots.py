@@ -8,7 +8,9 @@ meets forgotten declarations, wrong plays, draws with a legal piece in hand and 
 from __future__ import annotations
 
 import random
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from kikimimi.games.base import FIELD, Event, Referee, Scan, hand
 from kikimimi.games.trident.engine import legal_plays
@@ -151,3 +153,36 @@ class BotTable:
             if PIECES[p].is_basic and suit:
                 counts[suit] += 1
         return max(SUITS, key=lambda suit: counts[suit])
+
+
+def seat_to_move(s: TridentState) -> int | None:
+    """The seat whose tap the game waits for (the deal: the first seat still short of five)."""
+    if s.phase == OVER:
+        return None
+    if s.phase == DEAL:
+        return next((seat for seat in SEATS if len(s.hand(seat)) < HAND_SIZE), None)
+    if s.phase == DRAWING:
+        return s.drawer
+    return s.turn
+
+
+class TridentBots:
+    """The registry's bots (kikimimi.games.registry.Bots): a BotTable that leaves human seats alone."""
+
+    def __init__(self, seed: int, rates: BotRates | None = None) -> None:
+        self.table = BotTable(seed, rates)
+
+    def next_event(self, state: TridentState, humans: Collection[int] = ()) -> Event | None:
+        if humans and seat_to_move(state) in humans:
+            return None
+        return self.table.next_event(state)
+
+
+def table_bots(seed: int, setup: Mapping[str, Any]) -> TridentBots:
+    """Bots that make players' mistakes at the default rates (every rule gets exercised)."""
+    return TridentBots(seed)
+
+
+def perfect_bots(seed: int, setup: Mapping[str, Any]) -> TridentBots:
+    """Bots that make no mistakes."""
+    return TridentBots(seed, BotRates.perfect())

@@ -456,11 +456,10 @@ def _end(s: TridentState, fx: list[Effect], winner: int | None = None, crashed: 
     order = ranking(s, winner, crashed)
     s.result = Outcome(
         ranking=order,
-        winner=winner,
-        crashed=crashed,
-        pieces={seat: len(s.hand(seat)) for seat in SEATS},
-        points={seat: s.points(seat) for seat in SEATS},
+        winners=(winner,) if winner is not None else (),
+        scores={seat: s.points(seat) for seat in SEATS},
         reason=reason,
+        details={"crashed": crashed, "pieces": {seat: len(s.hand(seat)) for seat in SEATS}},
     )
     s.phase = OVER
     s.turn = None

@@ -75,3 +75,8 @@ def check_privacy(event: Event, effects: Iterable[Effect]) -> list[str]:
             problems.append(f"unknown output {effect.to!r}")
     return problems
 
+
+
+def privacy_leaks(before: TridentState, event: Event, effects: Iterable[Effect], after: TridentState) -> list[str]:
+    """The registry's privacy check (the conformance suite runs it over bot games)."""
+    return check_privacy(event, effects)

@@ -1,0 +1,95 @@
+"""The Trident's panel of the Priest's console: a pure function of the state report.
+
+Hands stay hidden unless `reveal` is set: the players may see the screen.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from rich.text import Text
+
+FIELD_SHOWN = 8
+PHASES = {
+    "deal": "deal",
+    "start": "start (start piece)",
+    "turn": "turn",
+    "drawing": "drawing",
+    "choose_suit": "choosing a suit",
+    "over": "game over",
+}
+PLACES = ("1st", "2nd", "3rd")
+
+
+def state_text(report: Mapping[str, Any], *, reveal: bool = False,
+               players: Mapping[int, str] | None = None, titles: Mapping[str, str] | None = None) -> Text:
+    """The table at a glance. `players`: seat -> name in an open meeting; `titles`: name -> rank."""
+    text = Text()
+    phase = report.get("phase")
+    text.append("Phase ", "dim").append(PHASES.get(str(phase), str(phase)), "bold")
+    text.append("   rules ", "dim").append(str(report.get("rules", "standard")))
+    text.append("   first ", "dim").append(f"seat {report.get('first', 1)}")
+    text.append("\n")
+    turn = report.get("turn")
+    text.append("To move ", "dim").append(f"seat {turn}" if turn else "–", "bold cyan")
+    text.append("   required ", "dim").append(str(report.get("required") or "–"), "bold")
+    pending = report.get("pending_draw", 0)
+    text.append("   pending draw ", "dim").append(str(pending), "bold red" if pending else "")
+    text.append("   basket ", "dim").append(str(report.get("basket_count")))
+    text.append("\n\n")
+    for seat_key, hand in report["hands"].items():
+        seat = int(seat_key)
+        owed = report["owed"].get(seat_key, 0)
+        mover = seat == turn and phase != "over"
+        text.append("▶ " if mover else "  ", "bold cyan")
+        text.append(f"Seat {seat}", "bold")
+        text.append(f"  {len(hand)} piece{'s' if len(hand) != 1 else ''}")
+        if report["declared"].get(seat_key):
+            text.append("  TRIDENT", "bold magenta")
+        if owed:
+            text.append(f"  owes {owed}", "bold red")
+        name = (players or {}).get(seat)
+        if name:
+            title = (titles or {}).get(name)
+            text.append(f"  {name}" + (f" ({title})" if title else ""), "italic")
+        text.append("\n")
+        if reveal:
+            text.append("      " + (" ".join(hand) or "(empty)") + "\n", "yellow")
+    if not reveal:
+        text.append("  hands hidden (h reveals them)\n", "dim")
+    field = list(report.get("field", []))
+    text.append("\nField ", "dim")
+    if len(field) > FIELD_SHOWN:
+        text.append(f"({len(field)}) … ")
+    text.append(" ".join(field[-FIELD_SHOWN:]) or "–")
+    text.append("\n")
+    penalties = report.get("penalties") or []
+    if penalties:
+        text.append("Penalties ", "dim")
+        text.append(", ".join(f"seat {p['seat']} {str(p['reason']).replace('_', ' ')}" for p in penalties), "red")
+        text.append("\n")
+    result = report.get("result")
+    if result:
+        text.append(ranking_text(result, str(report.get("rules", "standard"))))
+    return text
+
+
+def ranking_text(result: Mapping[str, Any], rules: str) -> Text:
+    text = Text("Ranking ", "dim")
+    parts = []
+    for place, seat in zip(PLACES, result["ranking"], strict=False):
+        if seat == result.get("winner"):
+            how = "out"
+        elif seat == result.get("crashed"):
+            how = "crashed"
+        else:
+            held = result["pieces"][str(seat)]
+            how = f"{held} piece{'' if held == 1 else 's'}, {result['points'][str(seat)]} points"
+        parts.append(f"{place} seat {seat} ({how})")
+    text.append("  ".join(parts), "bold green")
+    text.append(f"\n        by {'points' if rules == 'competition' else 'pieces'} in hand")
+    if result.get("reason") == "referee":
+        text.append(", ended by the Priest")
+    text.append("\n")
+    return text
