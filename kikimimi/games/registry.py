@@ -131,6 +131,9 @@ class GameInfo:
     clock: str | None = None  # "module:function(state) -> (seat, seconds) | None": the seat the table
     #   waits for and its time; the live table restarts its timer whenever that changes, warns the seat
     #   10 s before and then sends Referee("timeout") (journaled like any event)
+    prepare: str | None = None  # "module:function(setup, rng: random.Random) -> setup": what the table
+    #   draws at random when it begins a new game (Numeron practice's secret), stored in the set-up in the
+    #   journal so that replay and resume need no randomness; never called on replay or resume
     max_events: int = 5000  # a bot game longer than this is a bug (the conformance suite's bound)
     summary: str = ""  # one line for `kikimimi games`
 
@@ -202,6 +205,10 @@ class GameInfo:
     def view_function(self) -> Callable[..., Any] | None:
         """The game's console panel: f(report, *, reveal, players=None, titles=None) -> rich Text."""
         return load(self.view) if self.view else None
+
+    def prepare_setup(self, setup: Mapping[str, Any], rng: Any) -> dict[str, Any]:
+        """The set-up with the table's random draws made (the game's `prepare`), ready to journal."""
+        return dict(load(self.prepare)(dict(setup), rng)) if self.prepare else dict(setup)
 
     def clock_function(self) -> Callable[[Any], tuple[int, int] | None] | None:
         return load(self.clock) if self.clock else None
