@@ -1,0 +1,370 @@
+"""The 6 nimmt! rules engine: `apply(state, event) -> (state, effects)`, pure.
+
+Each section of the contract (`spec/nimmt-rules.md`; `docs/rules/nimmt.md`) is one group of functions
+below, and the tests are named after those sections. A refusal is a spoken phrase, never an exception,
+and never names a card (D16): `apply` never raises on any event.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from kikimimi.games.base import FIELD, SPEAKER, Alert, Effect, Event, GameOver, Outcome, Referee, Say, hand, seat_of
+from kikimimi.games.nimmt.phrases import CARD_KEYS
+from kikimimi.games.nimmt.pieces import BULLHEADS, CARD_OF, ROW_OF
+from kikimimi.games.nimmt.state import (
+    CHOOSE,
+    CHOSEN,
+    DEAL,
+    HAND_SIZE,
+    IN_ROW,
+    OUT,
+    OVER,
+    ROW_LIMIT,
+    ROWS,
+    TAKE_ROW,
+    TAKEN,
+    NimmtState,
+    row_bullheads,
+    row_for,
+)
+
+MIN_PLAYERS, MAX_PLAYERS = 2, 10
+
+
+class SetupError(ValueError):
+    """A set-up that cannot start a game (the registry's parse_setup reports these before)."""
+
+
+def setup_problem(setup: Mapping[str, Any]) -> str | None:
+    """The rule across keys: `first` is one of the seats (the contract's malformed line)."""
+    players, first = setup.get("players", 4), setup.get("first", 1)
+    if not isinstance(players, int) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        return f"players must be {MIN_PLAYERS} to {MAX_PLAYERS}, not {players!r}"
+    if not isinstance(first, int) or not 1 <= first <= players:
+        return f"first must be a seat 1 to {players}, not {first!r}"
+    target = setup.get("target", 0)
+    if not isinstance(target, int) or target < 0:
+        return f"target must be 0 or more, not {target!r}"
+    return None
+
+
+def card_say(to: str, card: int) -> Say:
+    """A card's number and bullheads (on its own seat's earphone)."""
+    return Say(to, CARD_KEYS[BULLHEADS[card]], {"card": card})
+
+
+class Nimmt:
+    """6 nimmt! for 2 to 10 seats (the Game protocol of kikimimi.games.base)."""
+
+    name = "nimmt"
+
+    def readers(self, seats: int = 4) -> tuple[str, ...]:
+        return (FIELD, *(hand(seat) for seat in range(1, seats + 1)))
+
+    def initial(self, setup: Mapping[str, Any] | None = None) -> NimmtState:
+        setup = dict(setup or {})
+        problem = setup_problem(setup)
+        if problem:
+            raise SetupError(problem)
+        return NimmtState.new(setup.get("players", 4), setup.get("first", 1), setup.get("target", 0))
+
+    def is_over(self, state: NimmtState) -> bool:
+        return state.phase == OVER
+
+    def apply(self, state: NimmtState, event: Event) -> tuple[NimmtState, list[Effect]]:
+        s = state.copy()
+        fx: list[Effect] = []
+        if isinstance(event, Referee):
+            _referee(s, event, fx)
+        elif isinstance(event, tuple) and len(event) >= 2:
+            _scan(s, event[0], event[1], event[2] if len(event) > 2 else None, fx)
+        return s, fx
+
+    def summary(self, state: NimmtState) -> list[Effect]:
+        return _summary(state)
+
+    def observe(self, state: NimmtState, seat: int | None) -> dict[str, Any]:
+        from kikimimi.games.nimmt.report import observation
+
+        return observation(state, seat)
+
+    def report(self, state: NimmtState) -> dict[str, Any]:
+        from kikimimi.games.nimmt.report import state_report
+
+        return state_report(state)
+
+
+# -- taps ------------------------------------------------------------------------------------------
+
+
+def _scan(s: NimmtState, reader: Any, tag: Any, uid: Any, fx: list[Effect]) -> None:
+    seat = seat_of(reader) if isinstance(reader, str) else None
+    if reader == FIELD:
+        out = SPEAKER
+    elif seat is not None and 1 <= seat <= s.players:
+        out = hand(seat)
+    else:
+        # D18: a reader the game does not use changes nothing; a spare seat's earphone hears why.
+        fx.append(Alert("reader.unknown", {"reader": str(reader), "tag": tag}))
+        if seat is not None and 1 <= seat <= MAX_PLAYERS:
+            fx.append(Say(hand(seat), "tap.no_seat"))
+        return
+    if not isinstance(tag, str) or (tag not in CARD_OF and tag not in ROW_OF):
+        fx.append(Say(out, "tap.unknown_tag"))
+        fx.append(Alert("tag.unknown", {"reader": reader, "uid": uid, "tag": tag if isinstance(tag, str) else None}))
+        return
+    if s.phase == OVER:
+        fx.append(Say(out, "game.over"))
+        return
+    if tag in ROW_OF:
+        _row_tag(s, seat if out != SPEAKER else None, out, ROW_OF[tag], fx)
+    elif out == SPEAKER:
+        _field_card(s, CARD_OF[tag], fx)
+    else:
+        _hand_card(s, seat, CARD_OF[tag], fx)
+
+
+def _reading(s: NimmtState, row: int, out: str, fx: list[Effect]) -> None:
+    """A row reading: its count, last card and bullheads (D17)."""
+    cards = s.rows[row - 1]
+    fx.append(Say(out, "row.reading", {"row": row, "size": len(cards), "card": cards[-1]}))
+    fx.append(Say(out, "row.bullheads", {"bullheads": row_bullheads(cards)}))
+
+
+def _row_tag(s: NimmtState, seat: int | None, out: str, row: int, fx: list[Effect]) -> None:
+    if row > len(s.rows):
+        fx.append(Say(out, "row.not_laid"))
+    elif seat is None and s.phase == TAKE_ROW:
+        _take_row(s, row, fx)
+    else:
+        _reading(s, row, out, fx)
+
+
+def _hand_card(s: NimmtState, seat: int, card: int, fx: list[Effect]) -> None:
+    """A hand reader: the deal, else it only speaks (D6)."""
+    out = hand(seat)
+    where, which = s.where(card)
+    if where == seat:
+        fx.append(card_say(out, card))
+    elif where == IN_ROW:
+        _reading(s, which, out, fx)
+    elif where == CHOSEN and which == seat:
+        fx.append(Say(out, "choose.you_chose", {"card": card}))
+    elif isinstance(where, int) or where == CHOSEN:
+        owner = where if isinstance(where, int) else which
+        fx.append(Say(out, "tap.not_yours"))
+        fx.append(Alert("card.foreign_hand", {"reader": out, "seat": seat, "owner": owner, "card": card}))
+    elif where == TAKEN and which == seat:
+        fx.append(Say(out, "taken.so_far", {"bullheads": s.bullheads(seat)}))
+    elif where == OUT and s.phase == DEAL:
+        if len(s.hand(seat)) >= HAND_SIZE:
+            fx.append(Say(out, "deal.hand_full"))
+            return
+        s.set_hand(seat, s.hand(seat) | {card})
+        fx.append(card_say(out, card))
+        _check_dealt(s, fx)
+    else:
+        fx.append(Say(out, "tap.refused"))  # another seat's pile, or out of play: no number said
+
+
+def _field_card(s: NimmtState, card: int, fx: list[Effect]) -> None:
+    where, which = s.where(card)
+    if where == IN_ROW:
+        if s.phase == TAKE_ROW:
+            _take_row(s, which, fx)
+        else:
+            _reading(s, which, SPEAKER, fx)
+    elif s.phase == DEAL:
+        if where != OUT:
+            fx.append(Say(SPEAKER, "deal.held"))
+        elif len(s.rows) >= ROWS:
+            fx.append(Say(SPEAKER, "deal.rows_full"))
+        else:
+            s.rows += ((card,),)
+            fx.append(Say(SPEAKER, "row.start", {"row": len(s.rows), "card": card}))
+            _check_dealt(s, fx)
+    elif s.phase == TAKE_ROW:
+        fx.append(Say(SPEAKER, "take_row.first", {"seat": s.taker}))
+    elif isinstance(where, int):
+        _choose(s, where, card, fx)
+    elif where == CHOSEN:
+        fx.append(Say(SPEAKER, "choose.already", {"seat": which}))
+    else:
+        fx.append(Say(SPEAKER, "tap.refused"))
+
+
+# -- deal ------------------------------------------------------------------------------------------
+
+
+def _check_dealt(s: NimmtState, fx: list[Effect]) -> None:
+    if len(s.rows) == ROWS and all(len(held) == HAND_SIZE for held in s.hands):
+        s.phase = CHOOSE
+        fx.append(Say(SPEAKER, "deal.complete"))
+
+
+# -- choosing --------------------------------------------------------------------------------------
+
+
+def _choose(s: NimmtState, seat: int, card: int, fx: list[Effect]) -> None:
+    if s.chosen[seat - 1] is not None:
+        fx.append(Say(SPEAKER, "choose.already", {"seat": seat}))  # the first choice stands (D7)
+        return
+    s.set_hand(seat, s.hand(seat) - {card})  # out of the hand at once (D8)
+    s.set_chosen(seat, card)
+    fx.append(Say(SPEAKER, "choose.chosen", {"seat": seat}))
+    fx.append(Say(hand(seat), "choose.you_chose", {"card": card}))
+    waiting = [x for x in s.seats if s.chosen[x - 1] is None]
+    if not waiting:
+        _reveal(s, fx)
+    elif len(waiting) == 1:
+        fx.append(Say(SPEAKER, "choose.waiting", {"seat": waiting[0]}))
+
+
+# -- reveal and placement --------------------------------------------------------------------------
+
+
+def _reveal(s: NimmtState, fx: list[Effect]) -> None:
+    order = tuple(sorted((card, seat) for seat, card in enumerate(s.chosen, 1) if card is not None))
+    s.revealed = order
+    s.queue = order
+    for card, seat in order:
+        fx.append(Say(SPEAKER, "reveal.card", {"card": card, "seat": seat}))
+    _place(s, fx)
+
+
+def _take(s: NimmtState, seat: int, row: int, card: int, fx: list[Effect]) -> None:
+    """The seat takes the row's cards; its card starts the row, which keeps its number (D5)."""
+    cards = s.rows[row - 1]
+    s.add_taken(seat, cards)
+    s.set_row(row, (card,))
+    fx.append(Say(SPEAKER, "take.row", {"seat": seat, "row": row}))
+    fx.append(Say(SPEAKER, "take.bullheads", {"bullheads": row_bullheads(cards)}))
+
+
+def _place(s: NimmtState, fx: list[Effect]) -> None:
+    """The queued cards, lowest first, until all are placed or a card is lower than every row."""
+    while s.queue:
+        card, seat = s.queue[0]
+        row = row_for(s.rows, card)
+        if row is None:
+            s.phase = TAKE_ROW
+            s.taker = seat
+            fx.append(Say(SPEAKER, "take_row.ask", {"card": card, "seat": seat}))
+            for index in range(1, len(s.rows) + 1):
+                _reading(s, index, SPEAKER, fx)
+            return
+        s.queue = s.queue[1:]
+        if len(s.rows[row - 1]) >= ROW_LIMIT:
+            _take(s, seat, row, card, fx)
+        else:
+            s.set_row(row, (*s.rows[row - 1], card))
+            fx.append(Say(SPEAKER, "place.row", {"seat": seat, "row": row}))
+    _turn_end(s, fx)
+
+
+def _take_row(s: NimmtState, row: int, fx: list[Effect]) -> None:
+    """The taker's free choice of a row (D12): any row, by a card of it or its tag."""
+    card, seat = s.queue[0]
+    s.queue = s.queue[1:]
+    s.taker = None
+    s.phase = CHOOSE
+    _take(s, seat, row, card, fx)
+    _place(s, fx)
+
+
+def _turn_end(s: NimmtState, fx: list[Effect]) -> None:
+    s.chosen = (None,) * s.players
+    s.revealed = ()
+    s.taker = None
+    s.phase = CHOOSE
+    if not any(s.hands):
+        _round_end(s, fx)
+
+
+# -- end of a round and of the game ----------------------------------------------------------------
+
+
+def _round_end(s: NimmtState, fx: list[Effect]) -> None:
+    fx.append(Say(SPEAKER, "round.over", {"round": s.round}))
+    if s.target == 0:
+        for seat in s.seats:
+            fx.append(Say(SPEAKER, "score.seat", {"seat": seat, "bullheads": s.bullheads(seat)}))
+        _end(s, "round", fx)
+        return
+    totals = [s.total(seat) for seat in s.seats]
+    for seat in s.seats:
+        fx.append(Say(SPEAKER, "score.total", {"seat": seat, "bullheads": totals[seat - 1]}))
+    if max(totals) >= s.target:
+        _end(s, "target", fx)
+        return
+    # A new round at once (D3, D4): every card is dealt again.
+    s.past = tuple(totals)
+    s.round += 1
+    s.phase = DEAL
+    s.rows = ()
+    s.hands = tuple(frozenset() for _ in s.seats)
+    s.taken = ((),) * s.players
+    fx.append(Say(SPEAKER, "round.next", {"round": s.round}))
+
+
+def ranking(s: NimmtState) -> tuple[int, ...]:
+    """Fewest bullheads in all rounds first; ties by seat number (they share the win, D14)."""
+    return tuple(sorted(s.seats, key=lambda seat: (s.total(seat), seat)))
+
+
+def _end(s: NimmtState, reason: str, fx: list[Effect]) -> None:
+    totals = {seat: s.total(seat) for seat in s.seats}
+    fewest = min(totals.values())
+    # The Priest's end has no winner: a game stopped half-way proves nothing (as the Trident's).
+    winners = () if reason == "referee" else tuple(seat for seat in s.seats if totals[seat] == fewest)
+    s.result = Outcome(ranking=ranking(s), winners=winners, scores=totals, reason=reason,
+                       details={"rounds": s.round, "target": s.target})
+    s.phase = OVER
+    s.taker = None
+    for seat in winners:
+        fx.append(Say(SPEAKER, "game.winner", {"seat": seat}))
+    fx.append(GameOver(s.result))
+
+
+# -- referee ---------------------------------------------------------------------------------------
+
+
+def _referee(s: NimmtState, event: Referee, fx: list[Effect]) -> None:
+    if event.action == "end":
+        if s.phase == OVER:
+            _refuse("end", "the game is already over", fx)
+            return
+        fx.append(Say(SPEAKER, "game.ended"))
+        for seat in s.seats:
+            fx.append(Say(SPEAKER, "score.total", {"seat": seat, "bullheads": s.total(seat)}))
+        _end(s, "referee", fx)
+    else:
+        _refuse(str(event.action), "unknown referee action (6 nimmt! has none of its own; undo is the table's)", fx)
+
+
+def _refuse(action: str, why: str, fx: list[Effect]) -> None:
+    fx.append(Say(SPEAKER, "referee.refused"))
+    fx.append(Alert("referee.refused", {"action": action, "why": why}))
+
+
+def _summary(s: NimmtState) -> list[Effect]:
+    if s.phase == DEAL:
+        return [Say(SPEAKER, "summary.deal", {"round": s.round})]
+    if s.phase == OVER:
+        return [Say(SPEAKER, "game.over")]
+    if s.phase == TAKE_ROW:
+        card, seat = s.queue[0]
+        fx: list[Effect] = [Say(SPEAKER, "take_row.ask", {"card": card, "seat": seat})]
+        for index in range(1, len(s.rows) + 1):
+            _reading(s, index, SPEAKER, fx)
+        return fx
+    waiting = [x for x in s.seats if s.chosen[x - 1] is None]
+    out: list[Effect] = [Say(SPEAKER, "choose.still", {"count": len(waiting)})]
+    if len(waiting) == 1:
+        out.append(Say(SPEAKER, "choose.waiting", {"seat": waiting[0]}))
+    return out
+
+
+__all__ = ["Nimmt", "SetupError", "setup_problem", "ranking", "card_say"]
