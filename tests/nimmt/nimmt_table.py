@@ -66,7 +66,7 @@ class Table:
         return [words.render(e.key, e.params).text for e in (self.effects if effects is None else effects)
                 if isinstance(e, Say) and e.to == to]
 
-    def keys(self, effects: Sequence[Effect] | None = None) -> list[tuple[str, str]]:
+    def sent(self, effects: Sequence[Effect] | None = None) -> list[tuple[str, str]]:
         return [(e.to, e.key) for e in (self.effects if effects is None else effects) if isinstance(e, Say)]
 
 

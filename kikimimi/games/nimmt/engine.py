@@ -130,7 +130,7 @@ def _reading(s: NimmtState, row: int, out: str, fx: list[Effect]) -> None:
     """A row reading: its count, last card and bullheads (D17)."""
     cards = s.rows[row - 1]
     fx.append(Say(out, "row.reading", {"row": row, "size": len(cards), "card": cards[-1]}))
-    fx.append(Say(out, "row.bullheads", {"bullheads": row_bullheads(cards)}))
+    fx.append(Say(out, "row.bullheads", {"heads": row_bullheads(cards)}))
 
 
 def _row_tag(s: NimmtState, seat: int | None, out: str, row: int, fx: list[Effect]) -> None:
@@ -240,7 +240,7 @@ def _take(s: NimmtState, seat: int, row: int, card: int, fx: list[Effect]) -> No
     s.add_taken(seat, cards)
     s.set_row(row, (card,))
     fx.append(Say(SPEAKER, "take.row", {"seat": seat, "row": row}))
-    fx.append(Say(SPEAKER, "take.bullheads", {"bullheads": row_bullheads(cards)}))
+    fx.append(Say(SPEAKER, "take.bullheads", {"heads": row_bullheads(cards)}))
 
 
 def _place(s: NimmtState, fx: list[Effect]) -> None:

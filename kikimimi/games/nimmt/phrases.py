@@ -2,7 +2,8 @@
 
 The catalogs (`voices/catalog/nimmt.{ja,en}.toml`) define each of these with exactly these parameters
 (a test checks both). Phrases are short and take at most three small parameters, so that a voice
-pack can render every combination ahead (`card` 0-104, `seat` 1-10, `row` 1-4, `size` 1-5).
+pack can render every combination ahead (`card` 0-104, `seat` 1-10, `row` 1-4, `size` 1-5, and `heads`
+0-27: a row's bullheads).
 A long announcement (the reveal, a row reading) is a sequence of these, always in the same order.
 """
 
@@ -22,7 +23,7 @@ PHRASES: dict[str, tuple[str, ...]] = {
     "deal.complete": (),
     # rows heard again (D17), and the take_row prompt
     "row.reading": ("row", "size", "card"),
-    "row.bullheads": ("bullheads",),
+    "row.bullheads": ("heads",),
     "row.not_laid": (),
     # choosing
     "choose.chosen": ("seat",),
@@ -35,7 +36,7 @@ PHRASES: dict[str, tuple[str, ...]] = {
     "reveal.card": ("card", "seat"),
     "place.row": ("seat", "row"),
     "take.row": ("seat", "row"),
-    "take.bullheads": ("bullheads",),
+    "take.bullheads": ("heads",),
     "take_row.ask": ("card", "seat"),
     "take_row.first": ("seat",),
     # refusals: never a card number (D16)

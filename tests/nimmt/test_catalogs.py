@@ -1,0 +1,54 @@
+"""Every phrase the engine can emit exists in both languages with exactly its parameters; every
+combination a voice pack renders is complete; the ranges cover ten seats and card 104."""
+
+from __future__ import annotations
+
+import pytest
+
+from kikimimi.games.nimmt.phrases import PHRASES
+from kikimimi.voice.catalog import catalog
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_every_engine_phrase_is_in_the_catalog_with_its_parameters(lang):
+    words = catalog(lang, "nimmt")
+    game_keys = {key for key, phrase in words.phrases.items() if "nimmt." in phrase.source}
+    assert game_keys == set(PHRASES), (sorted(set(PHRASES) - game_keys), sorted(game_keys - set(PHRASES)))
+    wrong = {key: (words.phrases[key].params, want) for key, want in PHRASES.items()
+             if set(words.phrases[key].params) != set(want)}
+    assert not wrong
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_every_combination_renders_without_placeholders(lang):
+    words = catalog(lang, "nimmt")
+    total = 0
+    for key in PHRASES:
+        for params in words.combinations(key):
+            line = words.render(key, params)
+            total += 1
+            assert "[" not in line.text and "{" not in line.reading, (key, params, line)
+    assert total < 10_000  # a voice pack renders all of them ahead (8,075 today)
+
+
+def test_ranges_cover_ten_seats_and_every_card():
+    words = catalog("en", "nimmt")
+    assert list(words.parameter_values("seat")) == list(range(1, 11))
+    assert max(words.parameter_values("card")) == 104
+
+
+def test_japanese_numbers_and_bullhead_counts_are_read_in_kana():
+    words = catalog("ja", "nimmt")
+    line = words.render("card.b7", {"card": 55})
+    assert (line.text, line.reading) == ("55、牛7頭。", "ごじゅうご、うし ななとう。")
+    line = words.render("reveal.card", {"card": 104, "seat": 10})
+    assert line.reading == "ひゃくよん、じゅうばん、"
+    assert words.render("take.bullheads", {"heads": 10}).reading == "うし じゅっとう。"
+    assert words.render("row.bullheads", {"heads": 21}).reading == "うし にじゅういっとう。"
+
+
+def test_english_singular_and_plural():
+    words = catalog("en", "nimmt")
+    assert words.render("row.reading", {"row": 2, "size": 1, "card": 15}).text == "Row 2: 1 card, ends at 15,"
+    assert words.render("row.bullheads", {"heads": 1}).text == "1 bullhead."
+    assert words.render("take.bullheads", {"heads": 7}).text == "7 bullheads."
