@@ -149,3 +149,30 @@ def distribution() -> dict[str, int]:
         "role": sum(v is not None for v in values),
         "96_or_more": sum(v is not None and v >= 96 for v in values),
     }
+
+
+def exchanges(hand: Digits, river: Digits, cap: int) -> Iterable[tuple[Digits, Digits, Digits]]:
+    """Every way to discard k cards of `hand` and pick k of `river`, 1 <= k <= min(cap, len(river)):
+    (discarded, picked, new hand sorted), each multiset once."""
+    seen: set[tuple[Digits, Digits]] = set()
+    for k in range(1, min(cap, len(river), len(hand)) + 1):
+        for out in set(combinations(sorted(hand), k)):
+            kept = list(hand)
+            for d in out:
+                kept.remove(d)
+            for pick in set(combinations(sorted(river), k)):
+                if (out, pick) in seen:
+                    continue
+                seen.add((out, pick))
+                yield out, pick, tuple(sorted(kept + list(pick)))
+
+
+def showdown_best(hand: Digits, river: Digits, cap: int) -> int | None:
+    """The best role reachable by a showdown turn (None: none is, and the showdown is refused) [D6]."""
+    table = best_table()
+    found: int | None = None
+    for _, _, new in exchanges(hand, river, cap):
+        v = table[new]
+        if v is not None and (found is None or v > found):
+            found = v
+    return found

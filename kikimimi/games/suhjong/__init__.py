@@ -1,0 +1,43 @@
+"""Suhjong (数雀): a two-player equation game; roles declared by tapping, judged by the table."""
+
+from kikimimi.games.registry import GameInfo, SetupKey, register
+from kikimimi.games.suhjong.pieces import CARDS, CONTROLS
+
+
+def _setup_check(setup):
+    from kikimimi.games.suhjong.engine import check_setup
+
+    return check_setup(setup)
+
+
+_OPTIONAL = {}
+if "invariants" in GameInfo.__dataclass_fields__:  # a newer registry field: checked after every event
+    _OPTIONAL["invariants"] = "kikimimi.games.suhjong.invariants:check"
+
+INFO = register(GameInfo(
+    id="suhjong",
+    titles={"ja": "数雀", "en": "Suhjong"},
+    seats=(2, 2),
+    engine="kikimimi.games.suhjong.engine:Suhjong",
+    pieces=CARDS,
+    controls=CONTROLS,
+    setup_keys=(
+        SetupKey("first", 1, int, choices=(1, 2), help="round 1's first player; then it alternates"),
+        SetupKey("discard_max", 3, int, minimum=1, maximum=5, help="most discards in a turn"),
+        SetupKey("fold_points", 10, int, minimum=0, help="what the other seat scores on a fold"),
+        SetupKey("rounds", 1, int, minimum=1, help="rounds (局) in the game"),
+        SetupKey("hints", True, bool, help="say a better role after both declarations"),
+    ),
+    setup_check=_setup_check,
+    bots={"bot": "kikimimi.games.suhjong.bots:table_bots",
+          "random": "kikimimi.games.suhjong.bots:random_bots",
+          "greedy": "kikimimi.games.suhjong.bots:greedy_bots"},
+    view="kikimimi.games.suhjong.view:state_text",
+    privacy="kikimimi.games.suhjong.invariants:privacy_leaks",
+    bench="kikimimi.games.suhjong.bench",
+    max_events=4000,
+    summary="two players split five digits into an equation; fold, showdown, declare by tapping",
+    **_OPTIONAL,
+))
+
+__all__ = ["INFO"]
