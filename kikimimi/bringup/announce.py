@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from kikimimi.devices.deck import Deck
 from kikimimi.games.base import FIELD, SPEAKER, Say, seat_of
-from kikimimi.games.trident.pieces import CTL_PASS, CTL_SUIT, CTL_TRIDENT, PIECES
+from kikimimi.games.registry import get_info
 
 
 def output_for(role: str) -> str | None:
@@ -33,23 +33,13 @@ class Heard:
     say: Say | None  # None when the reader's role has no output
 
 
-def phrase_for(tag_id: str | None, role: str) -> tuple[str, dict]:
-    """The phrase key and parameters naming a tag, as the game would name it on that reader."""
+def phrase_for(tag_id: str | None, role: str, game: str | None = None) -> tuple[str, dict]:
+    """The phrase key and parameters naming a tag, as its game would name it on that reader."""
     if tag_id is None:
         return "bringup.unknown_tag", {}
-    piece = PIECES.get(tag_id)
-    if piece is not None:
-        # An Unknown is only ever "Unknown" on a hand reader: its effect is a secret until played.
-        if piece.is_unknown and seat_of(role) is not None:
-            return "piece.unknown", {}
-        return f"piece.{piece.kind}", {}
-    if tag_id == CTL_PASS:
-        return "bringup.control_pass", {}
-    if tag_id == CTL_TRIDENT:
-        return "bringup.control_trident", {}
-    if tag_id in CTL_SUIT:
-        return "bringup.control_suit", {"suit": CTL_SUIT[tag_id]}
-    return "bringup.unknown_tag", {}
+    from kikimimi.games.registry import DEFAULT_GAME
+
+    return get_info(game or DEFAULT_GAME).name_tag(tag_id, role)
 
 
 def announce(deck: Deck, role: str, uid: str) -> Heard:
@@ -57,5 +47,5 @@ def announce(deck: Deck, role: str, uid: str) -> Heard:
     out = output_for(role)
     if out is None:
         return Heard(role, uid, tag_id, None)
-    key, params = phrase_for(tag_id, role)
+    key, params = phrase_for(tag_id, role, deck.game)
     return Heard(role, uid, tag_id, Say(out, key, params))

@@ -17,6 +17,7 @@ from kikimimi.devices.hub import Hub
 from kikimimi.games.base import SPEAKER, Say
 from kikimimi.paths import data_dir
 from kikimimi.table.config import TableConfig, load_config
+from kikimimi.voice.catalog import catalog
 from kikimimi.voice.router import Voice
 
 
@@ -58,7 +59,7 @@ def run_assign(config: TableConfig, args: argparse.Namespace, err: Console) -> i
         return 2
     by_name = {c.name: c for c in candidates}
     voice_outputs = [replace(o, sink="transcript") for o in config.outputs] if args.transcript else config.outputs
-    voice = Voice.open(config.voice, voice_outputs)
+    voice = Voice.open(config.voice, voice_outputs, phrases=catalog(config.language, config.deck.game))
     hub = Hub([c.spec() for c in candidates], debounce=config.debounce,
               on_health=lambda name, h: out.print(f"  [dim]{name} ({h.path}): {h.status}: {h.detail}[/dim]"))
     end = time.monotonic() + args.seconds if args.seconds else None

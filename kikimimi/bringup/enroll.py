@@ -1,6 +1,7 @@
 """Enrollment: tap every piece and control tag in turn to write the deck (UID -> piece id).
 
-Walks the Trident catalog, then the control tags (one set per seat), asking for each ("tap heart 1").
+Walks the game's pieces (from the game registry), then its control tags (one set per seat by
+default), asking for each ("tap heart 1").
 A tag already in the deck is refused with the piece it already is. The deck is rewritten atomically
 after every accepted tag, so enrollment can be stopped at any time (Ctrl-C) and resumed by running
 the same command again: tags already enrolled are skipped.
@@ -13,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from kikimimi.devices.deck import load_deck, normalize_uid, save_deck
-from kikimimi.games.trident.pieces import CONTROLS, PIECES
+from kikimimi.games.registry import GameInfo
 
 HEADER = ("A kikimimi deck written by `kikimimi enroll`: tag UID = piece or control id.\n"
           "Edit by hand if needed; run enroll again to fill what is missing.")
@@ -26,23 +27,30 @@ class Slot:
 
     def spoken(self) -> str:
         """How the prompt names it: `heart 1`, `change heart 2`, `control pass (set 2)`."""
-        if self.tag_id.startswith("ctl-"):
-            return f"control {self.tag_id[4:]} (set {self.copy})"
+        if self.copy:
+            name = self.tag_id[4:] if self.tag_id.startswith("ctl-") else self.tag_id
+            return f"control {name.replace('-', ' ')} (set {self.copy})"
         return self.tag_id.replace("-", " ")
 
 
-def plan(control_sets: int = 3) -> list[Slot]:
-    """Every tag to enroll, in the order asked: the 54 pieces, then each set of control tags."""
-    return [Slot(pid) for pid in PIECES] + [Slot(ctl, n) for n in range(1, control_sets + 1) for ctl in CONTROLS]
+def plan(info: GameInfo, control_sets: int | None = None) -> list[Slot]:
+    """Every tag to enroll, in the order asked: the game's pieces, then each set of control tags
+    (by default one set per seat of the game's largest table)."""
+    sets = info.seats[1] if control_sets is None else control_sets
+    return [Slot(pid) for pid in info.pieces] + [Slot(ctl, n) for n in range(1, sets + 1) for ctl in info.controls]
 
 
 class Enrollment:
-    def __init__(self, deck_path: str | Path, control_sets: int = 3) -> None:
+    def __init__(self, deck_path: str | Path, info: GameInfo, control_sets: int | None = None) -> None:
         self.path = Path(deck_path)
-        self.slots = plan(control_sets)
+        self.info = info
+        self.slots = plan(info, control_sets)
         self.tags: dict[str, str] = {}
         if self.path.exists():
-            self.tags = dict(load_deck(self.path).tags)  # DeckError (file:line) if it is broken
+            deck = load_deck(self.path)  # DeckError (file:line) if it is broken
+            if deck.game != info.id:
+                raise ValueError(f"{self.path} is a deck of {deck.game}, not {info.id}; give another --deck")
+            self.tags = dict(deck.tags)
 
     def remaining(self) -> list[Slot]:
         have: dict[str, int] = {}
@@ -63,7 +71,7 @@ class Enrollment:
             return f"that tag is already {self.tags[uid]}"
         self.tags[uid] = slot.tag_id
         try:
-            save_deck(self.path, "trident", self.tags, HEADER)
+            save_deck(self.path, self.info.id, self.tags, HEADER)
         except OSError:
             del self.tags[uid]
             raise

@@ -23,7 +23,7 @@ from kikimimi.bringup.latency import LatencyMeter
 from kikimimi.devices.events import ReaderHealth
 from kikimimi.devices.hub import Hub
 from kikimimi.table.config import TableConfig
-from kikimimi.voice.catalog import Line
+from kikimimi.voice.catalog import Line, catalog
 from kikimimi.voice.config import redirect_outputs
 from kikimimi.voice.router import OutputHealth, Voice
 
@@ -99,7 +99,8 @@ class Bringup:
             if on_health is not None:
                 on_health(role, health)
 
-        voice = Voice.open(voice_spec, outputs, on_line=line_hook, on_first_frame=meter.first_frame)
+        voice = Voice.open(voice_spec, outputs, on_line=line_hook, on_first_frame=meter.first_frame,
+                           phrases=catalog(config.language, config.deck.game))
         hub = Hub(config.readers, debounce=config.debounce, on_health=health_hook)
         session = cls(config, hub, voice, meter)
         holder.append(session)

@@ -1,4 +1,4 @@
-"""Taps for simulated readers: typed on stdin (`hand:2 heart-1` or `field 51000100`), or made up for
+"""Taps for simulated readers: typed on stdin (`hand:2 heart-1` or `field 23000100`), or made up for
 `--latency` so that a table without readers can still be measured end to end."""
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ def parse_typed(line: str, deck: Deck, roles: list[str]) -> tuple[str, str]:
     """`ROLE TAG` -> (role, uid); TAG is a UID in hex or a piece/control id of the deck."""
     parts = line.split()
     if len(parts) != 2:
-        raise ValueError(f"type ROLE TAG, e.g. `hand:2 heart-1` or `field 51000100` (roles: {', '.join(roles)})")
+        raise ValueError(f"type ROLE TAG, e.g. `hand:2 heart-1` or `field 23000100` (roles: {', '.join(roles)})")
     role, tag = parts
     if role not in roles:
         raise ValueError(f"{role!r} is not a simulated reader here; simulated: {', '.join(roles)}")

@@ -35,8 +35,40 @@ def register(subparsers: Any) -> None:
     enroll.add_argument("--reader", required=True, metavar="PATH",
                         help="the reader to tap on; `sim` reads UIDs typed on stdin")
     _reader_options(enroll)
-    enroll.add_argument("--control-sets", type=int, default=3, help="sets of control tags (one per seat)")
+    enroll.add_argument("--game", default=None, help="the game whose pieces to enroll (default: the table's "
+                        "default game; `kikimimi games` lists them)")
+    enroll.add_argument("--control-sets", type=int, default=None,
+                        help="sets of control tags (default: one per seat of the game's largest table)")
     enroll.set_defaults(func=cmd_enroll)
+
+    simtables = sub.add_parser("simtables", help="the simulated tables and their decks, one per game "
+                               "(devices/tables/<game>-sim.toml, devices/decks/<game>-sim.toml)")
+    simtables.add_argument("--game", help="one game (default: every registered game)")
+    simtables.add_argument("--write", action="store_true", help="write the shipped files instead of printing")
+    simtables.set_defaults(func=cmd_simtables)
+
+
+def cmd_simtables(args: argparse.Namespace) -> int:
+    from kikimimi.devices.simdeck import sim_deck_path, sim_deck_text
+    from kikimimi.games.registry import UnknownGame, games, get_info
+    from kikimimi.paths import data_dir
+    from kikimimi.table.simconfig import sim_table_path, sim_table_text
+
+    try:
+        chosen = [get_info(args.game)] if args.game else games()
+    except UnknownGame as exc:
+        print(f"kikimimi devices simtables: {exc}", file=sys.stderr)
+        return 2
+    for info in chosen:
+        files = [(sim_deck_path(info, data_dir("devices") / "decks"), sim_deck_text(info)),
+                 (sim_table_path(info, data_dir("devices") / "tables"), sim_table_text(info))]
+        for path, text in files:
+            if args.write:
+                path.write_text(text, encoding="utf-8")
+                print(f"wrote {path}")
+            else:
+                sys.stdout.write(f"# --- {path.name}\n{text}")
+    return 0
 
 
 def _reader_options(parser: argparse.ArgumentParser) -> None:
@@ -120,7 +152,9 @@ def cmd_enroll(args: argparse.Namespace) -> int:
     from kikimimi.devices.hub import Hub
 
     try:
-        enrollment = Enrollment(args.deck, args.control_sets)
+        from kikimimi.games.registry import DEFAULT_GAME, get_info
+
+        enrollment = Enrollment(args.deck, get_info(args.game or DEFAULT_GAME), args.control_sets)
         specs = _specs([args.reader], args)
     except (DeckError, ConfigError) as exc:
         print(f"kikimimi enroll: {exc}", file=sys.stderr)

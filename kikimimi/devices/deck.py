@@ -2,7 +2,7 @@
 
 A deck is a TOML file in `devices/decks/`:
 
-    game = "trident"
+    game = "trident"                   # the game id (kikimimi games lists them)
     [tags]
     "04a1b2c3d4e5f6" = "heart-1"
     "04a1b2c3d4e5f7" = "ctl-pass"      # several UIDs may map to one control tag (one set per seat)
@@ -54,12 +54,15 @@ def _line_of(text: str, needle: str, start: int = 0) -> tuple[int, int]:
     return text.count("\n", 0, at) + 1, at + len(needle)
 
 
-def known_ids(game: str) -> Callable[[str], bool]:
-    if game == "trident":
-        from kikimimi.games.trident.pieces import is_known_id
+def known_ids(game: str) -> tuple[Callable[[str], bool], frozenset[str]]:
+    """Whether an id is a piece or control id of `game`, and its control ids (from the game registry)."""
+    from kikimimi.games.registry import UnknownGame, get_info
 
-        return is_known_id
-    raise DeckError(f"unknown game {game!r}")
+    try:
+        info = get_info(game)
+    except UnknownGame as exc:
+        raise DeckError(str(exc)) from None
+    return info.is_known_id, frozenset(info.controls)
 
 
 def load_deck(path: str | Path) -> Deck:
@@ -72,8 +75,15 @@ def load_deck(path: str | Path) -> Deck:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise DeckError(f"{path}: not valid TOML: {exc}") from exc
-    game = data.get("game", "trident")
-    is_known = known_ids(game)
+    from kikimimi.games.registry import DEFAULT_GAME
+
+    game = data.get("game", DEFAULT_GAME)  # decks written before there were several games have no line
+    if not isinstance(game, str):
+        raise DeckError(f"{path}: game = {game!r}; give a game id (kikimimi games lists them)")
+    try:
+        is_known, controls = known_ids(game)
+    except DeckError as exc:
+        raise DeckError(f"{path}: {exc}") from None
     if "tags" not in data:
         raise DeckError(f"{path}: no [tags] table; a deck maps \"UID\" = \"piece-id\" under [tags]")
     raw_tags = data["tags"]
@@ -93,7 +103,7 @@ def load_deck(path: str | Path) -> Deck:
         if uid in tags:
             raise DeckError(f"{path}:{line}: UID {uid} is listed twice "
                             f"(first at line {where[uid]} as {tags[uid]})")
-        if not tag_id.startswith("ctl-"):
+        if tag_id not in controls:
             if tag_id in piece_uid:
                 raise DeckError(f"{path}:{line}: piece {tag_id} already has UID {piece_uid[tag_id]} "
                                 f"(line {where[piece_uid[tag_id]]}); a piece has one tag")

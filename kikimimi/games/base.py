@@ -36,6 +36,18 @@ def seat_of(role: str) -> int | None:
     return None
 
 
+def hears(output: str, seat: int | None) -> bool:
+    """Whether a person at `seat` may hear (or see on a screen) what is said on `output`.
+
+    The one privacy rule of the table, used by the router, the transcript, the console and bring-up:
+    the speaker is public; an earphone is its own seat's only. `seat` None is the referee with hands
+    revealed (everything); 0 is anyone at the table (the speaker only).
+    """
+    if seat is None or output == SPEAKER:
+        return True
+    return output == hand(seat)
+
+
 # -- events ---------------------------------------------------------------------------------------
 
 

@@ -50,14 +50,18 @@ class SetupKey:
         """Why `value` is not allowed, None when it is."""
         # bool is an int in Python: keep true/false out of integer keys and 0/1 out of boolean ones.
         if type(value) is not self.type:
-            return f"{self.name} must be {_type_name(self.type)}, not {value!r}"
+            return f"{self._label} must be {_type_name(self.type)}, not {value!r}"
         if self.choices is not None and value not in self.choices:
-            return f"{self.name} must be one of {', '.join(map(_show, self.choices))}, not {_show(value)}"
+            return f"{self._label} must be one of {', '.join(map(_show, self.choices))}, not {_show(value)}"
         if self.minimum is not None and value < self.minimum:
-            return f"{self.name} must be at least {self.minimum}, not {value!r}"
+            return f"{self._label} must be at least {self.minimum}, not {value!r}"
         if self.maximum is not None and value > self.maximum:
-            return f"{self.name} must be at most {self.maximum}, not {value!r}"
+            return f"{self._label} must be at most {self.maximum}, not {value!r}"
         return None
+
+    @property
+    def _label(self) -> str:
+        return f"{self.name} ({self.help})" if self.help else self.name
 
     def describe(self) -> str:
         if self.choices is not None:
@@ -124,9 +128,16 @@ class GameInfo:
     extra_readers: tuple[str, ...] = ()  # reader roles besides field and hand:N
     bots: Mapping[str, str] = field(default_factory=dict)  # name -> "module:factory(seed, setup) -> Bots"
     default_bot: str = "bot"
-    view: str | None = None  # "module:function(state, reveal) -> list[str]": the console's game panel
+    view: str | None = None  # "module:function(report, *, reveal, players, titles) -> rich Text": the
+    #   console's (and the demo's) panel of the game
+    tag_phrase: str | None = None  # "module:function(tag_id, role) -> (key, params)": how bring-up names a
+    #   tag of this game on a reader (privacy as in play); without it bring-up says "a tag of the deck"
+    keyboard: str | None = None  # "module:Class(seat, seed, console)" with decide(state) -> Event | "quit":
+    #   a person plays one seat of the demo from the keyboard
     referee_actions: tuple[RefereeAction, ...] = ()
     privacy: str | None = None  # "module:function" (a PrivacyCheck) for the conformance suite
+    invariants: str | None = None  # "module:function(state, event, effects) -> list[str]": what must
+    #   hold after every event (simulate and the conformance suite check it)
     bench: str | None = None  # a module with add_arguments(parser) and run(args): `kikimimi bench <id>`
     clock: str | None = None  # "module:function(state) -> (seat, seconds) | None": the seat the table
     #   waits for and its time; the live table restarts its timer whenever that changes, warns the seat
@@ -134,6 +145,10 @@ class GameInfo:
     prepare: str | None = None  # "module:function(setup, rng: random.Random) -> setup": what the table
     #   draws at random when it begins a new game (Numeron practice's secret), stored in the set-up in the
     #   journal so that replay and resume need no randomness; never called on replay or resume
+    ladder: str | None = None  # a module of ranks, peerage and streaks derived from this game's results
+    #   (records compute them from this game's results only; games without one keep plain results)
+    simulate: str | None = None  # "module:function(games, seed, setup) -> dict": the game's own
+    #   `kikimimi simulate` summary (else the generic one of kikimimi.games.conformance)
     max_events: int = 5000  # a bot game longer than this is a bug (the conformance suite's bound)
     summary: str = ""  # one line for `kikimimi games`
 
@@ -209,6 +224,12 @@ class GameInfo:
     def prepare_setup(self, setup: Mapping[str, Any], rng: Any) -> dict[str, Any]:
         """The set-up with the table's random draws made (the game's `prepare`), ready to journal."""
         return dict(load(self.prepare)(dict(setup), rng)) if self.prepare else dict(setup)
+
+    def name_tag(self, tag_id: str, role: str) -> tuple[str, dict[str, Any]]:
+        """The phrase that names a tag of this game on a reader (bring-up)."""
+        if self.tag_phrase:
+            return load(self.tag_phrase)(tag_id, role)
+        return "bringup.known_tag", {}
 
     def clock_function(self) -> Callable[[Any], tuple[int, int] | None] | None:
         return load(self.clock) if self.clock else None

@@ -282,8 +282,9 @@ def _play(args: argparse.Namespace, store: RecordStore, **meeting: Any) -> int:
         if table is not None:
             from kikimimi.table.meeting import report_phrases
 
-            for say in report_phrases(report):
-                table.voice.say(say)
+            done = table.loop.processed + 1
+            table.loop.announce(report_phrases(report))  # spoken by the table's loop, like everything else
+            table.loop.wait_processed(done, timeout=10)
             table.voice.wait_idle(timeout=60)
     finally:
         if table is not None:

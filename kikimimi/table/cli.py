@@ -6,6 +6,7 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 from rich.console import Console
 
@@ -25,26 +26,37 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--deck", type=Path, help="deck file to resolve raw tag UIDs")
     p.set_defaults(func=cmd_replay)
 
-    p = sub.add_parser("simulate", help="play whole bot games and check the invariants after every event")
+    p = sub.add_parser("simulate", help="play whole bot games and check every rule of the game after every event")
+    p.add_argument("--game", help="the game (default: the default game; `kikimimi games` lists them)")
+    p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="a set-up key (repeatable)")
     p.add_argument("--games", type=int, default=1000)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_simulate)
 
-    p = sub.add_parser("demo", help="three bots play a game on the simulated table; every output is shown")
-    p.add_argument("--config", type=Path, help="table TOML (default: the simulated table, sim.toml)")
+    p = sub.add_parser("demo", help="bots play a game on its simulated table; every output is shown")
+    p.add_argument("--game", help="the game (default: the table's; `kikimimi games` lists them)")
+    p.add_argument("--players", type=int, help="seats, for games played by 2 to 10 (e.g. 6 nimmt!)")
+    p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                   help="a set-up key of the game, e.g. --set rules=competition (repeatable)")
+    p.add_argument("--config", type=Path, help="table TOML (default: the game's simulated table)")
     p.add_argument("--lang", choices=LANGUAGES, help="language (default: the table's, ja)")
     p.add_argument("--seed", type=int, default=7)
-    p.add_argument("--rules", choices=("standard", "competition"))
+    p.add_argument("--rules", help="the Trident's rules (standard or competition); the same as --set rules=...")
     p.add_argument("--fast", action="store_true", help="no human pace: tap as fast as the table answers")
     p.add_argument("--pace", type=float, default=0.6, help="seconds between taps at human pace (default 0.6)")
     p.add_argument("--record", type=Path, metavar="DIR", help="keep a WAV file per output in DIR")
-    p.add_argument("--seat", type=int, choices=(1, 2, 3), help="play this seat yourself from the keyboard")
+    p.add_argument("--seat", type=int, help="play this seat yourself from the keyboard")
     p.add_argument("--text-only", action="store_true", help="no audio, the transcript only")
     p.set_defaults(func=cmd_demo)
 
+    p = sub.add_parser("games", help="the games this table plays, their seats and set-up keys")
+    p.set_defaults(func=cmd_games)
+
     p = sub.add_parser("play", help="run the live table: readers, voice, journal")
-    p.add_argument("--config", type=Path, help="table TOML (default: the simulated table, sim.toml)")
+    p.add_argument("--game", help="play this game (default: the config's `game`)")
+    p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="a set-up key (repeatable)")
+    p.add_argument("--config", type=Path, help="table TOML (default: the game's simulated table)")
     p.add_argument("--feed", type=Path, metavar="SCRIPT", help="tap an event script through the simulated readers")
     p.add_argument("--pace", type=float, default=0.0, help="seconds between fed taps")
     p.add_argument("--stay", action="store_true", help="keep running after the feed is done")
@@ -91,64 +103,128 @@ def cmd_replay(args: argparse.Namespace) -> int:
         print(json.dumps(result.report(), ensure_ascii=False, indent=2))
     else:
         console = Console(highlight=False)
-        words = catalog(args.lang)
+        words = catalog(args.lang, result.info.catalog)
         for step in result.steps:
             print_step(console, f"{step.line}", step.event, step.effects, words)
-        print_state(console, result.report())
+        print_state(console, result.report(), view=result.info.view_function())
     return 0 if result.ok else 1
 
 
-def cmd_simulate(args: argparse.Namespace) -> int:
-    from kikimimi.games.trident.simulate import simulate
+def parse_assignments(items: list[str]) -> dict[str, Any]:
+    """`--set key=value` values: JSON where it parses (numbers, true/false), else the text."""
+    out: dict[str, Any] = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep or not key:
+            raise ValueError(f"--set {item!r}: write KEY=VALUE, e.g. --set first=2")
+        try:
+            out[key.strip()] = json.loads(value)
+        except json.JSONDecodeError:
+            out[key.strip()] = value
+    return out
 
-    totals = simulate(args.games, args.seed)
-    summary = {
-        "games": totals.games,
-        "wins_by_seat": {str(s): totals.wins[s] for s in (1, 2, 3)},
-        "crashes_by_seat": {str(s): totals.crashes[s] for s in (1, 2, 3)},
-        "ended_by": dict(totals.ended_by),
-        "penalties": dict(totals.penalties),
-        "mean_events_per_game": round(totals.events / max(totals.games, 1), 1),
-        "games_per_second": round(totals.games_per_second, 1),
-        "invariant_violations": len(totals.violations),
-    }
+
+def cmd_simulate(args: argparse.Namespace) -> int:
+    from kikimimi.games.conformance import simulate
+    from kikimimi.games.registry import DEFAULT_GAME, UnknownGame, get_info, load
+
+    try:
+        info = get_info(args.game or DEFAULT_GAME)
+        setup = info.parse_setup(parse_assignments(args.set))
+    except (UnknownGame, ValueError) as exc:
+        error(f"simulate: {exc}")
+        return 2
+    if info.simulate:
+        summary = load(info.simulate)(args.games, args.seed, setup)
+    else:
+        totals = simulate(info, args.games, args.seed, setup)
+        summary = {**totals.summary(info), "invariant_violations": len(totals.problems),
+                   "violations": totals.problems[:20]}
+    problems = summary.pop("violations", [])
     if args.json:
         print(json.dumps(summary, indent=2))
     else:
         console = Console(highlight=False)
         for key, value in summary.items():
             console.print(f"{key:>22}: {value}")
-        for problem in totals.violations[:20]:
+        for problem in problems:
             console.print(f"[red]violation: {problem}[/red]")
-    return 1 if totals.violations else 0
+    return 1 if summary.get("invariant_violations") else 0
 
 
-def _config(path: Path | None, overrides: dict | None = None):
-    from kikimimi.table.config import TableConfigError, load_config
+def cmd_games(args: argparse.Namespace) -> int:
+    from rich.table import Table
+
+    from kikimimi.games.registry import games
+
+    table = Table(title="games")
+    for column in ("id", "title", "seats", "set-up keys"):
+        table.add_column(column)
+    for info in games():
+        seats = str(info.seats[0]) if info.seats[0] == info.seats[1] else f"{info.seats[0]}-{info.seats[1]}"
+        keys = "\n".join(key.describe() for key in info.setup_keys)
+        table.add_row(info.id, f"{info.title('en')}\n{info.title('ja')}", seats, keys)
+    Console().print(table)
+    return 0
+
+
+def _config(path: Path | None, overrides: dict | None = None, game: str | None = None):
+    from kikimimi.table.config import TableConfigError, default_config_path, load_config
 
     try:
+        if path is None and game is not None:
+            path = default_config_path(game)
+            if not path.exists():
+                raise TableConfigError(f"no simulated table for game {game!r} ({path}); `kikimimi games` lists "
+                                       f"the games")
         return load_config(path, overrides)
     except TableConfigError as exc:
         error(f"{exc}")
         return None
 
 
+def _overrides(args: argparse.Namespace) -> dict[str, Any] | None:
+    """Config overrides from --game, --set, --players, --rules and --lang; None after an error message."""
+    overrides: dict[str, Any] = {}
+    try:
+        overrides.update(parse_assignments(getattr(args, "set", [])))
+    except ValueError as exc:
+        error(str(exc))
+        return None
+    if getattr(args, "game", None):
+        overrides["game"] = args.game
+    if getattr(args, "lang", None):
+        overrides["language"] = args.lang
+    if getattr(args, "rules", None):
+        overrides["rules"] = args.rules
+    if getattr(args, "players", None):
+        from kikimimi.games.registry import DEFAULT_GAME, UnknownGame, get_info
+
+        try:
+            info = get_info(args.game or DEFAULT_GAME)
+        except UnknownGame as exc:
+            error(str(exc))
+            return None
+        if info.seat_key is None:
+            error(f"--players: {info.title('en')} is played by {info.seats[0]} seats, always")
+            return None
+        overrides[info.seat_key] = args.players
+    return overrides
+
+
 def cmd_play(args: argparse.Namespace) -> int:
     from kikimimi.table.run import run_play
 
-    config = _config(args.config)
+    overrides = _overrides(args)
+    config = None if overrides is None else _config(args.config, overrides, args.game)
     return 2 if config is None else run_play(config, args)
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
     from kikimimi.table.demo import run_demo
 
-    overrides: dict = {}
-    if args.lang:
-        overrides["language"] = args.lang
-    if args.rules:
-        overrides["rules"] = args.rules
-    config = _config(args.config, overrides)
+    overrides = _overrides(args)
+    config = None if overrides is None else _config(args.config, overrides, args.game)
     return 2 if config is None else run_demo(config, args)
 
 

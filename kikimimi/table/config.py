@@ -1,10 +1,13 @@
-"""A table's configuration (TOML): the game, the language, the deck, the journal, the readers, the voice.
+"""A table's configuration (TOML): the game, the language, the decks, the journal, the readers, the voice.
 
-    game = "trident"
-    rules = "standard"                  # or "competition"
+    game = "trident"                    # any registered game (`kikimimi games`); its set-up keys follow
+    rules = "standard"                  # the Trident's set-up keys: rules, first
     first = 1
     language = "ja"                     # ja | en
-    deck = "sim.toml"                   # a bare name: shipped in devices/decks/; a path: relative to this file
+    deck = "trident-sim.toml"           # the game's deck. A bare name: shipped in devices/decks/; a path:
+                                        # relative to this file
+    [decks]                             # the decks of the other games this table plays (the console's
+    numeron = "numeron-sim.toml"        # new game); a simulated table finds devices/decks/<game>-sim.toml
     journal = "~/.local/share/kikimimi/journal.sqlite"   # default: $KIKIMIMI_DATA/journal.sqlite
     debounce = 0.3                      # seconds: a tag lifted and tapped again within this counts once
 
@@ -12,7 +15,8 @@
     [voice]           ...               # kikimimi/voice/config.py
     [outputs.speaker] ...
 
-The embedded default, used when no file is given, is `devices/tables/sim.toml`: simulated readers, the
+The embedded default, used when no file is given, is `devices/tables/trident-sim.toml` (each game has
+its simulated table, `devices/tables/<game>-sim.toml`): simulated readers, the
 default audio device (or the transcript when there is none).
 """
 
@@ -20,19 +24,19 @@ from __future__ import annotations
 
 import os
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from kikimimi.devices.config import ReaderSpec, parse_readers
 from kikimimi.devices.deck import Deck, DeckError, load_deck
-from kikimimi.games.trident.engine import RULES
+from kikimimi.games.base import SPEAKER, hand
+from kikimimi.games.registry import DEFAULT_GAME, GameInfo, SetupError, UnknownGame, game_ids, get_info
 from kikimimi.paths import data_dir
 from kikimimi.voice.catalog import LANGUAGES
 from kikimimi.voice.config import OutputSpec, VoiceSpec, parse_voice
 
-TOP_KEYS = {"game", "rules", "first", "language", "deck", "journal", "debounce", "readers", "voice", "outputs"}
-GAMES = ("trident",)
+TABLE_KEYS = {"game", "language", "deck", "decks", "journal", "debounce", "readers", "voice", "outputs"}
 
 
 class TableConfigError(ValueError):
@@ -43,28 +47,86 @@ class TableConfigError(ValueError):
 class TableConfig:
     source: Path
     game: str
-    rules: str
-    first: int
+    game_setup: dict[str, Any]  # the game's complete set-up (defaults filled in), without `game`
     language: str
-    deck: Deck
+    deck: Deck  # the deck of `game`
     journal: Path
     debounce: float
     readers: list[ReaderSpec]
     voice: VoiceSpec
     outputs: list[OutputSpec]
     raw: dict[str, Any]
+    deck_paths: dict[str, Path] = field(default_factory=dict)  # game -> deck file, from [decks]
+
+    @property
+    def info(self) -> GameInfo:
+        return get_info(self.game)
 
     @property
     def setup(self) -> dict[str, Any]:
-        return {"game": self.game, "first": self.first, "rules": self.rules}
+        return {"game": self.game, **self.game_setup}
+
+    @property
+    def first(self) -> int:
+        return int(self.game_setup.get("first", 1))
 
     @property
     def simulated(self) -> bool:
         return all(spec.protocol == "sim" for spec in self.readers)
 
+    @property
+    def roles(self) -> set[str]:
+        return {spec.role for spec in self.readers}
 
-def default_config_path() -> Path:
-    return data_dir("devices") / "tables" / "sim.toml"
+    def deck_for(self, game: str) -> Deck:
+        """The deck of any game this table may play; TableConfigError says what is missing."""
+        if game == self.game:
+            return self.deck
+        cached = _DECKS.get((self.source, game))
+        if cached is not None:
+            return cached
+        path = self.deck_paths.get(game)
+        if path is None and self.simulated:
+            path = data_dir("devices") / "decks" / f"{game}-sim.toml"
+        if path is None:
+            raise TableConfigError(f"{self.source}: no deck for {game}; enroll its tags (kikimimi enroll --game "
+                                   f"{game} --deck FILE) and add it under [decks] as {game} = \"FILE\"")
+        try:
+            deck = load_deck(path)
+        except DeckError as exc:
+            raise TableConfigError(f"{self.source}: deck for {game}: {exc}") from exc
+        if deck.game != game:
+            raise TableConfigError(f"{self.source}: [decks] {game} = {str(path)!r} is a deck of {deck.game}")
+        _DECKS[(self.source, game)] = deck
+        return deck
+
+    def check_game(self, game: str, setup: dict[str, Any]) -> str | None:
+        """Why this table cannot play `game` with `setup` (readers or earphones missing), None if it can."""
+        return _missing_hardware(get_info(game), setup, self.roles, {o.name for o in self.outputs}, str(self.source))
+
+
+_DECKS: dict[tuple[Path, str], Deck] = {}
+
+
+def _missing_hardware(info: GameInfo, setup: dict[str, Any], roles: set[str], outputs: set[str],
+                      where: str) -> str | None:
+    seats = info.seat_count(setup)
+    missing = [role for role in info.readers(setup) if role not in roles]
+    if missing:
+        return (f"{where}: {info.title('en')} with {seats} seats needs readers for {missing} too "
+                f"(add [readers.\"{missing[0]}\"] sections)")
+    if outputs:
+        needed = [SPEAKER, *(hand(seat) for seat in range(1, seats + 1))]
+        absent = [name for name in needed if name not in outputs]
+        if absent:
+            return (f"{where}: {info.title('en')} with {seats} seats needs outputs for {absent}: each seat "
+                    f"hears its private phrases on its own earphone only (add [outputs.\"{absent[0]}\"])")
+    return None
+
+
+def default_config_path(game: str = DEFAULT_GAME) -> Path:
+    """A game's simulated table (the default game's unless told)."""
+    return data_dir("devices") / "tables" / f"{game}-sim.toml"
 
 
 def data_home() -> Path:
@@ -97,18 +159,20 @@ def load_config(path: str | Path | None = None, overrides: dict[str, Any] | None
         raise TableConfigError(f"{source}: not valid TOML: {exc}") from exc
     raw.update(overrides or {})
     where = str(source)
-    unknown = set(raw) - TOP_KEYS
+    game = raw.get("game", DEFAULT_GAME)
+    try:
+        info = get_info(game)
+    except (UnknownGame, TypeError):
+        raise TableConfigError(f"{where}: game = {game!r}; this table knows {game_ids()}") from None
+    setup_keys = {key.name for key in info.setup_keys}
+    unknown = set(raw) - TABLE_KEYS - setup_keys
     if unknown:
-        raise TableConfigError(f"{where}: unknown setting(s) {sorted(unknown)}; known: {sorted(TOP_KEYS)}")
-    game = raw.get("game", "trident")
-    if game not in GAMES:
-        raise TableConfigError(f"{where}: game = {game!r}; this table knows {list(GAMES)}")
-    rules = raw.get("rules", "standard")
-    if rules not in RULES:
-        raise TableConfigError(f"{where}: rules = {rules!r}; use one of {list(RULES)}")
-    first = raw.get("first", 1)
-    if first not in (1, 2, 3):
-        raise TableConfigError(f"{where}: first = {first!r}; the first player is seat 1, 2 or 3")
+        raise TableConfigError(f"{where}: unknown setting(s) {sorted(unknown)}; known: {sorted(TABLE_KEYS)} "
+                               f"and {info.id}'s set-up keys {sorted(setup_keys)}")
+    try:
+        game_setup = info.parse_setup({k: v for k, v in raw.items() if k in setup_keys})
+    except SetupError as exc:
+        raise TableConfigError(f"{where}: {exc}") from None
     language = raw.get("language", "ja")
     if language not in LANGUAGES:
         raise TableConfigError(f"{where}: language = {language!r}; use one of {list(LANGUAGES)}")
@@ -116,11 +180,20 @@ def load_config(path: str | Path | None = None, overrides: dict[str, Any] | None
     if not isinstance(debounce, int | float) or not 0 <= debounce <= 5:
         raise TableConfigError(f"{where}: debounce = {debounce!r}; give seconds between 0 and 5 (default 0.3)")
     base = source.parent
-    deck_value = raw.get("deck", "sim.toml")
+    deck_value = raw.get("deck", f"{info.id}-sim.toml")
     try:
         deck = load_deck(_resolve(base, str(deck_value), "decks"))
     except DeckError as exc:
         raise TableConfigError(f"{where}: deck = {deck_value!r}: {exc}") from exc
+    if deck.game != info.id:
+        raise TableConfigError(f"{where}: deck = {deck_value!r} is a deck of {deck.game}, but game = {info.id!r}")
+    decks_table = raw.get("decks", {})
+    if not isinstance(decks_table, dict):
+        raise TableConfigError(f"{where}: [decks] must map game ids to deck files")
+    for name in decks_table:
+        if name not in game_ids():
+            raise TableConfigError(f"{where}: [decks] {name}: unknown game; known: {game_ids()}")
+    deck_paths = {name: _resolve(base, str(value), "decks") for name, value in decks_table.items()}
     journal = Path(str(raw["journal"])).expanduser() if "journal" in raw else data_home() / "journal.sqlite"
     if not journal.is_absolute():
         journal = base / journal
@@ -132,9 +205,8 @@ def load_config(path: str | Path | None = None, overrides: dict[str, Any] | None
         voice, outputs = parse_voice(raw.get("voice", {}), raw.get("outputs", {}), language, where, base)
     except ValueError as exc:  # the devices' and the voice's ConfigError
         raise TableConfigError(str(exc)) from exc
-    roles = {spec.role for spec in readers}
-    missing = {"field", "hand:1", "hand:2", "hand:3"} - roles
-    if missing:
-        raise TableConfigError(f"{where}: The Trident needs readers for {sorted(missing)} too")
-    return TableConfig(source, game, rules, first, language, deck, journal, float(debounce), readers, voice,
-                       outputs, raw)
+    problem = _missing_hardware(info, game_setup, {spec.role for spec in readers}, {o.name for o in outputs}, where)
+    if problem:
+        raise TableConfigError(problem)
+    return TableConfig(source, info.id, game_setup, language, deck, journal, float(debounce), readers, voice,
+                       outputs, raw, deck_paths)

@@ -1,13 +1,12 @@
-"""`kikimimi demo`: bots play The Trident on the simulated table, through the real readers-to-voice path.
+"""`kikimimi demo`: bots play any registered game on its simulated table, through the real
+readers-to-voice path (taps on simulated readers, the hub, the loop, the journal, the voice).
 
-With `--seat N` a person plays seat N from the keyboard. Pieces look alike on the real table, so the
-keyboard player sees only numbered pieces ("piece 3") and learns what they are by listening.
+With `--seat N` a person plays seat N from the keyboard, for games that have a keyboard player.
 """
 
 from __future__ import annotations
 
 import argparse
-import hashlib
 import logging
 import tempfile
 import time
@@ -16,28 +15,28 @@ from pathlib import Path
 
 from rich.console import Console
 
-from kikimimi.games.base import FIELD, Event, Referee, Scan, hand
-from kikimimi.games.trident.bots import BotTable
-from kikimimi.games.trident.pieces import SUITS
-from kikimimi.games.trident.state import CHOOSE_SUIT, DEAL, DRAWING, OVER, START, TridentState
+from kikimimi.games.registry import load
 from kikimimi.table.config import TableConfig
 from kikimimi.table.feed import FeedError, SimTapper
-from kikimimi.table.live import open_table
+from kikimimi.table.live import LiveTable, open_table
 from kikimimi.table.run import log_steps, setup_logging
 from kikimimi.table.transcript import print_state
 
 log = logging.getLogger(__name__)
 
-HELP = """Your commands (you are seat {seat}; pieces are numbered, listen to learn them):
-  l N   listen: tap your piece N on your hand reader      p N   play your piece N on the field
-  d     draw: a piece from the basket onto your reader    b     a basket piece straight onto the field
-  x     pass        t     declare Trident                   s SUIT  choose a suit (heart diamond spade clover)
-  h     your pieces ?     this help                          q     leave the game"""
-
 
 def run_demo(config: TableConfig, args: argparse.Namespace) -> int:
     console = Console(highlight=False)
     setup_logging(console, quiet=True)
+    info = config.info
+    if args.seat and not info.keyboard:
+        console.print(f"[red]kikimimi demo: {info.title('en')} has no keyboard player yet; watch the bots, or play "
+                      f"any seat from the console's virtual table (kikimimi play --console)[/red]")
+        return 2
+    if args.seat and not 1 <= args.seat <= info.seat_count(config.game_setup):
+        console.print(f"[red]kikimimi demo: --seat {args.seat}: {info.title('en')} is played by seats "
+                      f"1-{info.seat_count(config.game_setup)}[/red]")
+        return 2
     with tempfile.TemporaryDirectory(prefix="kikimimi-demo-") as tmp:
         # The demo keeps its own journal: it never resumes or touches the table's real games.
         config = replace(config, journal=Path(tmp) / "demo-journal.sqlite")
@@ -52,23 +51,28 @@ def run_demo(config: TableConfig, args: argparse.Namespace) -> int:
                 console.print(f"WAV per output in {args.record}")
 
 
-def _play(table, args: argparse.Namespace, console: Console) -> int:
+def _play(table: LiveTable, args: argparse.Namespace, console: Console) -> int:
     loop = table.loop
+    info = loop.info
+    setup = dict(loop.session.setup)
     audio = {name: h.status for name, h in table.voice.health().items()}
-    console.rule(f"kikimimi demo: The Trident on the simulated table ({table.config.language}, seed {args.seed})")
+    console.rule(f"kikimimi demo: {info.title(table.config.language)} on the simulated table "
+                 f"({info.seat_count(setup)} seats, {table.config.language}, seed {args.seed})")
     console.print(f"ready in {table.ready_seconds * 1000:.0f} ms; audio: "
                   + ", ".join(f"{n} {s}" for n, s in audio.items()), style="dim")
     log_steps(table, console, seat=args.seat)
     tapper = SimTapper(loop, table.hub)
-    bots = BotTable(args.seed)
-    human = KeyboardSeat(args.seat, args.seed, console) if args.seat else None
-    if human:
-        console.print(HELP.format(seat=args.seat))
-    while loop.state.phase != OVER:
-        state: TridentState = loop.state
-        event = human.decide(state) if human and human.to_move(state) else bots.next_event(state)
+    bots = info.new_bots(args.seed, setup)
+    human = load(info.keyboard)(args.seat, args.seed, console) if args.seat else None
+    humans = (args.seat,) if args.seat else ()
+    while not loop.game.is_over(loop.state):
+        state = loop.state
+        event = bots.next_event(state, humans)
+        if event is None and human is not None:
+            event = human.decide(state)
         if event is None:
-            break
+            log.error("demo: the bots stopped before the end of the game")
+            return 1
         if isinstance(event, str):  # the person left
             return 0
         try:
@@ -81,71 +85,5 @@ def _play(table, args: argparse.Namespace, console: Console) -> int:
             if not human:
                 time.sleep(args.pace)
     table.voice.wait_idle(timeout=30)
-    report = loop.report()
-    if args.seat:
-        report = {**report, "hands": {str(args.seat): report["hands"][str(args.seat)]}}
-        report["hands"].update({s: ["?"] * len(h) for s, h in loop.report()["hands"].items() if s != str(args.seat)})
-    print_state(console, report)
+    print_state(console, loop.report(), view=info.view_function(), seat=args.seat)
     return 0
-
-
-class KeyboardSeat:
-    """A person at one seat, typing what they would do with their hands."""
-
-    def __init__(self, seat: int, seed: int, console: Console) -> None:
-        self.seat = seat
-        self.salt = str(seed).encode()
-        self.console = console
-        self.bots = BotTable(seed + 1)  # for "a piece from the basket": the person does not choose it
-
-    def to_move(self, s: TridentState) -> bool:
-        if s.phase == DEAL:
-            return False  # the bots hand out the deal; each piece is still spoken to its seat
-        if s.phase == DRAWING:
-            return s.drawer == self.seat
-        return s.turn == self.seat
-
-    def pieces(self, s: TridentState) -> list[str]:
-        """My pieces in an order that tells nothing about what they are."""
-        return sorted(s.hand(self.seat), key=lambda p: hashlib.sha256(self.salt + p.encode()).hexdigest())
-
-    def decide(self, s: TridentState) -> Event | str | None:
-        mine = self.pieces(s)
-        prompt = {DRAWING: f"draw {s.owed}: d", CHOOSE_SUIT: "choose a suit: s SUIT",
-                  START: "a basket piece to the field: b"}.get(s.phase, "your move")
-        while True:
-            try:
-                text = self.console.input(f"[bold]seat {self.seat}[/] ({len(mine)} pieces, {prompt})> ").strip()
-            except EOFError:
-                return "quit"
-            cmd, _, arg = text.partition(" ")
-            if cmd == "q":
-                return "quit"
-            if cmd in ("?", ""):
-                self.console.print(HELP.format(seat=self.seat))
-            elif cmd == "h":
-                self.console.print(" ".join(f"piece {i}" for i in range(1, len(mine) + 1)) or "no pieces")
-            elif cmd in ("l", "p") and arg.isdigit() and 1 <= int(arg) <= len(mine):
-                piece = mine[int(arg) - 1]
-                return Scan(hand(self.seat) if cmd == "l" else FIELD, piece)
-            elif cmd in ("d", "b"):
-                piece = self.bots._basket_piece(s)
-                if piece is None:
-                    self.console.print("the basket is empty")
-                    continue
-                return Scan(hand(self.seat) if cmd == "d" else FIELD, piece)
-            elif cmd == "x":
-                return Scan(hand(self.seat), "ctl-pass")
-            elif cmd == "t":
-                return Scan(hand(self.seat), "ctl-trident")
-            elif cmd == "s" and (suit := _suit(arg)):
-                return Scan(hand(self.seat), f"ctl-{suit}")
-            elif cmd == "forgot":
-                return Referee("forgot")
-            else:
-                self.console.print(f"not understood: {text!r} (? for help)")
-
-
-def _suit(text: str) -> str | None:
-    matches = [s for s in SUITS if s.startswith(text.lower())] if text else []
-    return matches[0] if len(matches) == 1 else None

@@ -26,10 +26,13 @@ class SimTapper:
     def __init__(self, loop: TableLoop, hub: Hub, timeout: float = 5.0) -> None:
         self.loop = loop
         self.hub = hub
-        self.deck = loop.config.deck
         self.timeout = timeout
         self.debounce = loop.config.debounce
         self._last_tap: dict[tuple[str, str], float] = {}
+
+    @property
+    def deck(self):  # noqa: ANN201 - the current game's Deck (it changes with a new game of another game)
+        return self.loop.deck
 
     def uid_for(self, reader: str, tag: str) -> str:
         """The UID of a tag; for a control with one tag per seat, the tapping seat's own tag."""
@@ -79,14 +82,10 @@ def feed_script(tapper: SimTapper, lines: Iterable[str], pace: float = 0.0, skip
             log.error("feed: line %d refused: %s", line.number, line.error)
             continue
         if line.setup is not None:
-            wanted = {k: v for k, v in line.setup.items() if k != "game"}
-            current = tapper.loop.session.setup
-            if skip_events == 0 and tapper.loop.journaled_events == 0 and any(
-                current.get(k) != v for k, v in wanted.items()
-            ):
-                setup = line.setup
+            current = {"game": tapper.loop.info.id, **tapper.loop.session.setup}
+            if skip_events == 0 and tapper.loop.journaled_events == 0 and current != line.setup:
                 count = tapper.loop.processed
-                tapper.loop.new_game(setup.get("first"), setup.get("rules"))
+                tapper.loop.new_game(line.setup)
                 tapper.loop.wait_processed(count + 1, tapper.timeout)
             continue
         assert line.event is not None

@@ -14,7 +14,7 @@ from kikimimi.games.base import SPEAKER, Say, seat_of
 from kikimimi.table.config import TableConfig
 from kikimimi.table.journal import Journal
 from kikimimi.table.loop import TableLoop
-from kikimimi.voice.catalog import Line
+from kikimimi.voice.catalog import Line, catalog
 from kikimimi.voice.config import redirect_outputs
 from kikimimi.voice.router import Voice
 
@@ -57,11 +57,13 @@ def open_table(
     """
     started = time.perf_counter()
     voice_spec, outputs = redirect_outputs(config.voice, list(config.outputs), record_dir, transcript_only)
-    voice = Voice.open(voice_spec, outputs, on_line=on_line, on_first_frame=on_first_frame)
-    announce = _ReaderAnnouncer(voice, on_reader_health)
+    voice = Voice.open(voice_spec, outputs, on_line=on_line, on_first_frame=on_first_frame,
+                       phrases=catalog(config.language, config.info.catalog))
+    announce = _ReaderAnnouncer(on_reader_health)
     hub = Hub(config.readers, debounce=config.debounce, on_health=announce)
     book = Journal(config.journal) if journal else None
     loop = TableLoop(config, journal=book, voice=voice, hub=hub)
+    announce.speak = loop.announce
     table = LiveTable(config, loop, hub, voice, book)
     if start:
         loop.start()
@@ -71,10 +73,11 @@ def open_table(
 
 class _ReaderAnnouncer:
     """Says on the speaker when a reader that was working stops, and when it is back, so that players
-    know why their taps are not answered. (Reader threads call this; `Voice.say` is thread-safe.)"""
+    know why their taps are not answered. Reader threads call this; the phrases go to the table loop's
+    queue (`speak` is `TableLoop.announce`), which alone speaks."""
 
-    def __init__(self, voice: Voice, then: Callable[[str, Any], None] | None) -> None:
-        self.voice = voice
+    def __init__(self, then: Callable[[str, Any], None] | None) -> None:
+        self.speak: Callable[[list[Say]], None] = lambda says: None
         self.then = then
         self.was_ok: set[str] = set()
         self.lost: set[str] = set()
@@ -94,6 +97,6 @@ class _ReaderAnnouncer:
     def _say(self, role: str, what: str) -> None:
         seat = seat_of(role)
         if seat is not None:
-            self.voice.say(Say(SPEAKER, f"table.hand_reader_{what}", {"seat": seat}))
+            self.speak([Say(SPEAKER, f"table.hand_reader_{what}", {"seat": seat})])
         elif role == "field":
-            self.voice.say(Say(SPEAKER, f"table.field_reader_{what}"))
+            self.speak([Say(SPEAKER, f"table.field_reader_{what}")])

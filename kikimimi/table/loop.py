@@ -1,27 +1,31 @@
 """The live table: one loop that owns the game, fed by the readers and the referee, speaking the effects.
 
-Readers' taps (through the hub) and the referee's actions (console, CLI) are put on one queue; one
-thread takes them in order, resolves tags through the deck, appends each accepted event to the journal
-*before* applying it, applies it with the pure engine and hands the effects to the voice. Listeners
-(the terminal log, the console, the demo's bots) are told after every step.
+Readers' taps (through the hub), the referee's actions (console, CLI), the turn clock and the
+table's own announcements (reader health, meeting standings, the console's repeat) are put on one
+queue; one thread takes them in order, resolves tags through the game's deck, appends each accepted
+event to the journal *before* applying it, applies it with the pure engine and hands the effects to
+the voice. Nothing else speaks. Listeners (the terminal log, the console, the demo's bots) are told
+after every step. The loop knows no game: it asks the registry (`GameInfo`).
 """
 
 from __future__ import annotations
 
 import logging
 import queue
+import random
 import threading
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from kikimimi.devices.events import ReaderEvent
-from kikimimi.games import get_game
-from kikimimi.games.base import SPEAKER, Alert, Effect, Event, GameOver, Outcome, Referee, Say, Scan
+from kikimimi.games.base import SPEAKER, Alert, Effect, Event, GameOver, Outcome, Referee, Say, Scan, hand
+from kikimimi.games.registry import GameInfo, SetupError, UnknownGame, get_info
 from kikimimi.games.session import Session
-from kikimimi.table.config import TableConfig
+from kikimimi.table.clock import TurnClock
+from kikimimi.table.config import TableConfig, TableConfigError
 from kikimimi.table.journal import Journal
 
 log = logging.getLogger(__name__)
@@ -63,8 +67,12 @@ class TableLoop:
         self.voice = voice
         self.hub = hub
         self.on_game_over = on_game_over
-        self.game = get_game(config.game)
+        self.info: GameInfo = config.info
+        self.game = self.info.game
+        self.deck = config.deck
         self.session: Session = Session(self.game, self._setup(config.setup))
+        self.clock = TurnClock(self._queue_clock)
+        self.paused = False
         self.status = TableStatus()
         self.listeners: list[Listener] = []
         self._queue: queue.SimpleQueue[Any] = queue.SimpleQueue()
@@ -96,6 +104,7 @@ class TableLoop:
         if self._stopping.is_set():
             return
         self._stopping.set()
+        self.clock.stop()
         self._queue.put(_STOP)
         for thread in self._threads:
             thread.join(timeout=2)
@@ -104,7 +113,12 @@ class TableLoop:
 
     def _resume_or_begin(self) -> None:
         record = self.journal.unfinished() if self.journal else None
-        if record is not None and record.game == self.config.game:
+        resumable = record is not None and self._playable(record.game, record.setup) is None
+        if record is not None and not resumable:
+            log.warning("journal: game %s (%s) cannot be resumed on this table: %s", record.id, record.game,
+                        self._playable(record.game, record.setup))
+        if record is not None and resumable:
+            self._use_game(get_info(record.game))
             session = Session(self.game, self._setup(record.setup))
             for event in self.journal.events(record.id):
                 session.feed(event)  # silent: the table already said it
@@ -112,19 +126,45 @@ class TableLoop:
             self._seq = record.events
             self.status.game_id = record.id
             self.status.resumed = True
-            log.info("resuming game %s after %d events", record.id, len(session.events))
+            log.info("resuming %s game %s after %d events", record.game, record.id, len(session.events))
             self._speak([Say(SPEAKER, "table.resuming"), *self.game.summary(session.state)])
+            self._clock_after_step()
         else:
             self._begin(self.config.setup)
 
-    def _begin(self, setup: dict[str, Any]) -> None:
-        session = Session(self.game, self._setup(setup))
-        game_id = self.journal.begin_game(self.config.game, session.setup) if self.journal is not None else None
+    def _playable(self, game: str, setup: Mapping[str, Any]) -> str | None:
+        """Why this table cannot play a game (unknown, no deck, readers or earphones missing), else None."""
+        try:
+            info = get_info(game)
+            info.parse_setup(setup)
+            self.config.deck_for(game)
+        except (UnknownGame, SetupError, TableConfigError) as exc:
+            return str(exc)
+        return self.config.check_game(game, dict(setup))
+
+    def _use_game(self, info: GameInfo) -> None:
+        """Switch the table to another game: its engine, deck and phrases (on the loop's thread)."""
+        if info is self.info:
+            return
+        self.info = info
+        self.game = info.game
+        self.deck = self.config.deck_for(info.id)
+        if self.voice is not None and hasattr(self.voice, "use_catalog"):
+            self.voice.use_catalog(info.catalog)
+
+    def _begin(self, setup: Mapping[str, Any]) -> None:
+        self.clock.stop()
+        info = get_info(str(setup.get("game", self.info.id)))
+        self._use_game(info)
+        setup = info.prepare_setup(self._setup(dict(setup)), random.Random())
+        session = Session(self.game, setup)
+        game_id = self.journal.begin_game(info.id, session.setup) if self.journal is not None else None
         # Other threads read these without a lock: the new id and session first, the count that says
         # "a new game has begun" last.
         self.status.game_id = game_id
         self.session = session
         self._seq = 0
+        self._clock_after_step()
 
     # -- inputs (any thread) -------------------------------------------------------------------------
 
@@ -132,14 +172,38 @@ class TableLoop:
         """A referee action, or a tap on a seat's behalf, from the console or a script."""
         self._queue.put((event, time.monotonic()))
 
-    def new_game(self, first: int | None = None, rules: str | None = None) -> None:
-        """End the current game (kept in the journal as abandoned if unfinished) and start another."""
-        setup = dict(self.session.setup)
-        if first is not None:
-            setup["first"] = first
-        if rules is not None:
-            setup["rules"] = rules
-        self._queue.put(("new", setup))
+    def new_game(self, setup: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """End the current game (kept in the journal as abandoned if unfinished) and start another.
+
+        `setup` may name another `game`; keys not given keep the current game's values (or the new
+        game's defaults). ValueError says why the table cannot play it (bad key, no deck, a seat's
+        reader or earphone missing); nothing changes then. Returns the complete set-up.
+        """
+        setup = dict(setup or {})
+        game = str(setup.pop("game", self.info.id))
+        try:
+            info = get_info(game)
+        except UnknownGame as exc:
+            raise ValueError(str(exc)) from None
+        base = dict(self.session.setup) if info is self.info else {}
+        complete = {"game": info.id, **info.parse_setup({**base, **setup})}  # SetupError is a ValueError
+        problem = self._playable(info.id, complete)
+        if problem:
+            raise ValueError(problem)
+        self._queue.put(("new", complete))
+        return complete
+
+    def announce(self, says: Sequence[Say]) -> None:
+        """Speak phrases that are not the game's (reader health, meeting standings, a repeat) from the
+        loop's thread, in order with the game's own speech; listeners see them as a step (seq 0)."""
+        self._queue.put(("say", list(says)))
+
+    def pause(self, paused: bool = True) -> None:
+        """The Priest's pause: the turn clock stops; taps are still heard and applied."""
+        self._queue.put(("pause", paused))
+
+    def _queue_clock(self, kind: str, seat: int, token: int) -> None:
+        self._queue.put(("clock", kind, seat, token))
 
     @property
     def processed(self) -> int:
@@ -180,15 +244,38 @@ class TableLoop:
                 self.journal.finish(self.status.game_id, None)
             self._begin(item[1])
             self._notify(Step(0, Referee("new", item[1]), [], received=time.monotonic(), journaled=False))
+        elif isinstance(item, tuple) and item[0] == "say":
+            self._speak(item[1])
+            self._notify(Step(0, Referee("announce"), list(item[1]), received=time.monotonic(), journaled=False))
+        elif isinstance(item, tuple) and item[0] == "pause":
+            self.paused = bool(item[1])
+            self._speak([Say(SPEAKER, "table.paused" if self.paused else "table.unpaused")])
+            self._clock_after_step()
+        elif isinstance(item, tuple) and item[0] == "clock":
+            self._clock_event(*item[1:])
         else:
             event, received = item
             self._apply(event, None, received)
+
+    def _clock_after_step(self) -> None:
+        """Restart, keep or stop the turn clock after the state changed (the game says whom it waits for)."""
+        clock = self.info.clock_function()
+        demand = clock(self.session.state) if clock is not None and not self.paused else None
+        self.clock.follow(demand)
+
+    def _clock_event(self, kind: str, seat: int, token: int) -> None:
+        if not self.clock.current(token):
+            return  # the seat moved (or the game changed) since this was scheduled
+        if kind == "warning":
+            self._speak([Say(hand(seat), "table.clock_warning", {"count": self.clock.warning_seconds})])
+        else:
+            self._apply(Referee("timeout", {"seat": seat}), None, time.monotonic())
 
     def _reader_event(self, event: ReaderEvent) -> None:
         if event.kind != "tap":
             self.status.removed += 1
             return
-        tag = self.config.deck.resolve(event.uid)
+        tag = self.deck.resolve(event.uid)
         if tag is None:
             # Not in the deck: answered on that reader's own output, logged with its UID, nothing changes.
             self.status.unknown_tags += 1
@@ -211,6 +298,7 @@ class TableLoop:
                 self.status.alerts.append((time.time(), Alert("journal.failed", {"error": str(exc)})))
         effects = self.session.feed(event)
         self._effects(effects)
+        self._clock_after_step()
         self._notify(Step(seq, event, effects, uid, received, journaled))
 
     def _effects(self, effects: list[Effect]) -> None:

@@ -7,8 +7,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kikimimi.devices.deck import Deck
-from kikimimi.games import get_game
 from kikimimi.games.base import Alert, Effect, Event, Say
+from kikimimi.games.registry import DEFAULT_GAME, GameInfo, get_info
 from kikimimi.games.session import Session
 from kikimimi.table.script import read_script
 from kikimimi.voice.catalog import Catalog, catalog
@@ -25,13 +25,14 @@ class Step:
 class Replay:
     session: Session
     lang: str
+    info: GameInfo
     steps: list[Step] = field(default_factory=list)
     refused: list[tuple[int, str]] = field(default_factory=list)
     setup_error: str | None = None
 
     @property
     def spoken(self) -> list[dict[str, Any]]:
-        words = catalog(self.lang)
+        words = catalog(self.lang, self.info.catalog)
         return [spoken_entry(words, e) for step in self.steps for e in step.effects if isinstance(e, Say)]
 
     @property
@@ -61,24 +62,23 @@ def spoken_entry(words: Catalog, say: Say) -> dict[str, Any]:
 
 
 def replay(lines: Iterable[str], lang: str = "ja", deck: Deck | None = None) -> Replay:
-    """Run a script through a fresh game; refused lines are kept with their numbers, never raised."""
+    """Run a script through a fresh game; refused lines are kept with their numbers, never raised.
+
+    The game and its set-up come from the first line (the default game without one); a malformed
+    set-up line is refused and its game, when known, starts with its defaults.
+    """
     parsed = list(read_script(lines, deck))
-    setup: dict[str, Any] = {}
+    setup: dict[str, Any] = {"game": DEFAULT_GAME}
     if parsed and parsed[0].setup is not None:
-        setup = parsed[0].setup
-    game_name = setup.pop("game", "trident")
-    try:
-        session = Session(get_game(game_name), setup)
-    except (KeyError, ValueError) as exc:
-        # A bad set-up line is refused; the game starts with the default set-up.
-        session = Session(get_game("trident"), {})
-        result = Replay(session, lang, setup_error=str(exc))
-        result.refused.append((parsed[0].number if parsed else 1, f"bad set-up: {exc}"))
-    else:
-        result = Replay(session, lang)
+        setup = dict(parsed[0].setup)
+    info = get_info(setup.pop("game"))
+    session = Session(info.game, setup or info.setup_defaults)
+    result = Replay(session, lang, info=info)
     for line in parsed:
         if line.error is not None:
             result.refused.append((line.number, line.error))
+            if line.setup is not None:
+                result.setup_error = line.error
         elif line.event is not None:
             result.steps.append(Step(line.number, line.event, session.feed(line.event)))
     return result

@@ -28,10 +28,9 @@ def setup_logging(console: Console, quiet: bool = False) -> None:
 
 
 def log_steps(table: LiveTable, console: Console, seat: int | None = None) -> None:
-    words = catalog(table.config.language)
-
     def show(step: Step) -> None:
         label = str(step.seq) if step.seq else "·"
+        words = catalog(table.config.language, table.loop.info.catalog)  # the game may change (new game)
         print_step(console, label, step.event, step.effects, words, seat=seat)
 
     table.loop.listeners.append(show)

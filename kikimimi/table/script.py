@@ -8,14 +8,14 @@ normal event.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from kikimimi.devices.deck import Deck
-from kikimimi.games.base import FIELD, Event, Referee, Scan, seat_of
+from kikimimi.games.base import Event, Referee, Scan
+from kikimimi.games.registry import DEFAULT_GAME, GameInfo, SetupError, UnknownGame, game_ids, get_info
 
-SETUP_KEYS = {"game", "first", "rules"}
 SCAN_KEYS = {"scan", "piece", "uid", "t"}
 
 
@@ -27,19 +27,25 @@ class ScriptLineError(ValueError):
 class ScriptLine:
     number: int
     event: Event | None = None
-    setup: dict[str, Any] | None = None
+    setup: dict[str, Any] | None = None  # a complete set-up, `game` included (defaults filled in)
     error: str | None = None
 
 
-def _reader_ok(reader: Any, seats: int = 3) -> bool:
-    if reader == FIELD:
-        return True
-    seat = seat_of(reader) if isinstance(reader, str) else None
-    return seat is not None and 1 <= seat <= seats
+def parse_setup_line(obj: Mapping[str, Any]) -> tuple[GameInfo, dict[str, Any]]:
+    """A set-up line's game and complete set-up; SetupError (with the game's defaults) when malformed."""
+    game_id = obj.get("game", DEFAULT_GAME)
+    if not isinstance(game_id, str):
+        raise SetupError(f"game must be a game id ({', '.join(game_ids())}), not {game_id!r}")
+    try:
+        info = get_info(game_id)
+    except UnknownGame as exc:
+        raise SetupError(str(exc)) from None
+    return info, {"game": info.id, **info.parse_setup(obj)}
 
 
-def parse_line(obj: Any, deck: Deck | None, known_id: Any, first_line: bool) -> Event | dict[str, Any]:
-    """One decoded JSON value into an event or a set-up; ScriptLineError says what is wrong."""
+def parse_line(obj: Any, deck: Deck | None, info: GameInfo, setup: Mapping[str, Any] | None,
+               first_line: bool) -> Event | dict[str, Any]:
+    """One decoded JSON value into an event or a raw set-up; ScriptLineError says what is wrong."""
     if not isinstance(obj, dict):
         raise ScriptLineError("expected a JSON object")
     if "scan" in obj:
@@ -47,14 +53,15 @@ def parse_line(obj: Any, deck: Deck | None, known_id: Any, first_line: bool) -> 
         if extra:
             raise ScriptLineError(f"unknown key(s) {sorted(extra)} (a scan line has scan, piece or uid, t)")
         reader = obj["scan"]
-        if not _reader_ok(reader):
-            raise ScriptLineError(f"unknown reader {reader!r} (readers: field, hand:1, hand:2, hand:3)")
+        readers = info.readers(setup)
+        if reader not in readers:
+            raise ScriptLineError(f"unknown reader {reader!r} (readers of {info.id}: {', '.join(readers)})")
         if ("piece" in obj) == ("uid" in obj):
             raise ScriptLineError("a scan line needs exactly one of piece or uid")
         if "piece" in obj:
             piece = obj["piece"]
-            if not isinstance(piece, str) or not known_id(piece):
-                raise ScriptLineError(f"unknown piece {piece!r}")
+            if not isinstance(piece, str) or not info.is_known_id(piece):
+                raise ScriptLineError(f"unknown piece {piece!r} (not a {info.id} piece or control id)")
             return Scan(reader, piece)
         uid = obj["uid"]
         if not isinstance(uid, str):
@@ -70,17 +77,22 @@ def parse_line(obj: Any, deck: Deck | None, known_id: Any, first_line: bool) -> 
         if not isinstance(action, str):
             raise ScriptLineError(f"referee action must be a string, not {action!r}")
         return Referee(action, {k: v for k, v in obj.items() if k != "referee"})
-    if set(obj) <= SETUP_KEYS and obj:
-        if not first_line:
-            raise ScriptLineError("a set-up line (game, first, rules) may only be the first line")
+    if obj and first_line:
         return dict(obj)
+    if obj and "game" in obj:
+        raise ScriptLineError("a set-up line (game and its set-up keys) may only be the first line")
     raise ScriptLineError(f"unknown key(s) {sorted(obj)} (expected scan, referee, or a first set-up line)")
 
 
 def read_script(lines: Iterable[str], deck: Deck | None = None) -> Iterator[ScriptLine]:
-    """Each non-blank line as an event, a set-up or an error, with its line number."""
-    from kikimimi.games.trident.pieces import is_known_id
+    """Each non-blank line as an event, a set-up or an error, with its line number.
 
+    The first line may set the game up; later lines are checked against that game's readers and
+    pieces. A malformed set-up line is an error line that still names its game (with its defaults)
+    when the game is known, so that the rest of the script is read as that game.
+    """
+    info = get_info(DEFAULT_GAME)
+    setup: dict[str, Any] | None = None
     seen_content = False
     for number, raw in enumerate(lines, start=1):
         if not raw.strip():
@@ -93,12 +105,21 @@ def read_script(lines: Iterable[str], deck: Deck | None = None) -> Iterator[Scri
             yield ScriptLine(number, error=f"not JSON: {exc.msg} at column {exc.colno}")
             continue
         try:
-            parsed = parse_line(obj, deck, is_known_id, first)
+            parsed = parse_line(obj, deck, info, setup, first)
         except ScriptLineError as exc:
             yield ScriptLine(number, error=str(exc))
             continue
         if isinstance(parsed, dict):
-            yield ScriptLine(number, setup=parsed)
+            try:
+                info, setup = parse_setup_line(parsed)
+            except SetupError as exc:
+                game = parsed.get("game", DEFAULT_GAME)
+                if isinstance(game, str) and game in game_ids():
+                    info = get_info(game)
+                    setup = {"game": info.id, **info.setup_defaults}
+                yield ScriptLine(number, setup=setup, error=f"bad set-up: {exc}")
+                continue
+            yield ScriptLine(number, setup=setup)
         else:
             yield ScriptLine(number, event=parsed)
 

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import json
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from kikimimi.games.base import Alert, Effect, Event, Referee, Say, Scan
+from kikimimi.games.base import FIELD, SPEAKER, Alert, Effect, Event, Referee, Say, Scan, hears
 from kikimimi.voice.catalog import Catalog
 
 _OUTPUT_STYLE = {"speaker": "bold yellow", "hand:1": "cyan", "hand:2": "green", "hand:3": "magenta"}
@@ -38,42 +39,33 @@ def print_step(console: Console, label: str, event: Event, effects: Iterable[Eff
     may read): earphone lines only as "(private)". Hand taps are never named when not showing everything:
     players learn pieces by listening, and an Unknown stays hidden.
     """
-    hand_tap = seat is not None and isinstance(event, Scan) and event.reader != "field"
+    hand_tap = seat is not None and isinstance(event, Scan) and event.reader != FIELD
     console.print(Text(f"{label:>5}  ", style="dim") + Text(describe_event(event, hand_tap), style="bold"))
     for effect in effects:
         if isinstance(effect, Say):
-            private = effect.to != "speaker" and seat is not None and effect.to != f"hand:{seat}"
+            private = not hears(effect.to, seat)
             if private and seat != PUBLIC:
                 continue
             text = "(private)" if private else words.render(effect.key, effect.params).text
-            where = "speaker" if effect.to == "speaker" else f"{effect.to} earphone"
+            where = SPEAKER if effect.to == SPEAKER else f"{effect.to} earphone"
             console.print(Text(f"       {where:<16} ", style=_OUTPUT_STYLE.get(effect.to, "")) + Text(text))
         elif isinstance(effect, Alert) and seat in (None, PUBLIC):
             params = " ".join(f"{k}={v}" for k, v in effect.params.items() if seat is None or k != "piece")
             console.print(Text(f"       referee alert    {effect.key} {params}", style="red"))
 
 
-def print_state(console: Console, report: dict[str, Any]) -> None:
-    table = Table(title="state at the end", show_header=False, title_justify="left")
+def print_state(console: Console, report: dict[str, Any], view: Callable[..., Any] | None = None,
+                seat: int | None = None) -> None:
+    """The state at the end: the game's own panel when it has one (hands only when `seat` is None, i.e.
+    everything may be shown), else the phase and the result as plain data."""
+    console.rule("state at the end", style="dim")
+    if view is not None:
+        console.print(view(report, reveal=seat is None))
+        return
+    table = Table(show_header=False)
     table.add_column("key", style="dim")
     table.add_column("value")
-    for key in ("phase", "turn", "required", "pending_draw", "basket_count"):
-        table.add_row(key, str(report.get(key)))
-    for seat, pieces in report["hands"].items():
-        mark = " (Trident)" if report["declared"][seat] else ""
-        owed = report["owed"][seat]
-        table.add_row(f"seat {seat}", f"{len(pieces)} pieces{mark}{f', owes {owed}' if owed else ''}: "
-                      + " ".join(pieces))
-    shown = report["field"][-8:]
-    table.add_row("field (last)", ("… " if len(report["field"]) > 8 else "") + " ".join(shown))
-    if report["penalties"]:
-        table.add_row("penalties", ", ".join(f"seat {p['seat']} {p['reason']}" for p in report["penalties"]))
-    result = report.get("result")
-    if result:
-        how = {"out": f"seat {result['winner']} went out", "crash": f"seat {result['crashed']} crashed",
-               "referee": "ended by the Priest"}.get(result.get("reason", ""), "")
-        table.add_row("result", how)
-        table.add_row("ranking", "   ".join(
-            f"{place}. seat {seat} ({result['pieces'][str(seat)]} pieces, {result['points'][str(seat)]} points)"
-            for place, seat in enumerate(result["ranking"], start=1)))
+    table.add_row("game", str(report.get("game")))
+    table.add_row("phase", str(report.get("phase")))
+    table.add_row("result", json.dumps(report.get("result"), ensure_ascii=False))
     console.print(table)

@@ -113,7 +113,7 @@ class _Output:
         self.name = spec.name
         self.volume = spec.volume
         self.muted = False
-        self.jobs: queue.Queue[tuple[Say, float] | None] = queue.Queue()
+        self.jobs: queue.Queue[tuple[Say, float, Catalog] | None] = queue.Queue()
         self.working = False
         self.lane: Lane | None = None
         self.device: DeviceStream | None = None
@@ -319,7 +319,12 @@ class Voice:
             self.transcript.write(effect.to, line)
             self._emit_line(effect.to, line)
             return
-        out.jobs.put((effect, now))
+        out.jobs.put((effect, now, self.catalog))  # the phrases of the game that said it, even if it changes
+
+    def use_catalog(self, namespace: str) -> None:
+        """Speak another game's phrases from now on (the table changed game). Call from the one thread
+        that calls `say` (the table loop)."""
+        self.catalog = catalog(self.spec.lang, namespace)
 
     def health(self) -> dict[str, OutputHealth]:
         return {name: OutputHealth(out.status, out.detail) for name, out in self.outputs.items()}
@@ -385,12 +390,12 @@ class Voice:
             finally:
                 out.working = False
 
-    def _speak(self, out: _Output, effect: Say, say_time: float) -> None:
+    def _speak(self, out: _Output, effect: Say, say_time: float, phrases: Catalog) -> None:
         params = dict(effect.params)
-        phrase = self.catalog.phrases.get(effect.key)
+        phrase = phrases.phrases.get(effect.key)
         if phrase is not None:  # extra parameters do not change the words, so not the audio either
             params = {name: params[name] for name in phrase.params if name in params}
-        line = self.catalog.render(effect.key, params)
+        line = phrases.render(effect.key, params)
         self._emit_line(out.name, line)
         sink = out.spec.sink
         if sink == "null":

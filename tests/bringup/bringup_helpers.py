@@ -12,7 +12,7 @@ ROLES = ("field", "hand:1", "hand:2", "hand:3")
 
 def table_toml(readers: dict[str, dict], outputs: str = "", voice: str = 'backend = "none"', head: str = "") -> str:
     """A table config: `readers` role -> keys; outputs as TOML text (default: a transcript per output)."""
-    lines = [head, 'deck = "sim.toml"', "debounce = 0.3"]
+    lines = [head, 'deck = "trident-sim.toml"', "debounce = 0.3"]
     for role, keys in readers.items():
         lines.append(f'[readers."{role}"]')
         lines += [f"{k} = {v!r}".replace("'", '"') for k, v in keys.items()]

@@ -45,7 +45,7 @@ def test_a_reader_without_an_output_is_not_spoken(deck):
 
 @pytest.mark.parametrize("lang", ["en", "ja"])
 def test_every_phrase_bringup_says_renders_in_both_languages(lang, deck):
-    words = catalog(lang)
+    words = catalog(lang, deck.game)
     for tag_id in [*set(deck.tags.values()), None]:
         for role in ("field", "hand:1"):
             key, params = phrase_for(tag_id, role)

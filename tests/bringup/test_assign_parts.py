@@ -151,7 +151,7 @@ def test_binding_stops_when_taps_stop_or_readers_run_out():
 
 CONFIG = '''# my table: keep this comment
 game = "trident"
-deck = "sim.toml"
+deck = "trident-sim.toml"
 
 [readers.field]   # the middle
 path = "/dev/ttyUSB0"   # the old adapter

@@ -157,7 +157,7 @@ def test_a_hand_tap_sounds_only_in_that_seats_earphone(tmp_path):
     env.pop("ALSA_CONFIG_PATH")
     proc = kikimimi("bringup", "--config", str(cfg), "--json", "--taps", "1", env=env, stdin="hand:2 heart-1\n")
     lines = [json.loads(x) for x in proc.stdout.splitlines()]
-    assert lines[0] == {"reader": "hand:2", "uid": "51000100", "tag": "heart-1", "output": "hand:2", "said": "ハート"}
+    assert lines[0] == {"reader": "hand:2", "uid": "23000100", "tag": "heart-1", "output": "hand:2", "said": "ハート"}
     assert lines[-1]["outputs"]["hand:2"]["status"] == "ok", lines[-1]
     audio = quad(tmp_path)
     assert np.max(np.abs(audio[:, 2])) > 0.3 and abs(freq_of(audio[:, 2]) - 440) < 15

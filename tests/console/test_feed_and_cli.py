@@ -6,7 +6,7 @@ from pathlib import Path
 
 from kikimimi.cli import main
 from kikimimi.console.feed import TableFeed
-from kikimimi.console.simtable import reader_named, short_label
+from kikimimi.console.simtable import groups, reader_named, rows_of, short_label
 from kikimimi.games.base import Referee, Say, Scan
 from kikimimi.table.loop import Step
 from kikimimi.voice.catalog import catalog
@@ -14,15 +14,20 @@ from kikimimi.voice.catalog import catalog
 READERS = ["field", "hand:1", "hand:2", "hand:3"]
 
 
-class Heard:
-    def __init__(self) -> None:
-        self.said: list[Say] = []
+class Announcer:
+    """Stands for `TableLoop.announce`: keeps what was asked, and plays the loop's announce step back."""
 
-    def say(self, effect: Say) -> None:
-        self.said.append(effect)
+    def __init__(self, feed: TableFeed | None = None) -> None:
+        self.asked: list[list[Say]] = []
+        self.feed = feed
+
+    def __call__(self, says: list[Say]) -> None:
+        self.asked.append(list(says))
+        if self.feed is not None:
+            self.feed.on_step(Step(0, Referee("announce"), list(says), journaled=False))
 
 
-def test_feed_keeps_each_line_on_its_output_and_repeats_only_public_ones():
+def test_feed_keeps_each_line_on_its_output_and_repeats_only_public_ones_through_the_loop():
     feed = TableFeed(catalog("en"))
     seen: list[int] = []
     feed.on_change = lambda step: seen.append(step.seq)
@@ -35,19 +40,44 @@ def test_feed_keeps_each_line_on_its_output_and_repeats_only_public_ones():
     assert [(s.seq, s.to, s.private) for s in lines] == [(1, "hand:2", True), (2, "speaker", False),
                                                           (2, "speaker", False), (3, "hand:1", True)]
     assert lines[0].text == catalog("en").render("piece.heart").text
-    voice = Heard()
-    repeated = feed.repeat_public(voice)
-    assert voice.said == repeated == [Say("speaker", "piece.heart"), Say("speaker", "effect.required",
-                                                                         {"suit": "heart"})]
+    announce = Announcer()
+    repeated = feed.repeat_public(announce)
+    assert announce.asked == [repeated] == [[Say("speaker", "piece.heart"),
+                                             Say("speaker", "effect.required", {"suit": "heart"})]]
+    assert len(feed.lines()) == 4  # nothing is shown until the loop says it
+    feed.on_step(Step(0, Referee("announce"), repeated, journaled=False))
     assert [s.repeat for s in feed.lines()[-2:]] == [True, True]
+
+
+def test_the_tables_own_announcements_are_shown_but_not_repeated_as_the_game_s():
+    feed = TableFeed(catalog("en"))
+    feed.on_step(Step(1, Scan("field", "heart-3"), [Say("speaker", "piece.heart")]))
+    feed.on_step(Step(0, Referee("announce"), [Say("speaker", "table.field_reader_lost")], journaled=False))
+    assert not feed.lines()[-1].repeat
+    assert feed.last_public == [Say("speaker", "piece.heart")]
 
 
 def test_feed_marks_a_new_game_and_forgets_the_old_announcement():
     feed = TableFeed(catalog("en"))
     feed.on_step(Step(1, Scan("field", "heart-3"), [Say("speaker", "piece.heart")]))
-    feed.on_step(Step(0, Referee("new", {"first": 3, "rules": "competition"}), [], journaled=False))
-    assert feed.lines()[-1].note and "seat 3 first, competition rules" in feed.lines()[-1].text
-    assert feed.repeat_public(Heard()) == []
+    feed.on_step(Step(0, Referee("new", {"game": "trident", "first": 3, "rules": "competition", "secret": "x"}),
+                      [], journaled=False))
+    note = feed.lines()[-1]
+    assert note.note and "new game: The Trident (first 3, rules competition)" in note.text
+    assert "secret" not in note.text  # only the game's set-up keys
+    announce = Announcer()
+    assert feed.repeat_public(announce) == [] and announce.asked == []
+
+
+def test_feed_renders_each_line_with_the_phrases_of_the_game_that_said_it():
+    from kikimimi.games.registry import games
+
+    feed = TableFeed(catalog("en", "trident"))
+    for info in games():
+        feed.on_step(Step(0, Referee("new", {"game": info.id}), [], journaled=False))
+        assert feed.words.namespace == info.catalog
+    feed.on_step(Step(0, Referee("new", {"game": "chess"}), [], journaled=False))
+    assert "new game: chess" in feed.lines()[-1].text  # an unknown game: a note, no crash
 
 
 def test_feed_shows_a_phrase_it_cannot_render_by_its_key():
@@ -65,13 +95,19 @@ def test_reader_names_typed_in_the_virtual_table():
     assert reader_named("2", ["field"]) is None  # hand:2 is real hardware: not tapped from here
 
 
-def test_short_labels_tell_every_tag_apart():
-    from kikimimi.games.trident.pieces import CONTROLS, PIECES
+def test_virtual_table_groups_and_labels_tell_every_tag_apart():
+    from kikimimi.games.registry import games
 
-    labels = [short_label(t) for t in [*PIECES, *CONTROLS]]
-    assert len(set(labels)) == len(labels)
-    assert short_label("heart-3") == "♥3" and short_label("change-spade-2") == "c♠2"
-    assert short_label("ctl-trident") == "Trident"
+    for info in games():
+        grouped = groups(info.pieces, info.controls)
+        assert sorted(t for ids in grouped.values() for t in ids) == sorted([*info.pieces, *info.controls])
+        for group, tag_ids in grouped.items():
+            labels = [short_label(t, group) for t in tag_ids]
+            assert len(set(labels)) == len(labels), (info.id, group)
+            assert all(sum(len(short_label(t, group)) + 3 for t in row) <= 120 for row in rows_of(tag_ids, group))
+    assert short_label("heart-3", "heart") == "3" and short_label("change-spade-2", "change") == "spade-2"
+    assert short_label("ctl-trident", "controls") == "trident"
+    assert len(rows_of([f"card-{n}" for n in range(1, 105)], "card")) > 1
 
 
 def test_console_command_refuses_a_bad_config_with_a_clear_message(tmp_path, capsys):
@@ -88,7 +124,7 @@ def test_console_command_refuses_a_journal_it_cannot_open(tmp_path, capsys):
     damaged = tmp_path / "journal.sqlite"
     damaged.write_bytes(b"this is not a database" * 100)
     config = tmp_path / "table.toml"
-    shipped = (Path(__file__).parents[2] / "devices" / "tables" / "sim.toml").read_text()
+    shipped = (Path(__file__).parents[2] / "devices" / "tables" / "trident-sim.toml").read_text()
     config.write_text(f'journal = "{damaged}"\n' + shipped)
     assert main(["console", "--config", str(config)]) == 2
     err = capsys.readouterr().err

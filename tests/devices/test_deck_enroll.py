@@ -12,18 +12,31 @@ from kikimimi.bringup.enroll import Enrollment, plan, run
 from kikimimi.devices.deck import DeckError, load_deck, save_deck
 from kikimimi.devices.frames import rdm6300_frame
 from kikimimi.devices.simdeck import sim_deck_text, sim_uid
+from kikimimi.games.registry import games, get_info
 from kikimimi.games.trident.pieces import CONTROLS, PIECES
 from kikimimi.paths import data_dir
 
+TRIDENT = get_info("trident")
+
 
 def test_shipped_sim_deck_is_the_generated_one_and_loads():
-    path = data_dir("devices") / "decks" / "sim.toml"
-    assert path.read_text() == sim_deck_text()
+    path = data_dir("devices") / "decks" / "trident-sim.toml"
+    assert path.read_text() == sim_deck_text(TRIDENT)
     deck = load_deck(path)
-    assert deck.resolve("51000100") == "heart-1" == deck.resolve(sim_uid("heart-1"))
+    assert deck.resolve("23000100") == "heart-1" == deck.resolve(sim_uid("heart-1"))
     assert all(len(deck.uids_of(pid)) == 1 for pid in PIECES)
     assert all(sorted(deck.uids_of(c)) == [sim_uid(c, s) for s in (1, 2, 3)] for c in CONTROLS)
     assert deck.resolve("deadbeef") is None
+
+
+@pytest.mark.parametrize("info", games(), ids=lambda info: info.id)
+def test_every_game_has_its_generated_sim_deck_and_no_tag_of_another_game(info):
+    deck = load_deck(data_dir("devices") / "decks" / f"{info.id}-sim.toml")
+    assert deck.game == info.id and set(deck.tags.values()) == set(info.pieces) | set(info.controls)
+    for other in games():
+        if other is not info:
+            other_deck = load_deck(data_dir("devices") / "decks" / f"{other.id}-sim.toml")
+            assert not set(deck.tags) & set(other_deck.tags), f"{info.id} and {other.id} share simulated UIDs"
 
 
 def test_save_deck_round_trips_and_load_refuses_a_duplicate(tmp_path):
@@ -37,16 +50,16 @@ def test_save_deck_round_trips_and_load_refuses_a_duplicate(tmp_path):
 
 def test_enrollment_refuses_a_known_tag_stops_and_resumes(tmp_path):
     deck = tmp_path / "table.toml"
-    slots = plan(control_sets=1)
+    slots = plan(TRIDENT, control_sets=1)
     uids = [f"04{i:06x}" for i in range(len(slots))]
     said: list[str] = []
     taps = iter([uids[0], uids[0], uids[1], None])  # the second tap of uids[0] is refused
-    assert run(Enrollment(deck, control_sets=1), lambda: next(taps), said.append) is False
+    assert run(Enrollment(deck, TRIDENT, control_sets=1), lambda: next(taps), said.append) is False
     assert "tap heart 1" in said[0]
     assert any("refused: that tag is already heart-1" in s for s in said)
     assert dict(load_deck(deck).tags) == {uids[0]: "heart-1", uids[1]: "heart-2"}
 
-    resumed = Enrollment(deck, control_sets=1)
+    resumed = Enrollment(deck, TRIDENT, control_sets=1)
     assert resumed.remaining()[0].tag_id == "heart-3"
     rest = iter(uids[2:])
     assert run(resumed, lambda: next(rest), said.append) is True

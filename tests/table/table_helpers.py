@@ -18,7 +18,7 @@ def write_config(folder: Path, readers: dict[str, str] | None = None, outputs: s
     `outputs` is each output's settings; `{channel}` becomes 1 for the speaker, 2-4 for the seats."""
     readers = readers or {}
     lines = [
-        'game = "trident"', 'language = "en"', 'deck = "sim.toml"', f'journal = "{folder / "journal.sqlite"}"',
+        'game = "trident"', 'language = "en"', 'deck = "trident-sim.toml"', f'journal = "{folder / "journal.sqlite"}"',
         extra, "[voice]", 'backend = "none"',
     ]
     for role in ("field", "hand:1", "hand:2", "hand:3"):

@@ -19,12 +19,17 @@ INFO = register(GameInfo(
     bots={"bot": "kikimimi.games.trident.bots:table_bots",
           "perfect": "kikimimi.games.trident.bots:perfect_bots"},
     view="kikimimi.games.trident.view:state_text",
+    keyboard="kikimimi.games.trident.keyboard:KeyboardSeat",
+    tag_phrase="kikimimi.games.trident.phrases:tag_phrase",
     referee_actions=(
         RefereeAction("forgot", "Everyone forgot", "f"),
         RefereeAction("penalty", "Penalty", "p", ("seat",)),
     ),
     privacy="kikimimi.games.trident.invariants:privacy_leaks",
+    invariants="kikimimi.games.trident.invariants:check",
+    simulate="kikimimi.games.trident.simulate:summary",
     bench="kikimimi.games.trident.bench",
+    ladder="kikimimi.games.trident.ladder",
     max_events=3000,
     summary="three players shed pieces by suit; declare Trident at one or two",
 ))

@@ -173,7 +173,8 @@ class TridentBots:
         self.table = BotTable(seed, rates)
 
     def next_event(self, state: TridentState, humans: Collection[int] = ()) -> Event | None:
-        if humans and seat_to_move(state) in humans:
+        # The bots hand out the deal to every seat (a person would only take what they are given).
+        if humans and state.phase != DEAL and seat_to_move(state) in humans:
             return None
         return self.table.next_event(state)
 

@@ -1,17 +1,24 @@
-"""The Trident ladder: ranks, peerage, streaks and demotion, derived from a player's stored results.
+"""The Trident ladder: ranks, peerage, streaks, demotion and seat order, derived from stored results.
 
 Pure: `replay(history)` walks a player's meetings in the order they were held and returns where the
 player stands and every change, meeting by meeting. Nothing is counted by hand and nothing is stored
-here; the store hands in results, this module derives. `docs/rules/ranks.md` is this module in words,
-with every interpretation of the rules marked.
+here; the records hand in this game's results only (found through `GameInfo.ladder`), this module
+derives. `docs/rules/ranks.md` is this module in words, with every interpretation of the rules marked.
+
+What the records ask of a ladder module (a game may declare one, see `GameInfo.ladder`):
+`GameResult(place, crashed)`, `MeetingResult(...)`, `replay(history, name=, title_form=)` returning a
+`Replay` (`.status`, `.changes`, `.changes_in(meeting_id)`), `player_status`, `seat_order(statuses)`,
+`MEETING_SETUP` (the set-up a meeting's games are played with), `meeting_win(place, won)` and
+`standing_key(standing)` (how a meeting's standings count wins and order players).
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import IntEnum
+from functools import cmp_to_key
 from typing import Any, Literal
 
 MeetingKind = Literal["full", "half", "contest"]
@@ -429,3 +436,64 @@ def _why(rank: Rank, walk: _Walk) -> str:
 def player_status(history: Iterable[MeetingResult], *, name: str = "", title_form: str = "king") -> PlayerStatus:
     """Where a player stands after the meetings in `history` (see `replay`)."""
     return replay(history, name=name, title_form=title_form).status
+
+
+# -- meetings: how the Trident's meetings are played and stood --------------------------------------
+
+# Official meetings and contests are played under competition rules, the first player at seat 1.
+MEETING_SETUP: Mapping[str, Any] = {"first": 1, "rules": "competition"}
+
+
+def meeting_win(place: int, won: bool) -> bool:
+    """A win is a 1st place (the contract), also in a game that ended by a crash, where no one went out."""
+    return place == 1
+
+
+def standing_key(standing: Any) -> tuple[int, int, int]:
+    """A meeting's standings: most wins, then fewest points left in hand, then fewest crashes."""
+    return (-standing.wins, standing.points, standing.crashes)
+
+
+# -- seat order -------------------------------------------------------------------------------------
+# Who chooses a seat first: the lowest-ranked player, then the highest, then the one between.
+#
+# Precedence among players: rank, then peerage, then who reached that rank first. Apprentices are all
+# equal (peerage and dates do not count among them), and a first-timer is below every Apprentice.
+# Among equals the order given is kept, so a caller that wants "any order" gets a stable one.
+
+
+def compare_precedence(a: PlayerStatus, b: PlayerStatus) -> int:
+    """Negative when `a` stands below `b`, positive above, 0 for equals."""
+    if a.rank != b.rank:
+        return -1 if a.rank < b.rank else 1
+    if a.rank <= Rank.APPRENTICE:
+        return 0
+    if a.peerage != b.peerage:
+        return -1 if a.peerage < b.peerage else 1
+    if a.rank_since is None or b.rank_since is None or a.rank_since == b.rank_since:
+        return 0
+    return 1 if a.rank_since < b.rank_since else -1  # reached earlier stands higher
+
+
+def by_precedence(statuses: Sequence[PlayerStatus]) -> list[PlayerStatus]:
+    """Lowest first; equals keep the order given."""
+    return sorted(statuses, key=cmp_to_key(compare_precedence))
+
+
+def seat_order(statuses: Sequence[PlayerStatus]) -> list[str]:
+    """Names in the order they choose their seats: lowest, highest, then the rest from the top down.
+
+    For three players that is lowest, highest, middle. Equal players keep the order given, so when
+    the lowest are tied the one listed first chooses first.
+    """
+    ranked = by_precedence(statuses)
+    if len(ranked) <= 1:
+        return [s.name for s in ranked]
+    lowest = ranked[0]
+    # The highest: the last of the top group keeps its given order among equals, so take the first
+    # status equal to the top one.
+    top = ranked[-1]
+    highest = next(s for s in ranked[1:] if compare_precedence(s, top) == 0)
+    rest = [s for s in ranked[1:] if s is not highest]
+    rest = sorted(rest, key=cmp_to_key(lambda a, b: -compare_precedence(a, b)))
+    return [lowest.name, highest.name, *(s.name for s in rest)]

@@ -67,3 +67,23 @@ PHRASES: dict[str, tuple[str, ...]] = {
     "referee.undone": (),
     "referee.nothing_to_undo": (),
 }
+
+
+def tag_phrase(tag_id: str, role: str) -> tuple[str, dict]:
+    """How bring-up names one of the Trident's tags on a reader (an Unknown is only "Unknown" on a hand
+    reader: its effect is a secret until played)."""
+    from kikimimi.games.base import seat_of
+    from kikimimi.games.trident.pieces import CTL_PASS, CTL_SUIT, CTL_TRIDENT, PIECES
+
+    piece = PIECES.get(tag_id)
+    if piece is not None:
+        if piece.is_unknown and seat_of(role) is not None:
+            return PIECE_HIDDEN, {}
+        return piece_key(piece.kind), {}
+    if tag_id == CTL_PASS:
+        return "bringup.control_pass", {}
+    if tag_id == CTL_TRIDENT:
+        return "bringup.control_trident", {}
+    if tag_id in CTL_SUIT:
+        return "bringup.control_suit", {"suit": CTL_SUIT[tag_id]}
+    return "bringup.unknown_tag", {}

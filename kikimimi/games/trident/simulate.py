@@ -76,3 +76,19 @@ def simulate(games: int, seed: int, rates: BotRates | None = None, checked: bool
         play_game(seed * 1_000_003 + index, rates, first=index % 3 + 1, checked=checked, totals=totals)
     totals.seconds = time.perf_counter() - started
     return totals
+
+
+def summary(games: int, seed: int, setup: dict | None = None) -> dict:
+    """`kikimimi simulate` for the Trident: wins, crashes, penalties and every invariant after every event."""
+    totals = simulate(games, seed)
+    return {
+        "games": totals.games,
+        "wins_by_seat": {str(s): totals.wins[s] for s in (1, 2, 3)},
+        "crashes_by_seat": {str(s): totals.crashes[s] for s in (1, 2, 3)},
+        "ended_by": dict(totals.ended_by),
+        "penalties": dict(totals.penalties),
+        "mean_events_per_game": round(totals.events / max(totals.games, 1), 1),
+        "games_per_second": round(totals.games_per_second, 1),
+        "invariant_violations": len(totals.violations),
+        "violations": totals.violations[:20],
+    }

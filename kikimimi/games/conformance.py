@@ -1,0 +1,147 @@
+"""What every registered game must satisfy, checked over whole bot games (as OpenSpiel does over its registry).
+
+Pure and fast: used by `kikimimi simulate --game G` (many games) and by the conformance tests (a few
+per game). A problem is a sentence naming the seed and the event; nothing here raises on a bad game.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from kikimimi.games.base import SPEAKER, Event, GameOver, Outcome, Say, seat_of
+from kikimimi.games.registry import GameInfo, load
+
+
+@dataclass
+class BotGame:
+    """One whole bot game: its events, final state, outcome and every problem found."""
+
+    seed: int
+    setup: dict[str, Any]
+    events: list[Event] = field(default_factory=list)
+    says: list[Say] = field(default_factory=list)
+    state: Any = None
+    outcome: Outcome | None = None
+    problems: list[str] = field(default_factory=list)
+
+
+def _snapshot(state: Any) -> Any:
+    return copy.deepcopy(state)
+
+
+def play_bot_game(info: GameInfo, seed: int, setup: dict[str, Any] | None = None, *, deep: bool = False,
+                  bots: str | None = None) -> BotGame:
+    """Bots play one game; every step is checked (with `deep`, also that apply leaves its input as it was,
+    which costs a deep copy per event)."""
+    game = info.game
+    setup = info.parse_setup(setup or {})
+    run = BotGame(seed, setup)
+    players = info.new_bots(seed, setup, bots)
+    privacy = info.privacy_check()
+    invariants = load(info.invariants) if info.invariants else None
+    outputs = set(info.outputs(setup))
+    state = game.initial(setup)
+    for _ in range(info.max_events):
+        event = players.next_event(state)
+        if event is None:
+            break
+        before = _snapshot(state) if deep else None
+        try:
+            after, effects = game.apply(state, event)
+        except Exception as exc:  # noqa: BLE001 - any raise is a finding, not a crash of the checker
+            run.problems.append(f"seed {seed} event {len(run.events) + 1} {event}: apply raised {exc!r}")
+            break
+        if deep and _snapshot(state) != before and repr(_snapshot(state)) != repr(before):
+            run.problems.append(f"seed {seed} event {len(run.events) + 1} {event}: apply changed its input state")
+        run.events.append(event)
+        for effect in effects:
+            if isinstance(effect, Say):
+                run.says.append(effect)
+                if effect.to not in outputs:
+                    run.problems.append(f"seed {seed}: {effect.key} said on {effect.to}, not an output of this game")
+            elif isinstance(effect, GameOver):
+                run.outcome = effect.outcome
+        if privacy is not None:
+            run.problems += [f"seed {seed} event {len(run.events)} {event}: {leak}"
+                             for leak in privacy(state, event, effects, after)]
+        if invariants is not None:
+            run.problems += [f"seed {seed} event {len(run.events)} {event}: {broken}"
+                             for broken in invariants(after, event, effects)]
+        state = after
+    else:
+        run.problems.append(f"seed {seed}: no end after {info.max_events} events")
+    run.state = state
+    if not game.is_over(state) and not any("no end" in p for p in run.problems):
+        run.problems.append(f"seed {seed}: the bots stopped before the end (phase {game.report(state).get('phase')})")
+    if game.is_over(state):
+        run.problems += check_outcome(info, setup, run.outcome, seed)
+    try:
+        json.dumps(game.report(state))
+    except (TypeError, ValueError) as exc:
+        run.problems.append(f"seed {seed}: the report is not JSON: {exc}")
+    return run
+
+
+def check_outcome(info: GameInfo, setup: dict[str, Any], outcome: Outcome | None, seed: int) -> list[str]:
+    seats = set(range(1, info.seat_count(setup) + 1))
+    if outcome is None:
+        return [f"seed {seed}: the game is over but no GameOver effect was given"]
+    problems = []
+    if sorted(outcome.ranking) != sorted(seats):
+        problems.append(f"seed {seed}: ranking {list(outcome.ranking)} does not name each seat {sorted(seats)} once")
+    if not set(outcome.winners) <= seats:
+        problems.append(f"seed {seed}: winners {list(outcome.winners)} are not seats")
+    try:
+        json.dumps(outcome.to_json())
+    except (TypeError, ValueError) as exc:
+        problems.append(f"seed {seed}: the outcome is not JSON: {exc}")
+    return problems
+
+
+def private_outputs_only_hear_their_reader(says: list[Say], event: Event) -> list[str]:
+    """A helper games may use in their privacy checks: an earphone hears only its own reader's taps."""
+    reader = getattr(event, "reader", None)
+    return [f"{say.to} heard {say.key} for a tap on {reader or 'the referee'}"
+            for say in says if say.to != SPEAKER and seat_of(say.to) is not None and say.to != reader]
+
+
+@dataclass
+class Totals:
+    games: int = 0
+    events: int = 0
+    seconds: float = 0.0
+    wins: Counter = field(default_factory=Counter)
+    reasons: Counter = field(default_factory=Counter)
+    problems: list[str] = field(default_factory=list)
+
+    def summary(self, info: GameInfo) -> dict[str, Any]:
+        return {
+            "game": info.id,
+            "games": self.games,
+            "wins_by_seat": {str(seat): self.wins[seat] for seat in sorted(self.wins)},
+            "ended_by": dict(self.reasons),
+            "mean_events_per_game": round(self.events / max(self.games, 1), 1),
+            "games_per_second": round(self.games / self.seconds, 1) if self.seconds else 0.0,
+            "problems": len(self.problems),
+        }
+
+
+def simulate(info: GameInfo, games: int, seed: int, setup: dict[str, Any] | None = None) -> Totals:
+    """Many checked bot games in a row."""
+    totals = Totals()
+    started = time.perf_counter()
+    for index in range(games):
+        run = play_bot_game(info, seed * 1_000_003 + index, setup)
+        totals.games += 1
+        totals.events += len(run.events)
+        totals.problems += run.problems
+        if run.outcome is not None:
+            totals.wins.update(run.outcome.winners)
+            totals.reasons[run.outcome.reason or "end"] += 1
+    totals.seconds = time.perf_counter() - started
+    return totals
