@@ -553,6 +553,23 @@ def test_forgot_a_basket_piece_sets_the_kind_and_the_turn_stays(table):
     assert table.state.phase == "turn" and table.state.turn == 2 and table.state.required == "clover"
 
 
+def test_declaration_is_valid_during_the_restart_after_everyone_forgot(table):
+    # Contract, Clarifications: from the start on, the restart after "everyone forgot" included.
+    table.start()
+    go_down_to(table, 2, ["diamond-1", "diamond-2"])
+    table.field_tap("heart-1")  # seat 2 to move
+    table.referee("forgot")
+    assert table.state.phase == "start"
+    table.hand_tap(2, "ctl-trident")
+    assert table.said() == ["declare.trident"] and table.state.declared[1]
+
+
+def test_declaration_is_refused_privately_during_the_deal(table):
+    table.hand_tap(1, "heart-1")
+    table.hand_tap(1, "ctl-trident")
+    assert table.says() == [Say("hand:1", "control.not_now")] and not table.state.declared[0]
+
+
 def test_forgot_is_refused_outside_a_turn(table):
     table.deal()
     table.referee("forgot")

@@ -406,7 +406,8 @@ def _control(s: TridentState, seat: int | None, out: str, control: str, fx: list
 
 
 def _declare(s: TridentState, seat: int, out: str, fx: list[Effect]) -> None:
-    if s.phase not in (TURN, DRAWING, CHOOSE_SUIT):
+    # Valid from the start on, the restart after "everyone forgot" included (contract, Clarifications).
+    if s.phase == DEAL:
         fx.append(Say(out, "control.not_now"))
     elif s.declared[seat - 1]:
         fx.append(Say(out, "declare.already"))
