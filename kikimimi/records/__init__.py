@@ -1,36 +1,26 @@
-"""Players, meetings, results and the ladder (ranks, peerage, streaks, demotion, seat order).
+"""Players, meetings and every game's results; ranks, peerage and streaks from a game's own ladder.
 
-Only results are stored; everything else is derived by pure functions (see docs/rules/ranks.md).
+Only results are stored; everything else is derived by pure functions. A game's ranks live in its
+own package (`GameInfo.ladder`: the Trident's is `kikimimi.games.trident.ladder`, see
+docs/rules/ranks.md) and are computed from that game's results only.
 """
 
-from kikimimi.records.ladder import (
-    Change,
-    GameResult,
-    MeetingResult,
-    PlayerStatus,
-    Rank,
-    player_status,
-    replay,
-)
+from kikimimi.records.kinds import GAMES_PER_MEETING, MEETING_KINDS, OFFICIAL_KINDS, TITLE_FORMS, ladder
 from kikimimi.records.results import GameRecord, PlayerResult
-from kikimimi.records.seats import seat_order
 from kikimimi.records.standings import Standing, standings
 from kikimimi.records.store import RecordError, RecordStore, default_db_path
 
 __all__ = [
-    "Change",
+    "GAMES_PER_MEETING",
+    "MEETING_KINDS",
+    "OFFICIAL_KINDS",
+    "TITLE_FORMS",
     "GameRecord",
-    "GameResult",
-    "MeetingResult",
     "PlayerResult",
-    "PlayerStatus",
-    "Rank",
     "RecordError",
     "RecordStore",
     "Standing",
     "default_db_path",
-    "player_status",
-    "replay",
-    "seat_order",
+    "ladder",
     "standings",
 ]

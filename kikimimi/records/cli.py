@@ -12,14 +12,14 @@ from typing import Any
 from rich.console import Console
 
 from kikimimi.games.base import Outcome
+from kikimimi.games.registry import DEFAULT_GAME, UnknownGame, game_ids
 from kikimimi.records.entry import EntryError, parse_json_line, parse_typed
 from kikimimi.records.importer import SheetError, import_results
-from kikimimi.records.ladder import TITLE_FORMS, player_status
+from kikimimi.records.kinds import TITLE_FORMS, NoLadder, check_game, default_ladder_game, ladder
 from kikimimi.records.meeting import run_meeting
 from kikimimi.records.schema import SchemaError
-from kikimimi.records.seats import seat_order
 from kikimimi.records.store import RecordError, RecordStore, default_db_path
-from kikimimi.records.view import meeting_view, players_table, standings_table
+from kikimimi.records.view import game_title, meeting_view, players_table, standings_table
 
 ENTERED = "This meeting takes each game's result from {source} instead of the table."
 
@@ -39,6 +39,16 @@ def _names(text: str) -> list[str]:
     return [n.strip() for n in text.split(",") if n.strip()]
 
 
+def _game(text: str) -> str:
+    try:
+        return check_game(text)
+    except UnknownGame as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+GAME_HELP = "a registered game ({}); default: {}"
+
+
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     db = _db_parent()
 
@@ -50,11 +60,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     p.set_defaults(func=_players_add)
     p = psub.add_parser("list", parents=[db], help="every player with rank, peerage and wins")
     p.add_argument("--json", action="store_true")
+    p.add_argument("--game", type=_game, help="whose ranks (a game with a ladder); default: the Trident's")
     p.set_defaults(func=_players_list)
     p = psub.add_parser("show", parents=[db], help="one player's standing on the ladder")
     p.add_argument("name")
     p.add_argument("--json", action="store_true")
     p.add_argument("--history", action="store_true", help="also list every rank and peerage change")
+    p.add_argument("--game", type=_game, help="whose ranks (a game with a ladder); default: the Trident's")
     p.set_defaults(func=_players_show)
     p = psub.add_parser("set", parents=[db], help="change a player's title form")
     p.add_argument("name")
@@ -72,6 +84,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     msub = meeting.add_subparsers(dest="meeting_command", metavar="ACTION", required=True)
     p = msub.add_parser("start", parents=[db], help="play a meeting's games in turn and settle the ladder")
     p.add_argument("--players", type=_names, required=True, help="names in seat order: seat 1,seat 2,seat 3")
+    p.add_argument("--game", type=_game, default=DEFAULT_GAME, metavar="GAME",
+                   help=GAME_HELP.format(", ".join(game_ids()), DEFAULT_GAME))
     p.add_argument("--trial", choices=("full", "half", "contest"), required=True, help="full 10, half 5 games")
     p.add_argument("--games", type=int, help="number of games (contests only)")
     p.add_argument("--results", help="JSONL file of game results, or '-' to type them; default: play on the table")
@@ -88,6 +102,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     p.set_defaults(func=_meeting_resume)
     p = msub.add_parser("seats", parents=[db], help="who chooses a seat first, second, third")
     p.add_argument("--players", type=_names, required=True)
+    p.add_argument("--game", type=_game, default=DEFAULT_GAME, metavar="GAME",
+                   help="the game whose ranks set the order (default: %(default)s)")
     p.set_defaults(func=_meeting_seats)
     p = msub.add_parser("show", parents=[db], help="a meeting's standings and each player's rank")
     p.add_argument("id", type=int, nargs="?", help="default: the open meeting, else the latest")
@@ -114,7 +130,7 @@ def _with_store(handler: Handler) -> Callable[[argparse.Namespace], int]:
         try:
             with RecordStore(args.db) as store:
                 return handler(args, store)
-        except (RecordError, SchemaError, SheetError, EntryError) as exc:
+        except (RecordError, SchemaError, SheetError, EntryError, NoLadder) as exc:
             print(f"kikimimi: {exc}", file=sys.stderr)
             return 1
 
@@ -143,26 +159,37 @@ def _players_set(args: argparse.Namespace, store: RecordStore) -> int:
     return 0
 
 
+def _ladder_game(args: argparse.Namespace) -> str:
+    game = args.game or default_ladder_game()
+    if ladder(game) is None:
+        raise NoLadder(f"{game} keeps no ranks; `kikimimi players show NAME` lists each game's results")
+    return game
+
+
 @_with_store
 def _players_list(args: argparse.Namespace, store: RecordStore) -> int:
-    statuses = [store.status(p.name) for p in store.players()]
+    game = _ladder_game(args)
+    statuses = [store.status(p.name, game) for p in store.players()]
     if args.json:
         print(json.dumps([s.as_dict() for s in statuses], ensure_ascii=False, indent=2))
     elif not statuses:
         print("no players yet; add one with `kikimimi players add NAME`")
     else:
-        _out().print(players_table(statuses))
+        _out().print(players_table(statuses, f"Players: {game_title(game)} ranks"))
     return 0
 
 
 @_with_store
 def _players_show(args: argparse.Namespace, store: RecordStore) -> int:
-    replayed = store.replay(args.name)
+    game = _ladder_game(args)
+    replayed = store.replay(args.name, game)
     s = replayed.status
+    played = store.played(s.name)
     if args.json:
         data = s.as_dict()
         if args.history:
             data["changes"] = [c.as_dict() for c in replayed.changes]
+        data["played"] = {g: {"games": n, "wins": w} for g, (n, w) in played.items()}
         print(json.dumps(data, ensure_ascii=False, indent=2))
         return 0
     print(f"{s.name}: {s.title}")
@@ -182,6 +209,9 @@ def _players_show(args: argparse.Namespace, store: RecordStore) -> int:
     if args.history:
         for change in replayed.changes:
             print(f"  meeting {change.meeting_id}: {change.text()}")
+    others = ", ".join(f"{game_title(g)} {n} games, {w} won" for g, (n, w) in played.items() if g != game)
+    if others:
+        print(f"  other games (no ranks): {others}")
     return 0
 
 
@@ -249,16 +279,16 @@ def _result_source(results: str | None) -> Callable[[Mapping[int, str]], Outcome
 def _play(args: argparse.Namespace, store: RecordStore, **meeting: Any) -> int:
     table = None
     if args.results is None:
+        from kikimimi.records.ontable import table_games
         from kikimimi.table.config import TableConfigError, load_config
         from kikimimi.table.live import open_table
-        from kikimimi.table.meeting import table_games
 
         try:
             table = open_table(load_config(args.config))
         except (TableConfigError, OSError) as exc:
             print(f"kikimimi: {exc}", file=sys.stderr)
             return 2
-        play_one_game: Callable[..., Any] = table_games(table)
+        play_one_game: Callable[..., Any] = table_games(table, game=meeting.get("game", DEFAULT_GAME))
         print(f"Playing on the table ({table.config.source}); each game starts when the last one ends.")
     else:
         source = "the keyboard" if args.results == "-" else args.results
@@ -280,7 +310,7 @@ def _play(args: argparse.Namespace, store: RecordStore, **meeting: Any) -> int:
         return 1
     else:
         if table is not None:
-            from kikimimi.table.meeting import report_phrases
+            from kikimimi.records.ontable import report_phrases
 
             done = table.loop.processed + 1
             table.loop.announce(report_phrases(report))  # spoken by the table's loop, like everything else
@@ -297,22 +327,27 @@ def _play(args: argparse.Namespace, store: RecordStore, **meeting: Any) -> int:
 
 @_with_store
 def _meeting_start(args: argparse.Namespace, store: RecordStore) -> int:
-    return _play(args, store, kind=args.trial, players=args.players, add_unknown=args.add_new)
+    return _play(args, store, kind=args.trial, players=args.players, game=args.game, add_unknown=args.add_new)
 
 
 @_with_store
 def _meeting_resume(args: argparse.Namespace, store: RecordStore) -> int:
     info = store.meeting(args.id)
-    return _play(args, store, kind=info.kind, players=info.players, meeting_id=args.id)
+    return _play(args, store, kind=info.kind, players=info.players, game=info.game, meeting_id=args.id)
 
 
 @_with_store
 def _meeting_seats(args: argparse.Namespace, store: RecordStore) -> int:
+    rules = ladder(args.game)
+    if rules is None:
+        print(f"{args.game} keeps no ranks: players choose their seats as they agree")
+        return 0
     # A name not in the records yet is a first-timer: below every Apprentice.
     statuses = [
-        store.status(found.name) if (found := store.find_player(n)) else player_status([], name=n) for n in args.players
+        store.status(found.name, args.game) if (found := store.find_player(n)) else rules.player_status([], name=n)
+        for n in args.players
     ]
-    for place, name in enumerate(seat_order(statuses), start=1):
+    for place, name in enumerate(rules.seat_order(statuses), start=1):
         status = next(s for s in statuses if s.name.casefold() == name.casefold())
         print(f"{place}. {name} ({status.title}) chooses a seat")
     return 0

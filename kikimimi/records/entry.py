@@ -2,10 +2,15 @@
 
 Until the live table plays the games, `kikimimi meeting start` takes each result from here:
 
-- typed: players best first, by name or seat number, `:N` for points left in hand, `!` for the
-  crash: `Bob:3 Ann:12 Cid:40!`
+- typed: players best first, by name or seat number, `:N` for the score (the Trident's points left
+  in hand), `!` for the crash, `*` after each winner of a shared win: `Bob:3 Ann:12 Cid:40!`,
+  `Ann:4* Bob:4* Cid:9 Dee:17`.
 - JSONL: `{"ranking": ["Bob", "Ann", "Cid"], "crashed": "Cid", "points": {"Ann": 12}}` (names or
-  seat numbers; `crashed`, `points`, `pieces` optional).
+  seat numbers; optional `winners` (a list), `scores` (or the Trident's `points`), `crashed`,
+  `pieces`).
+
+Without a winner named, the first player wins, unless the game ended by a crash (the Trident's
+outcome then names no winner, as nobody went out).
 """
 
 from __future__ import annotations
@@ -17,7 +22,7 @@ from typing import Any
 
 from kikimimi.games.base import Outcome
 
-_TOKEN = re.compile(r"^(?P<who>[^:!]+?)(?::(?P<points>-?\d+))?(?P<crash>!)?$")
+_TOKEN = re.compile(r"^(?P<who>[^:!*]+?)(?::(?P<points>-?\d+))?(?P<won>\*)?(?P<crash>!)?$")
 
 
 class EntryError(ValueError):
@@ -35,50 +40,63 @@ def _seat(who: Any, seat_players: Mapping[int, str]) -> int:
     raise EntryError(f"{text!r} is not a player or seat of this meeting ({names})")
 
 
-def _outcome(order: list[int], crashed: int | None, points: dict[int, int], pieces: dict[int, int]) -> Outcome:
+def _outcome(order: list[int], crashed: int | None, points: dict[int, int], pieces: dict[int, int],
+             winners: list[int] | None = None) -> Outcome:
     if sorted(order) != sorted(set(order)):
         raise EntryError("a player is named twice; name each player once, best first")
     if crashed is not None and crashed != order[-1]:
         raise EntryError("the player who crashed is last; put them at the end")
-    return Outcome(ranking=tuple(order), winner=order[0], crashed=crashed, pieces=pieces, points=points)
+    if winners is None:
+        winners = [] if crashed is not None else order[:1]
+    if sorted(winners) != sorted(order[: len(winners)]) or len(set(winners)) != len(winners):
+        raise EntryError("the winners come first, each once; put every winner before the others")
+    if crashed is not None and crashed in winners:
+        raise EntryError("the player who crashed cannot also win")
+    details: dict[str, object] = {"crashed": crashed} if crashed is not None else {}
+    if pieces:
+        details["pieces"] = pieces
+    return Outcome(ranking=tuple(order), winners=tuple(winners), scores=points, details=details)
 
 
 def parse_typed(text: str, seat_players: Mapping[int, str]) -> Outcome:
-    """`Bob:3 Ann:12 Cid:40!` (best first; `:points` and `!` for a crash optional)."""
+    """`Bob:3 Ann:12 Cid:40!` (best first; `:score`, `*` for each of shared winners, `!` for a crash)."""
     tokens = text.replace(",", " ").split()
     if len(tokens) != len(seat_players):
         raise EntryError(
             f"name all {len(seat_players)} players best first, e.g. "
             + " ".join(seat_players.values())
-            + "!  (':N' adds points left in hand, '!' marks the crash)"
+            + "!  (':N' adds a score, '*' marks each winner of a shared win, '!' the crash)"
         )
     order: list[int] = []
     crashed = None
     points: dict[int, int] = {}
+    starred: list[int] = []
     for token in tokens:
         match = _TOKEN.match(token)
         if not match:
-            raise EntryError(f"cannot read {token!r}: write NAME, NAME:POINTS, and '!' after a crash")
+            raise EntryError(f"cannot read {token!r}: write NAME, NAME:SCORE, '*' after a winner, '!' after a crash")
         seat = _seat(match["who"], seat_players)
         order.append(seat)
         if match["points"] is not None:
             points[seat] = int(match["points"])
+        if match["won"]:
+            starred.append(seat)
         if match["crash"]:
             if crashed is not None:
                 raise EntryError("only one player can crash in a game")
             crashed = seat
-    return _outcome(order, crashed, points, {})
+    return _outcome(order, crashed, points, {}, starred or None)
 
 
 def parse_json_line(line: str, seat_players: Mapping[int, str]) -> Outcome:
-    """`{"ranking": [...], "crashed": ..., "points": {...}, "pieces": {...}}`."""
+    """`{"ranking": [...], "winners": [...], "scores": {...}, "crashed": ..., "pieces": {...}}`."""
     try:
         raw = json.loads(line)
     except json.JSONDecodeError as exc:
         raise EntryError(f"not JSON: {exc.msg} at column {exc.colno}") from None
     if not isinstance(raw, dict) or not isinstance(raw.get("ranking"), list):
         raise EntryError('each line is an object with "ranking": [players best first]')
-    unknown = set(raw) - {"ranking", "crashed", "points", "pieces", "journal_game_id"}
+    unknown = set(raw) - {"ranking", "winners", "scores", "crashed", "points", "pieces", "journal_game_id"}
     if unknown:
         raise EntryError(f"unknown field(s) {sorted(unknown)}")
     order = [_seat(who, seat_players) for who in raw["ranking"]]
@@ -92,4 +110,10 @@ def parse_json_line(line: str, seat_players: Mapping[int, str]) -> Outcome:
             raise EntryError(f'"{name}" must map players to whole numbers, e.g. {{"Ann": 12}}')
         return {_seat(who, seat_players): value for who, value in given.items()}
 
-    return _outcome(order, crashed, counts("points"), counts("pieces"))
+    if "scores" in raw and "points" in raw:
+        raise EntryError('give "scores" or the Trident\'s "points", not both')
+    winners = raw.get("winners")
+    if winners is not None and not isinstance(winners, list):
+        raise EntryError('"winners" is a list of players, e.g. ["Ann", "Bob"] for a shared win')
+    return _outcome(order, crashed, counts("scores" if "scores" in raw else "points"), counts("pieces"),
+                    None if winners is None else [_seat(who, seat_players) for who in winners])

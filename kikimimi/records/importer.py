@@ -4,8 +4,11 @@
      "results": [{"player": "Ann", "place": 1}, {"player": "Bob", "place": 2},
                  {"player": "Cid", "place": 3, "crashed": true}]}
 
-Optional per line: `game` (its number in the meeting; else the order of the lines), per result
-`seat`, `points`, `pieces`; for a contest `winner` (else the top of its standings). The lines of a
+Optional per line: `game` (its number in the meeting; else the order of the lines), `play` (the
+registered game played, default the default game; one meeting is of one game), per result `seat`,
+`score` (or the Trident's `points`), `pieces`, `won` (true for each winner of a shared win; without
+any, the 1st place wins unless someone crashed); for a contest `winner` (else the top of its
+standings). The lines of a
 meeting may be anywhere in the file. A meeting whose label is already in the records is skipped, so
 a sheet file can grow and be imported again. Nothing is written unless every line is right.
 """
@@ -14,12 +17,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from kikimimi.records.ladder import GAMES_PER_MEETING, MEETING_KINDS
+from kikimimi.games.registry import DEFAULT_GAME, UnknownGame, get_info
+from kikimimi.records.kinds import GAMES_PER_MEETING, MEETING_KINDS
 from kikimimi.records.results import PlayerResult, ResultError, check_results
 from kikimimi.records.store import RecordError, RecordStore, check_name
 
@@ -38,6 +42,7 @@ class SheetMeeting:
     kind: str
     held_at: str
     first_line: int
+    game: str = DEFAULT_GAME
     winner: str | None = None
     games: list[tuple[int | None, int, tuple[PlayerResult, ...]]] = field(default_factory=list)
 
@@ -75,26 +80,45 @@ def _int(value: Any, name: str) -> int | None:
     return value
 
 
+def _bool(raw: dict[str, Any], name: str) -> bool:
+    value = raw.get(name, False)
+    if not isinstance(value, bool):
+        raise ValueError(f"`{name}` must be true or false, got {value!r}")
+    return value
+
+
 def _result(raw: Any) -> PlayerResult:
     if not isinstance(raw, dict):
         raise ValueError(f'each result is an object like {{"player": "Ann", "place": 1}}, got {raw!r}')
-    unknown = set(raw) - {"player", "place", "crashed", "seat", "points", "pieces"}
+    unknown = set(raw) - {"player", "place", "crashed", "seat", "points", "score", "pieces", "won"}
     if unknown:
         raise ValueError(f"unknown result field(s) {sorted(unknown)}")
     if "player" not in raw or "place" not in raw:
         raise ValueError(f"a result needs `player` and `place`: {raw!r}")
-    crashed = raw.get("crashed", False)
-    if not isinstance(crashed, bool):
-        raise ValueError(f"`crashed` must be true or false, got {crashed!r}")
+    if "points" in raw and "score" in raw:
+        raise ValueError("give `score` or the Trident's `points`, not both")
     place = _int(raw["place"], "place")
+    pieces = _int(raw.get("pieces"), "pieces")
     return PlayerResult(
         player=check_name(str(raw["player"])),
         place=place if place is not None else 0,
-        crashed=crashed,
+        crashed=_bool(raw, "crashed"),
         seat=_int(raw.get("seat"), "seat"),
-        pieces=_int(raw.get("pieces"), "pieces"),
-        points=_int(raw.get("points"), "points"),
+        score=_int(raw.get("score", raw.get("points")), "score"),
+        won=_bool(raw, "won"),
+        details={} if pieces is None else {"pieces": pieces},
     )
+
+
+def _results(raw: Any) -> tuple[PlayerResult, ...]:
+    """A line's results; with no `won` given, the 1st place won unless the game ended by a crash."""
+    if not isinstance(raw, list):
+        raise ValueError('`results` is a list like [{"player": "Ann", "place": 1}, ...]')
+    results = tuple(_result(r) for r in raw)
+    given = any(isinstance(r, dict) and "won" in r for r in raw)
+    if not given and not any(r.crashed for r in results):
+        results = tuple(replace(r, won=r.place == 1) for r in results)
+    return results
 
 
 def parse_sheets(lines: Iterable[str], source: str = "results") -> list[SheetMeeting]:
@@ -109,7 +133,7 @@ def parse_sheets(lines: Iterable[str], source: str = "results") -> list[SheetMee
             raw = json.loads(line)
             if not isinstance(raw, dict):
                 raise ValueError("each line must be one JSON object")
-            unknown = set(raw) - {"meeting", "kind", "date", "game", "results", "winner"}
+            unknown = set(raw) - {"meeting", "kind", "date", "game", "play", "results", "winner"}
             if unknown:
                 raise ValueError(f"unknown field(s) {sorted(unknown)}")
             label, kind = raw.get("meeting"), raw.get("kind")
@@ -118,20 +142,29 @@ def parse_sheets(lines: Iterable[str], source: str = "results") -> list[SheetMee
             if kind not in MEETING_KINDS:
                 raise ValueError(f"`kind` must be one of {', '.join(MEETING_KINDS)}, got {kind!r}")
             held_at = _held_at(raw.get("date"))
-            results = tuple(_result(r) for r in raw.get("results") or [])
+            play = raw.get("play", DEFAULT_GAME)
+            if not isinstance(play, str):
+                raise ValueError(f"`play` names a game, e.g. {DEFAULT_GAME!r}, got {play!r}")
+            info = get_info(play)
+            results = _results(raw.get("results") or [])
             check_results(results, where)
+            fewest, most = info.seats
+            if results and not fewest <= len(results) <= most:
+                raise ValueError(f"{info.id} is played by {fewest}..{most} players, the line has {len(results)}")
             winner = raw.get("winner")
             if winner is not None and kind != "contest":
                 raise ValueError("only a contest has a `winner`")
-        except (ValueError, ResultError, RecordError) as exc:  # JSONDecodeError is a ValueError
+            if winner is not None:
+                winner = check_name(str(winner))
+        except (ValueError, ResultError, RecordError, UnknownGame) as exc:  # JSONDecodeError is a ValueError
             message = str(exc)
             problems.append(message if message.startswith(where) else f"{where}: {message}")
             continue
-        meeting = meetings.setdefault(label, SheetMeeting(label, kind, held_at, number))
-        if (meeting.kind, meeting.held_at) != (kind, held_at):
+        meeting = meetings.setdefault(label, SheetMeeting(label, kind, held_at, number, info.id))
+        if (meeting.kind, meeting.held_at, meeting.game) != (kind, held_at, info.id):
             problems.append(
-                f"{where}: meeting {label!r} was {meeting.kind} on {meeting.held_at} at line "
-                f"{meeting.first_line}; one meeting has one kind and one date"
+                f"{where}: meeting {label!r} was {meeting.kind} of {meeting.game} on {meeting.held_at} at line "
+                f"{meeting.first_line}; one meeting has one game, one kind and one date"
             )
             continue
         if winner is not None:
@@ -187,7 +220,7 @@ def import_results(store: RecordStore, path: str | Path, *, dry_run: bool = Fals
         if dry_run:
             continue
         meeting_id = store.start_meeting(
-            sheet.kind, sheet.players, label=sheet.label, held_at=sheet.held_at, add_unknown=True
+            sheet.kind, sheet.players, game=sheet.game, label=sheet.label, held_at=sheet.held_at, add_unknown=True
         )
         try:
             for results in sheet.ordered():

@@ -1,18 +1,21 @@
 """A meeting played game after game: record each result as it comes, settle the ladder at the end.
 
-The live table plays the games; this module only needs a callable `play_one_game(seat_players)`
-that plays one game and returns its `Outcome` (or `(outcome, journal_game_id)`). Every game is
-recorded the moment it ends, so a meeting cut short (power, crash, Ctrl-C) resumes where it stopped
-with `run_meeting(..., meeting_id=ID)`.
+The live table plays the games (`kikimimi.records.ontable.table_games`); this module only needs a
+callable `play_one_game(seat_players)` that plays one game of the meeting's game and returns its
+`Outcome` (or `(outcome, journal_game_id)`). Every game is recorded the moment it ends, so a meeting
+cut short (power, crash, Ctrl-C) resumes where it stopped with `run_meeting(..., meeting_id=ID)`.
+A meeting is of one registered game; ranks change only for a game with a ladder (the Trident).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from kikimimi.games.base import Outcome
-from kikimimi.records.ladder import GAMES_PER_MEETING, Change, PlayerStatus
+from kikimimi.games.registry import DEFAULT_GAME
+from kikimimi.records.kinds import GAMES_PER_MEETING, ladder
 from kikimimi.records.standings import Standing, standings
 from kikimimi.records.store import RecordError, RecordStore
 
@@ -24,8 +27,9 @@ Say = Callable[[str], None]
 class MeetingReport:
     meeting_id: int
     standings: list[Standing]
-    changes: list[Change]
-    statuses: list[PlayerStatus]
+    changes: list[Any]  # the ladder's Changes (none for a game without a ladder)
+    statuses: list[Any]  # the ladder's PlayerStatus of each player (none for a game without a ladder)
+    game: str = DEFAULT_GAME
 
 
 def _quiet(_: str) -> None:
@@ -48,6 +52,7 @@ def run_meeting(
     play_one_game: PlayOneGame,
     *,
     say: Say = _quiet,
+    game: str = DEFAULT_GAME,
     meeting_id: int | None = None,
     games: int | None = None,
     contest_winner: str | None = None,
@@ -57,7 +62,7 @@ def run_meeting(
 
     `players` are in seat order (seat 1 first); the seats stay for the whole meeting. A trial has
     its fixed number of games; a contest needs `games`. With `meeting_id`, an open meeting is
-    resumed from its next game (`kind` and `players` are then taken from it).
+    resumed from its next game (`kind`, `game` and `players` are then taken from it).
     """
     if meeting_id is None:
         due = GAMES_PER_MEETING.get(kind) if kind in GAMES_PER_MEETING else None
@@ -65,12 +70,12 @@ def run_meeting(
             if not games or games < 1:
                 raise RecordError("a contest needs its number of games (--games N)")
             due = games
-        meeting_id = store.start_meeting(kind, players, add_unknown=add_unknown)
+        meeting_id = store.start_meeting(kind, players, game=game, add_unknown=add_unknown)
     else:
         info = store.meeting(meeting_id)
         if info.status != "open":
             raise RecordError(f"{info.describe()} is {info.status}; only an open meeting can be resumed")
-        kind, players = info.kind, info.players
+        kind, players, game = info.kind, info.players, info.game
         due = info.games_due if info.games_due is not None else games
         if due is None:
             raise RecordError("resuming a contest needs its number of games (--games N)")
@@ -82,16 +87,30 @@ def run_meeting(
         played = play_one_game(seat_players)
         outcome, journal_id = played if isinstance(played, tuple) else (played, None)
         store.record_game(meeting_id, seat_players, outcome, journal_id)
-        winner = seat_players[outcome.ranking[0]]
-        crash = f" {seat_players[outcome.crashed]} crashed." if outcome.crashed is not None else ""
-        say(f"Game {number}: {winner} wins.{crash}")
+        say(f"Game {number}: {game_line(outcome, seat_players)}")
     changes = store.finish_meeting(meeting_id, contest_winner=contest_winner)
-    final = standings(store.games(meeting_id), info.players)
+    rules = ladder(game)
+    final = standings(store.games(meeting_id), info.players, rules)
     say(f"Meeting {meeting_id} is over. Standings:")
     for line in standings_lines(final):
         say(line)
     for change in changes:
         say(change.text())
-    if not changes:
+    if rules is not None and not changes:
         say("No rank or peerage changed.")
-    return MeetingReport(meeting_id, final, changes, store.statuses(info.players))
+    statuses = store.statuses(info.players, game) if rules is not None else []
+    return MeetingReport(meeting_id, final, changes, statuses, game)
+
+
+def game_line(outcome: Outcome, seat_players: Mapping[int, str]) -> str:
+    """How a game ended, in one sentence: its winners (or who came first), and a crash."""
+    names = [seat_players[seat] for seat in outcome.winners]
+    if len(names) == 1:
+        line = f"{names[0]} wins."
+    elif names:
+        line = f"{', '.join(names[:-1])} and {names[-1]} share the win."
+    else:
+        line = f"{seat_players[outcome.ranking[0]]} comes first."
+    if outcome.crashed is not None:
+        line += f" {seat_players[outcome.crashed]} crashed."
+    return line

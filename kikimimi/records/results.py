@@ -1,9 +1,10 @@
-"""One game's results per player, and how a table's `Outcome` becomes them."""
+"""One game's results per player, and how a table's `Outcome` (of any game) becomes them."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
 from kikimimi.games.base import Outcome
 
@@ -14,29 +15,56 @@ class ResultError(ValueError):
 
 @dataclass(frozen=True)
 class PlayerResult:
+    """One player's result in one game.
+
+    `place` is the player's index in the game's ranking (1..n, each once, best first); `won` whether
+    the outcome names the player among its winners (a shared win names several; a game may end with
+    none); `score` the player's score in the game's own unit; `details` what else the game says of
+    this seat (the Trident: `pieces` left in hand). `crashed` is the Outcome's own crash (at most one
+    seat, last).
+    """
+
     player: str
     place: int
     crashed: bool = False
     seat: int | None = None
-    pieces: int | None = None
-    points: int | None = None
+    score: int | None = None
+    won: bool = False
+    details: Mapping[str, Any] = field(default_factory=dict, compare=True, hash=False)
+
+    @property
+    def points(self) -> int | None:
+        """The Trident's points left in hand: its score."""
+        return self.score
+
+    @property
+    def pieces(self) -> int | None:
+        value = self.details.get("pieces")
+        return value if isinstance(value, int) else None
 
 
 @dataclass(frozen=True)
 class GameRecord:
-    """A recorded game of a meeting: its number in the meeting and every player's result."""
+    """A recorded game of a meeting: its number in the meeting, its game, every player's result."""
 
     number: int
     results: tuple[PlayerResult, ...]
     journal_game_id: str | None = None
     reason: str = ""
+    game: str = ""
+    details: Mapping[str, Any] = field(default_factory=dict, compare=True, hash=False)
 
     def of(self, player: str) -> PlayerResult | None:
         return next((r for r in self.results if r.player == player), None)
 
+    @property
+    def winners(self) -> tuple[str, ...]:
+        return tuple(r.player for r in sorted(self.results, key=lambda r: r.place) if r.won)
+
 
 def check_results(results: Sequence[PlayerResult], where: str = "game") -> None:
-    """Places 1..n once each, at most one crash and it is last; raises ResultError saying what."""
+    """Places 1..n once each; the winners (none, one, or a shared win) hold the best places; at most
+    one crash, last and not a winner. Raises ResultError saying what is wrong."""
     names = [r.player for r in results]
     if len(results) < 2:
         raise ResultError(f"{where}: a game needs at least 2 players, got {len(results)}")
@@ -47,7 +75,14 @@ def check_results(results: Sequence[PlayerResult], where: str = "game") -> None:
     if places != list(range(1, len(results) + 1)):
         raise ResultError(
             f"{where}: places must be 1..{len(results)}, each once; got {places} "
-            f"(give every player a different place, best first)"
+            f"(give every player a different place, best first; players level on the game's score "
+            f"keep the order of its ranking, and a shared win marks each winner as won)"
+        )
+    winners = sorted(r.place for r in results if r.won)
+    if winners != list(range(1, len(winners) + 1)):
+        raise ResultError(
+            f"{where}: winners hold places {winners}; the winners of a game are its best places, "
+            f"1..{len(winners)}"
         )
     crashed = [r for r in results if r.crashed]
     if len(crashed) > 1:
@@ -56,18 +91,35 @@ def check_results(results: Sequence[PlayerResult], where: str = "game") -> None:
         raise ResultError(
             f"{where}: {crashed[0].player} crashed but has place {crashed[0].place}; a crash is last place"
         )
+    if crashed and crashed[0].won:
+        raise ResultError(f"{where}: {crashed[0].player} crashed and cannot also win")
     seats = [r.seat for r in results if r.seat is not None]
     if len(seats) != len(set(seats)):
         raise ResultError(f"{where}: two players on one seat: {seats}")
 
 
+def seat_details(outcome: Outcome, seat: int) -> dict[str, Any]:
+    """What the outcome's details say of one seat: every detail kept per seat (`{"pieces": {1: 4}}`)."""
+    return {key: value[seat] for key, value in outcome.details.items()
+            if key != "crashed" and isinstance(value, Mapping) and seat in value}
+
+
+def game_details(outcome: Outcome) -> dict[str, Any]:
+    """The outcome's details that belong to no seat (the crash is kept per result)."""
+    return {key: value for key, value in outcome.details.items()
+            if key != "crashed" and not isinstance(value, Mapping)}
+
+
 def results_from_outcome(seat_players: Mapping[int, str], outcome: Outcome) -> tuple[PlayerResult, ...]:
-    """Each seated player's place (from the ranking), crash, pieces and points."""
+    """Each seated player's place (their index in the ranking), win, crash, score and details."""
     seats = set(seat_players)
     if set(outcome.ranking) != seats or len(outcome.ranking) != len(seats):
         raise ResultError(
             f"outcome ranking {list(outcome.ranking)} does not name each seat {sorted(seats)} exactly once"
         )
+    strangers = sorted(set(outcome.winners) - seats)
+    if strangers or len(set(outcome.winners)) != len(outcome.winners):
+        raise ResultError(f"outcome winners {list(outcome.winners)} must be seats of {sorted(seats)}, each once")
     if outcome.crashed is not None and outcome.crashed not in seats:
         raise ResultError(f"outcome says seat {outcome.crashed} crashed, but seats are {sorted(seats)}")
     results = tuple(
@@ -76,8 +128,9 @@ def results_from_outcome(seat_players: Mapping[int, str], outcome: Outcome) -> t
             place=place,
             crashed=outcome.crashed == seat,
             seat=seat,
-            pieces=outcome.pieces.get(seat),
-            points=outcome.points.get(seat),
+            score=outcome.scores.get(seat),
+            won=seat in outcome.winners,
+            details=seat_details(outcome, seat),
         )
         for place, seat in enumerate(outcome.ranking, start=1)
     )

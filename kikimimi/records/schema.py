@@ -2,14 +2,56 @@
 
 `PRAGMA user_version` holds the version a database is at; `migrate` applies the missing steps in
 order, each in one transaction, so a database of any earlier version (or an empty file) comes up to
-date and a half-applied step never remains. Never edit a released step: add the next one.
+date and a half-applied step never remains. Never edit a released step: add the next one. A step is
+SQL text, or a function of the connection for a step that needs a value from the code (v3 fills the
+game of older rows from the registry's default game, never a name written into SQL).
 """
 
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Callable
 
-MIGRATIONS: tuple[str, ...] = (
+from kikimimi.games.registry import DEFAULT_GAME
+
+
+def _v3_every_game(conn: sqlite3.Connection) -> None:
+    """v3: records keep every game's results.
+
+    Meetings and games name their game (rows from before were all the default game); a game keeps
+    its outcome's details that belong to no seat; a result keeps the seat's score in the game's own
+    unit, whether it won (several seats share a win; a game that ended with no winner has none) and
+    the seat's own details as JSON. `place` stays the seat's index in the game's ranking, so places
+    stay 1..n (ties show in `won` and `score`). v1's `points` and `pieces` move into `score` and
+    `details` and are no longer written; `crashed` stays a column.
+    """
+    for statement in (
+        "ALTER TABLE meetings ADD COLUMN game TEXT",
+        "ALTER TABLE games ADD COLUMN game TEXT",
+        "ALTER TABLE games ADD COLUMN details TEXT NOT NULL DEFAULT '{}'",
+        "ALTER TABLE results ADD COLUMN score INTEGER",
+        "ALTER TABLE results ADD COLUMN won INTEGER NOT NULL DEFAULT 0 CHECK (won IN (0, 1))",
+        "ALTER TABLE results ADD COLUMN details TEXT NOT NULL DEFAULT '{}'",
+        "CREATE INDEX meetings_by_game ON meetings (game, status, held_at, id)",
+        "CREATE INDEX games_by_game ON games (game, meeting_id)",
+    ):
+        conn.execute(statement)
+    conn.execute("UPDATE meetings SET game = ?", (DEFAULT_GAME,))
+    conn.execute("UPDATE games SET game = ?", (DEFAULT_GAME,))
+    # Before v3 every game was the Trident's shape: a 1st place went out and won, unless someone
+    # crashed (then the game ended with no one out, as the engine's outcome says).
+    conn.execute(
+        """UPDATE results SET
+               score = points,
+               details = CASE WHEN pieces IS NULL THEN '{}' ELSE '{"pieces": ' || pieces || '}' END,
+               won = (place = 1 AND NOT EXISTS (
+                   SELECT 1 FROM results c WHERE c.game_id = results.game_id AND c.crashed = 1))"""
+    )
+
+
+Step = str | Callable[[sqlite3.Connection], None]
+
+MIGRATIONS: tuple[Step, ...] = (
     # v1: players, meetings (full trial, half trial, contest), games linked to the journal, results.
     """
     CREATE TABLE players (
@@ -60,6 +102,8 @@ MIGRATIONS: tuple[str, ...] = (
     CREATE INDEX games_by_meeting ON games (meeting_id, number);
     CREATE INDEX meetings_by_time ON meetings (status, held_at, id);
     """,
+    # v3: the game of every meeting and game; per-seat score, won, details (see _v3_every_game).
+    _v3_every_game,
 )
 
 LATEST = len(MIGRATIONS)
@@ -82,9 +126,18 @@ def migrate(conn: sqlite3.Connection, target: int = LATEST, where: str = "record
             "upgrade kikimimi, or point --db at another file"
         )
     for step in range(start, target):
-        # executescript commits first; the explicit BEGIN keeps the step and its version together.
+        migration = MIGRATIONS[step]
         try:
-            conn.executescript(f"BEGIN IMMEDIATE;\n{MIGRATIONS[step]}\nPRAGMA user_version = {step + 1};\nCOMMIT;")
+            if isinstance(migration, str):
+                # executescript commits first; the explicit BEGIN keeps the step and its version together.
+                conn.executescript(f"BEGIN IMMEDIATE;\n{migration}\nPRAGMA user_version = {step + 1};\nCOMMIT;")
+            else:
+                if conn.in_transaction:
+                    conn.commit()
+                conn.execute("BEGIN IMMEDIATE")
+                migration(conn)
+                conn.execute(f"PRAGMA user_version = {step + 1}")
+                conn.commit()
         except sqlite3.Error as exc:
             if conn.in_transaction:
                 conn.rollback()

@@ -1,38 +1,42 @@
 """The records store: players, meetings, games and results in SQLite (WAL, synchronous FULL).
 
-Only results are stored; ranks, peerage, streaks and crashes are derived from them on every read
-(`kikimimi.records.ladder`). A meeting is `open` while its games are played, `finished` once settled
-(only finished meetings count) or `abandoned` (kept, never counted).
+Every registered game's results are kept (a meeting is of one game; each game and result names it).
+Only results are stored; ranks, peerage, streaks and crashes are derived from them on every read by
+the game's own ladder (`GameInfo.ladder`), from that game's results only. A meeting is `open` while
+its games are played, `finished` once settled (only finished meetings count) or `abandoned` (kept,
+never counted).
 """
 
 from __future__ import annotations
 
+import json
 import os
 import sqlite3
+import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+from types import ModuleType
+from typing import Any
 
 from kikimimi.games.base import Outcome
+from kikimimi.games.registry import DEFAULT_GAME, UnknownGame, get_info
 from kikimimi.records import schema
-from kikimimi.records.ladder import (
+from kikimimi.records.kinds import (
     GAMES_PER_MEETING,
     MEETING_KINDS,
     OFFICIAL_KINDS,
     TITLE_FORMS,
-    Change,
-    GameResult,
-    MeetingResult,
-    PlayerStatus,
-    Replay,
-    replay,
+    default_ladder_game,
+    ladder,
 )
 from kikimimi.records.results import (
     GameRecord,
     PlayerResult,
     ResultError,
     check_results,
+    game_details,
     results_from_outcome,
 )
 from kikimimi.records.standings import standings
@@ -57,7 +61,14 @@ def _now() -> str:
 
 
 def check_name(name: str) -> str:
-    """A player's name as stored: trimmed; refuses empty, over-long, or names with a comma."""
+    """A player's name as stored: trimmed; refuses empty, over-long, names with a comma or a control
+    character (a tab, a newline, an escape: names are printed on screens and spoken)."""
+    control = next((c for c in str(name) if unicodedata.category(c) == "Cc"), None)
+    if control is not None:
+        raise RecordError(
+            f"player name {str(name)!r} holds a control character (U+{ord(control):04X}); "
+            "use letters, digits, spaces and punctuation only"
+        )
     clean = " ".join(str(name).split())
     if not clean:
         raise RecordError("a player's name cannot be empty")
@@ -87,6 +98,7 @@ class MeetingInfo:
     players: tuple[str, ...]
     games_played: int
     winner: str | None
+    game: str = DEFAULT_GAME
 
     @property
     def games_due(self) -> int | None:
@@ -104,7 +116,8 @@ class MeetingInfo:
     def describe(self) -> str:
         due = f"/{self.games_due}" if self.games_due else ""
         label = f" {self.label!r}" if self.label else ""
-        return f"meeting {self.id}{label} ({self.kind}, {self.status}, {self.games_played}{due} games)"
+        game = "" if self.game == DEFAULT_GAME else f"{self.game} "
+        return f"meeting {self.id}{label} ({game}{self.kind}, {self.status}, {self.games_played}{due} games)"
 
 
 class RecordStore:
@@ -185,16 +198,25 @@ class RecordStore:
         kind: str,
         players: Sequence[str],
         *,
+        game: str = DEFAULT_GAME,
         label: str | None = None,
         held_at: str | None = None,
         add_unknown: bool = False,
     ) -> int:
-        """Open a meeting of `kind` (full, half, contest) for `players`; returns its id."""
+        """Open a meeting of `kind` (full, half, contest) of `game` for `players`; returns its id."""
         if kind not in MEETING_KINDS:
             raise RecordError(f"meeting kind must be one of {', '.join(MEETING_KINDS)}, not {kind!r}")
+        try:
+            info = get_info(game)
+        except UnknownGame as exc:
+            raise RecordError(str(exc)) from None
         names = [check_name(n) for n in players]
         if len(names) < 2:
             raise RecordError(f"a meeting needs at least 2 players, got {len(names)}")
+        fewest, most = info.seats
+        if not fewest <= len(names) <= most:
+            seats = str(fewest) if fewest == most else f"{fewest} to {most}"
+            raise RecordError(f"{info.id} is played by {seats} players, not {len(names)}")
         if len({n.casefold() for n in names}) != len(names):
             raise RecordError(f"a player is listed twice in {names}")
         unknown = [n for n in names if self.find_player(n) is None]
@@ -209,8 +231,8 @@ class RecordStore:
             raise RecordError(f"a meeting labelled {label!r} already exists")
         with self._db:
             cur = self._db.execute(
-                "INSERT INTO meetings (label, kind, held_at) VALUES (?, ?, ?)",
-                (label, kind, held_at or _now()),
+                "INSERT INTO meetings (label, kind, held_at, game) VALUES (?, ?, ?, ?)",
+                (label, kind, held_at or _now(), info.id),
             )
             meeting_id = int(cur.lastrowid or 0)
             self._db.executemany(
@@ -229,7 +251,7 @@ class RecordStore:
 
     def meeting(self, meeting_id: int) -> MeetingInfo:
         row = self._db.execute(
-            """SELECT m.id, m.label, m.kind, m.held_at, m.status, m.finished_at, w.name AS winner,
+            """SELECT m.id, m.label, m.kind, m.held_at, m.status, m.finished_at, w.name AS winner, m.game,
                       (SELECT COUNT(*) FROM games g WHERE g.meeting_id = m.id) AS played
                FROM meetings m LEFT JOIN players w ON w.id = m.winner_id WHERE m.id = ?""",
             (meeting_id,),
@@ -254,6 +276,7 @@ class RecordStore:
             names,
             row["played"],
             row["winner"],
+            row["game"] or DEFAULT_GAME,
         )
 
     def meetings(self, status: str | None = None) -> list[MeetingInfo]:
@@ -278,12 +301,13 @@ class RecordStore:
         outcome: Outcome,
         journal_game_id: str | None = None,
     ) -> None:
-        """Record a finished game of an open meeting from the table's `Outcome`."""
+        """Record a finished game of an open meeting from the table's `Outcome` (of the meeting's game)."""
         try:
             results = results_from_outcome({s: check_name(n) for s, n in seat_players.items()}, outcome)
         except ResultError as exc:
             raise RecordError(f"meeting {meeting_id}: {exc}") from None
-        self.record_results(meeting_id, results, journal_game_id=journal_game_id, reason=outcome.reason)
+        self.record_results(meeting_id, results, journal_game_id=journal_game_id, reason=outcome.reason,
+                            details=game_details(outcome))
 
     def record_results(
         self,
@@ -292,6 +316,7 @@ class RecordStore:
         *,
         journal_game_id: str | None = None,
         reason: str = "",
+        details: Mapping[str, Any] | None = None,
     ) -> int:
         """Record one game's results (a paper sheet line or a table outcome); returns its number.
 
@@ -320,27 +345,33 @@ class RecordStore:
         if info.games_due is not None and info.games_played >= info.games_due:
             raise RecordError(f"{info.describe()} has all its games; finish it with `kikimimi meeting finish`")
         number = info.games_played + 1
+        try:
+            game_json = json.dumps(dict(details or {}), ensure_ascii=False, sort_keys=True)
+            result_json = [json.dumps(dict(r.details), ensure_ascii=False, sort_keys=True) for r in results]
+        except (TypeError, ValueError) as exc:
+            raise RecordError(f"{where}: the game's details are not plain data: {exc}") from None
         with self._db:
             cur = self._db.execute(
-                """INSERT INTO games (meeting_id, number, journal_game_id, reason, recorded_at)
-                   VALUES (?, ?, ?, ?, ?)""",
-                (meeting_id, number, journal_game_id, reason, _now()),
+                """INSERT INTO games (meeting_id, number, journal_game_id, reason, recorded_at, game, details)
+                   VALUES (?, ?, ?, ?, ?, ?, ?)""",
+                (meeting_id, number, journal_game_id, reason, _now(), info.game, game_json),
             )
             game_id = cur.lastrowid
             self._db.executemany(
-                """INSERT INTO results (game_id, player_id, seat, place, crashed, pieces, points)
-                   VALUES (?, ?, ?, ?, ?, ?, ?)""",
+                """INSERT INTO results (game_id, player_id, seat, place, crashed, score, won, details)
+                   VALUES (?, ?, ?, ?, ?, ?, ?, ?)""",
                 [
-                    (game_id, self.player(r.player).id, r.seat, r.place, int(r.crashed), r.pieces, r.points)
-                    for r in results
+                    (game_id, self.player(r.player).id, r.seat, r.place, int(r.crashed), r.score, int(r.won), d)
+                    for r, d in zip(results, result_json, strict=True)
                 ],
             )
         return number
 
     def games(self, meeting_id: int) -> list[GameRecord]:
+        """A meeting's games in the order played, each with every player's result best first."""
         rows = self._db.execute(
-            """SELECT g.id, g.number, g.journal_game_id, g.reason, p.name, r.seat, r.place, r.crashed,
-                      r.pieces, r.points
+            """SELECT g.id, g.number, g.journal_game_id, g.reason, g.game, g.details AS game_details, p.name,
+                      r.seat, r.place, r.crashed, r.score, r.won, r.details
                FROM games g JOIN results r ON r.game_id = g.id JOIN players p ON p.id = r.player_id
                WHERE g.meeting_id = ? ORDER BY g.number, r.place""",
             (meeting_id,),
@@ -348,7 +379,8 @@ class RecordStore:
         games: dict[int, GameRecord] = {}
         for row in rows:
             result = PlayerResult(
-                row["name"], row["place"], bool(row["crashed"]), row["seat"], row["pieces"], row["points"]
+                row["name"], row["place"], bool(row["crashed"]), row["seat"], row["score"], bool(row["won"]),
+                _seat_keys(json.loads(row["details"] or "{}")),
             )
             old = games.get(row["number"])
             games[row["number"]] = GameRecord(
@@ -356,25 +388,28 @@ class RecordStore:
                 (*old.results, result) if old else (result,),
                 row["journal_game_id"],
                 row["reason"],
+                row["game"] or DEFAULT_GAME,
+                json.loads(row["game_details"] or "{}"),
             )
         return list(games.values())
 
     def contest_winner(self, meeting_id: int) -> str:
         """The contest's winner by its standings; refuses a tie at the top (name the winner instead)."""
         info = self.meeting(meeting_id)
-        table = standings(self.games(meeting_id), info.players)
+        table = standings(self.games(meeting_id), info.players, ladder(info.game))
         top = [s.player for s in table if s.position == 1]
         if not table or table[0].games == 0:
             raise RecordError(f"{info.describe()} has no games; name its winner (--winner NAME)")
         if len(top) > 1:
             raise RecordError(
-                f"{info.describe()}: {', '.join(top)} are level on wins, points and crashes; "
+                f"{info.describe()}: {', '.join(top)} are level at the top of its standings; "
                 "name the winner (--winner NAME)"
             )
         return top[0]
 
-    def finish_meeting(self, meeting_id: int, *, contest_winner: str | None = None) -> list[Change]:
-        """Close an open meeting and settle it; returns every rank and peerage change it brought.
+    def finish_meeting(self, meeting_id: int, *, contest_winner: str | None = None) -> list[Any]:
+        """Close an open meeting and settle it; returns every rank and peerage change it brought (the
+        ladder's `Change`s; none for a game without a ladder).
 
         A trial must have all its games (10 or 5). A contest's winner is `contest_winner`, else the
         unique top of its standings.
@@ -413,39 +448,73 @@ class RecordStore:
 
     # -- derived ----------------------------------------------------------------------------------
 
-    def history(self, name: str) -> list[MeetingResult]:
-        """A player's finished meetings, in the order held, as the ladder reads them."""
+    def _ladder(self, game: str | None) -> tuple[str, ModuleType]:
+        if game is None:
+            game = default_ladder_game()
+        found = ladder(game)
+        if found is None:
+            raise RecordError(f"{game} keeps no ranks; its results are in `kikimimi meeting show`")
+        return game, found
+
+    def history(self, name: str, game: str | None = None) -> list[Any]:
+        """A player's finished meetings of `game` (default: the ladder game), in the order held, as
+        that game's ladder reads them (its `MeetingResult`s). Other games' results never enter."""
+        game, rules = self._ladder(game)
         player = self.player(name)
         rows = self._db.execute(
-            """SELECT m.id, m.kind, m.held_at, m.winner_id, r.place, r.crashed
+            """SELECT m.id, m.kind, m.held_at, m.winner_id, r.place, r.crashed, r.won
                FROM meeting_players mp JOIN meetings m ON m.id = mp.meeting_id
-               LEFT JOIN games g ON g.meeting_id = m.id
+               LEFT JOIN games g ON g.meeting_id = m.id AND g.game = m.game
                LEFT JOIN results r ON r.game_id = g.id AND r.player_id = mp.player_id
-               WHERE mp.player_id = ? AND m.status = 'finished'
+               WHERE mp.player_id = ? AND m.status = 'finished' AND m.game = ?
                ORDER BY m.held_at, m.id, g.number""",
-            (player.id,),
+            (player.id, game),
         ).fetchall()
-        meetings: dict[int, tuple[str, str, bool, list[GameResult]]] = {}
+        meetings: dict[int, tuple[str, str, bool, list[Any]]] = {}
         for row in rows:
             entry = meetings.setdefault(row["id"], (row["kind"], row["held_at"], row["winner_id"] == player.id, []))
             if row["place"] is not None:
-                entry[3].append(GameResult(row["place"], bool(row["crashed"])))
+                entry[3].append(rules.GameResult(row["place"], bool(row["crashed"])))
         return [
-            MeetingResult(mid, kind, tuple(games), (held_at, mid), won)
+            rules.MeetingResult(mid, kind, tuple(games), (held_at, mid), won)
             for mid, (kind, held_at, won, games) in meetings.items()
         ]
 
-    def replay(self, name: str) -> Replay:
+    def replay(self, name: str, game: str | None = None) -> Any:
+        """The game's ladder replayed over the player's results of that game: `.status`, `.changes`."""
+        game, rules = self._ladder(game)
         player = self.player(name)
-        return replay(self.history(player.name), name=player.name, title_form=player.title_form)
+        return rules.replay(self.history(player.name, game), name=player.name, title_form=player.title_form)
 
-    def status(self, name: str) -> PlayerStatus:
-        return self.replay(name).status
+    def status(self, name: str, game: str | None = None) -> Any:
+        """Where the player stands on the game's ladder (default: the ladder game, the Trident's)."""
+        return self.replay(name, game).status
 
-    def statuses(self, names: Iterable[str]) -> list[PlayerStatus]:
-        return [self.status(n) for n in names]
+    def statuses(self, names: Iterable[str], game: str | None = None) -> list[Any]:
+        return [self.status(n, game) for n in names]
 
-    def meeting_changes(self, meeting_id: int) -> list[Change]:
-        """The changes a finished meeting brought, derived again from the results."""
+    def meeting_changes(self, meeting_id: int) -> list[Any]:
+        """The changes a finished meeting brought, derived again from the results (none for a game
+        without a ladder)."""
         info = self.meeting(meeting_id)
-        return [c for name in info.players for c in self.replay(name).changes_in(meeting_id)]
+        if ladder(info.game) is None:
+            return []
+        return [c for name in info.players for c in self.replay(name, info.game).changes_in(meeting_id)]
+
+    def played(self, name: str) -> dict[str, tuple[int, int]]:
+        """Every game a player has results in: game id -> (games, wins), finished meetings only."""
+        player = self.player(name)
+        rows = self._db.execute(
+            """SELECT g.game, COUNT(*), SUM(r.won) FROM results r JOIN games g ON g.id = r.game_id
+               JOIN meetings m ON m.id = g.meeting_id
+               WHERE r.player_id = ? AND m.status = 'finished' GROUP BY g.game ORDER BY g.game""",
+            (player.id,),
+        )
+        return {row[0]: (int(row[1]), int(row[2] or 0)) for row in rows}
+
+
+def _seat_keys(value: Any) -> Any:
+    """JSON's string keys back to seat numbers where a detail is kept per seat."""
+    if isinstance(value, dict):
+        return {int(k) if isinstance(k, str) and k.isdigit() else k: _seat_keys(v) for k, v in value.items()}
+    return value

@@ -1,16 +1,22 @@
 """What the Priest's console shows of the records: the current meeting's standings and each rank.
 
 `meeting_view(store)` gathers it as plain data; `standings_table(view)` draws it with rich. The
-console (kikimimi.console) embeds either.
+console (kikimimi.console) embeds either. Names are data: every name and title goes into the tables
+as rich `Text`, never as markup (a name may hold `[`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
+from rich.markup import escape
 from rich.table import Table
+from rich.text import Text
 
-from kikimimi.records.ladder import PlayerStatus
+from kikimimi.games.registry import DEFAULT_GAME, UnknownGame, get_info
+from kikimimi.records.kinds import ladder
 from kikimimi.records.standings import Standing, standings
 from kikimimi.records.store import MeetingInfo, RecordStore
 
@@ -19,7 +25,8 @@ from kikimimi.records.store import MeetingInfo, RecordStore
 class MeetingView:
     meeting: MeetingInfo
     standings: list[Standing]
-    statuses: dict[str, PlayerStatus]  # by player name: the rank settled before this meeting ends
+    statuses: dict[str, Any]  # by player name: the ladder's rank settled before this meeting ends
+    #   (the ladder's PlayerStatus; empty for a game without a ladder)
 
     def as_dict(self) -> dict[str, object]:
         m = self.meeting
@@ -28,6 +35,7 @@ class MeetingView:
                 "id": m.id,
                 "label": m.label,
                 "kind": m.kind,
+                "game": m.game,
                 "held_at": m.held_at,
                 "status": m.status,
                 "games_played": m.games_played,
@@ -38,8 +46,11 @@ class MeetingView:
             "standings": [
                 {
                     **s.as_dict(),
-                    "title": self.statuses[s.player].title,
-                    "rank_wins": self.statuses[s.player].wins,
+                    **(
+                        {"title": self.statuses[s.player].title, "rank_wins": self.statuses[s.player].wins}
+                        if s.player in self.statuses
+                        else {}
+                    ),
                 }
                 for s in self.standings
             ],
@@ -57,35 +68,46 @@ def meeting_view(store: RecordStore, meeting_id: int | None = None) -> MeetingVi
             return None
         meeting_id = current.id
     info = store.meeting(meeting_id)
-    table = standings(store.games(meeting_id), info.players)
-    return MeetingView(info, table, {n: store.status(n) for n in info.players})
+    rules = ladder(info.game)
+    table = standings(store.games(meeting_id), info.players, rules)
+    statuses = {n: store.status(n, info.game) for n in info.players} if rules is not None else {}
+    return MeetingView(info, table, statuses)
+
+
+def game_title(game: str) -> str:
+    try:
+        return get_info(game).title("en")
+    except UnknownGame:
+        return game
 
 
 def standings_table(view: MeetingView) -> Table:
     m = view.meeting
     due = f"/{m.games_due}" if m.games_due else ""
-    table = Table(title=f"Meeting {m.id} ({m.kind}, {m.status}) — game {m.games_played}{due}")
-    for column in ("#", "player", "title", "wins", "places", "crashes", "points", "ladder wins"):
+    ranked = bool(view.statuses)
+    game = "" if m.game == DEFAULT_GAME else f"{game_title(m.game)}, "
+    table = Table(title=escape(f"Meeting {m.id} ({game}{m.kind}, {m.status}) — game {m.games_played}{due}"))
+    columns = ("#", "player", "title", "wins", "places", "crashes", "points", "ladder wins") if ranked else (
+        "#", "player", "wins", "places", "score")
+    for column in columns:
         table.add_column(column, justify="left" if column in ("player", "title", "places") else "right")
     for s in view.standings:
-        status = view.statuses[s.player]
-        table.add_row(
-            str(s.position),
-            s.player,
-            status.title,
-            str(s.wins),
-            " ".join(str(n) for n in s.places),
-            str(s.crashes),
-            str(s.points),
-            str(status.wins),
-        )
+        places = " ".join(str(n) for n in s.places)
+        if ranked:
+            status = view.statuses[s.player]
+            table.add_row(str(s.position), Text(s.player), Text(status.title), str(s.wins), places,
+                          str(s.crashes), str(s.points), str(status.wins))
+        else:
+            table.add_row(str(s.position), Text(s.player), str(s.wins), places, str(s.points))
     return table
 
 
-def players_table(statuses: list[PlayerStatus]) -> Table:
-    table = Table(title="Players")
+def players_table(statuses: Sequence[Any], title: str = "Players") -> Table:
+    """Every player's standing on a ladder (the ladder's PlayerStatus)."""
+    table = Table(title=escape(title))
     for column in ("player", "title", "wins", "streaks", "crashes", "games", "meetings"):
         table.add_column(column, justify="left" if column in ("player", "title") else "right")
     for s in statuses:
-        table.add_row(s.name, s.title, str(s.wins), str(s.streaks), str(s.crashes), str(s.games), str(s.meetings))
+        table.add_row(Text(s.name), Text(s.title), str(s.wins), str(s.streaks), str(s.crashes), str(s.games),
+                      str(s.meetings))
     return table

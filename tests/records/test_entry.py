@@ -11,8 +11,10 @@ SEATS = {1: "Ann", 2: "Bob", 3: "Cid"}
 
 def test_typed_names_seats_points_and_crash():
     o = parse_typed("bob:3 1:12 Cid:40!", SEATS)
-    assert (o.ranking, o.winner, o.crashed, dict(o.points)) == ((2, 1, 3), 2, 3, {2: 3, 1: 12, 3: 40})
-    assert parse_typed("Ann Bob Cid", SEATS).crashed is None
+    # As the Trident's engine says it: a game that ended by a crash has no winner (nobody went out).
+    assert (o.ranking, o.winners, o.crashed, dict(o.scores)) == ((2, 1, 3), (), 3, {2: 3, 1: 12, 3: 40})
+    plain = parse_typed("Ann Bob Cid", SEATS)
+    assert (plain.crashed, plain.winners) == (None, (1,))
 
 
 @pytest.mark.parametrize(

@@ -6,8 +6,8 @@ import json
 
 import pytest
 
+from kikimimi.games.trident.ladder import Rank
 from kikimimi.records.importer import SheetError, import_results
-from kikimimi.records.ladder import Rank
 from kikimimi.records.store import RecordStore
 
 PLAYERS = ("Ann", "Bob", "Cid")

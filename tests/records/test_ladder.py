@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from kikimimi.records.ladder import GameResult, MeetingResult, Rank, player_status, replay
+from kikimimi.games.trident.ladder import GameResult, MeetingResult, Rank, player_status, replay
 
 _ids = itertools.count(1)
 

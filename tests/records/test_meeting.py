@@ -7,7 +7,7 @@ import itertools
 import pytest
 
 from kikimimi.games.base import Outcome
-from kikimimi.records.ladder import Rank
+from kikimimi.games.trident.ladder import Rank
 from kikimimi.records.meeting import run_meeting
 from kikimimi.records.store import RecordError, RecordStore
 
@@ -28,7 +28,7 @@ class Table:
         if self.fail_at is not None and len(self.seen) == self.fail_at:
             raise ConnectionError("field reader unplugged")
         ranking = self.rankings.pop(0)
-        return Outcome(ranking=ranking, winner=ranking[0], crashed=None), f"journal-{next(GAME_IDS)}"
+        return Outcome(ranking=ranking, winners=ranking[:1]), f"journal-{next(GAME_IDS)}"
 
 
 @pytest.fixture

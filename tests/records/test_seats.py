@@ -5,8 +5,7 @@ from __future__ import annotations
 import itertools
 from dataclasses import replace
 
-from kikimimi.records.ladder import Rank, player_status
-from kikimimi.records.seats import compare_precedence, seat_order
+from kikimimi.games.trident.ladder import Rank, compare_precedence, player_status, seat_order
 
 BASE = player_status([], name="?")
 

@@ -7,15 +7,17 @@ import sqlite3
 import pytest
 
 from kikimimi.games.base import Outcome
+from kikimimi.games.trident.ladder import Rank
 from kikimimi.records import schema
-from kikimimi.records.ladder import Rank
 from kikimimi.records.store import RecordError, RecordStore, default_db_path
 
 SEATS = {1: "Ann", 2: "Bob", 3: "Cid"}
 
 
 def outcome(*ranking: int, crashed: int | None = None, points: dict[int, int] | None = None) -> Outcome:
-    return Outcome(ranking=ranking, winner=ranking[0], crashed=crashed, points=points or {})
+    """A Trident outcome as its engine makes it: no one went out when someone crashed."""
+    return Outcome(ranking=ranking, winners=() if crashed is not None else ranking[:1], scores=points or {},
+                   details={"crashed": crashed, "pieces": {seat: 0 for seat in ranking}})
 
 
 @pytest.fixture

@@ -8,10 +8,10 @@ import time
 from kikimimi.games.trident.bots import BotTable
 from kikimimi.records import RecordStore
 from kikimimi.records.meeting import run_meeting
+from kikimimi.records.ontable import report_phrases, table_games
 from kikimimi.table.config import load_config
 from kikimimi.table.feed import SimTapper
 from kikimimi.table.live import open_table
-from kikimimi.table.meeting import report_phrases, table_games
 
 
 def test_a_half_trial_on_the_table_records_every_game(sim_config, tmp_path):

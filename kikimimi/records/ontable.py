@@ -1,0 +1,75 @@
+"""Meetings on the live table: each game of a meeting is played on the table, through its public API.
+
+The records drive the table (the table never imports the records): `table_games` starts each game
+of the meeting's game with the set-up its ladder asks for (the Trident: competition rules), and
+`report_phrases` is what the speaker says when the meeting ends, given to `table.loop.announce` so
+that the table's loop speaks it in order with everything else.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from kikimimi.games.base import SPEAKER, Outcome, Say
+from kikimimi.games.registry import DEFAULT_GAME
+from kikimimi.records.kinds import ladder
+from kikimimi.records.meeting import MeetingReport
+
+log = logging.getLogger(__name__)
+
+
+def meeting_setup(game: str) -> dict[str, Any]:
+    """The set-up a meeting's games are played with: the game's id and its ladder's `MEETING_SETUP`."""
+    return {"game": game, **getattr(ladder(game), "MEETING_SETUP", {})}
+
+
+def table_games(
+    table: Any, timeout: float | None = None, game: str = DEFAULT_GAME
+) -> Callable[[Mapping[int, str]], tuple[Outcome, str]]:
+    """A `play_one_game` for kikimimi.records.meeting.run_meeting: starts a game of `game` on the table
+    (a `LiveTable`) and returns its outcome and journal game id when it ends (a game already under way
+    is finished first)."""
+    finished = threading.Event()
+    result: dict[str, object] = {}
+    setup = meeting_setup(game)
+
+    def game_over(game_id: str, outcome: Outcome) -> None:
+        result["outcome"], result["game_id"] = outcome, game_id
+        finished.set()
+
+    table.loop.on_game_over = game_over
+
+    def ready(loop: Any) -> bool:
+        """The table holds a fresh game of the meeting's game with the meeting's set-up."""
+        if loop.journaled_events or loop.game.is_over(loop.state) or loop.info.id != game:
+            return False
+        return all(loop.session.setup.get(key) == value for key, value in setup.items() if key != "game")
+
+    def play_one_game(seat_players: Mapping[int, str]) -> tuple[Outcome, str]:
+        finished.clear()
+        loop = table.loop
+        if not ready(loop):
+            count = loop.processed
+            loop.new_game(setup)
+            loop.wait_processed(count + 1)
+        names = ", ".join(f"seat {seat}: {name}" for seat, name in sorted(seat_players.items()))
+        log.info("game %s of %s on the table (%s); deal when ready", loop.status.game_id, game, names)
+        if not finished.wait(timeout):
+            raise TimeoutError("the game on the table did not end in time")
+        return result["outcome"], str(result["game_id"])  # type: ignore[return-value]
+
+    return play_one_game
+
+
+def report_phrases(report: MeetingReport) -> list[Say]:
+    """The end of a meeting on the speaker: the standings, then every rank or peerage change."""
+    says = [Say(SPEAKER, "meeting.over")]
+    says += [Say(SPEAKER, "meeting.standing", {"place": s.position, "name": s.player, "count": s.wins})
+             for s in report.standings]
+    says += [Say(SPEAKER, f"meeting.{c.kind}", {"name": c.player, "title": c.after.lower()}) for c in report.changes]
+    if report.statuses and not report.changes:  # a game with a ladder: say that no rank changed
+        says.append(Say(SPEAKER, "meeting.no_change"))
+    return says
