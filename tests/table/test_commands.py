@@ -5,9 +5,11 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import pytest
 from table_helpers import SCRIPTS
 
 from kikimimi.cli import main
+from kikimimi.games.registry import games
 from kikimimi.table.config import load_config
 from kikimimi.table.journal import Journal
 from kikimimi.table.replay import replay
@@ -86,3 +88,24 @@ def test_the_live_log_keeps_hands_private_unless_the_priest_reveals_them(sim_con
     assert main(["play", "--config", str(sim_config), "--feed", script, "--text-only", "--reveal-hands"]) == 0
     shown = capsys.readouterr().out
     assert any("earphone" in line and "Heart" in line for line in shown.splitlines())
+
+
+@pytest.mark.parametrize("game", [info.id for info in games()])
+def test_the_demo_plays_every_registered_game_to_its_end(game, capsys):
+    assert main(["demo", "--game", game, "--fast", "--text-only", "--lang", "en", "--seed", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "state at the end" in out and "speaker" in out
+
+
+def test_games_lists_every_game_with_its_set_up_keys(capsys):
+    assert main(["games"]) == 0
+    out = capsys.readouterr().out
+    for info in games():
+        assert info.id in out and all(key.name in out for key in info.setup_keys)
+
+
+def test_a_bad_game_or_set_up_key_is_a_clear_message(capsys):
+    assert main(["demo", "--game", "chess", "--fast", "--text-only"]) == 2
+    assert "chess" in capsys.readouterr().err
+    assert main(["demo", "--set", "first=9", "--fast", "--text-only"]) == 2
+    assert "first" in capsys.readouterr().err
