@@ -1,0 +1,387 @@
+"""The Royal Nine rules engine: `apply(state, event) -> (state, effects)`, pure.
+
+Each rule is a section of the contract (`spec/royal-nine-rules.md`, restated in
+`docs/rules/royal-nine.md`). A refusal is a spoken phrase on the reader tapped, never an exception,
+and never names a card: `apply` never raises on any event.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import Any
+
+from kikimimi.games.base import FIELD, SPEAKER, Alert, Effect, Event, GameOver, Outcome, Referee, Say, Scan, hand
+from kikimimi.games.royal_nine.cards import (
+    CARD_SET,
+    CELL_OF_TAG,
+    CENTRE,
+    CONTROL_SET,
+    CTL_GRID,
+    CTL_HINT,
+    CTL_NEXT,
+    CTL_OPEN,
+    TENS,
+    cell_number,
+)
+from kikimimi.games.royal_nine.phrases import COMMON_CELL, EMPTY
+from kikimimi.games.royal_nine.scoring import grid_roles, score
+from kikimimi.games.royal_nine.state import (
+    COMMON,
+    DEAL1,
+    DEAL2,
+    DEALS,
+    EMPTY_GRID,
+    HALF,
+    OVER,
+    PLACE1,
+    PLACE2,
+    PLACES,
+    REVEAL,
+    SCORED,
+    SEATS,
+    RoyalNineState,
+    order,
+)
+
+READERS = (FIELD, *(hand(seat) for seat in SEATS))
+_SEAT_OF = {hand(seat): seat for seat in SEATS}
+
+
+class RoyalNine:
+    """Royal Nine for two seats (the Game protocol of kikimimi.games.base)."""
+
+    name = "royal-nine"
+
+    def readers(self, seats: int = 2) -> tuple[str, ...]:
+        return READERS
+
+    def initial(self, setup: Mapping[str, Any] | None = None) -> RoyalNineState:
+        setup = setup or {}
+        # Set-up values are checked by the registry (GameInfo.parse_setup); bad ones fall back to defaults.
+        first = setup.get("first", 1)
+        tens = setup.get("tens", False)
+        rounds = setup.get("rounds", 5)
+        return RoyalNineState(
+            first=first if first in SEATS else 1,
+            tens=tens if isinstance(tens, bool) else False,
+            rounds=rounds if type(rounds) is int and rounds >= 1 else 5,
+        )
+
+    def is_over(self, state: RoyalNineState) -> bool:
+        return state.phase == OVER
+
+    def apply(self, state: RoyalNineState, event: Event) -> tuple[RoyalNineState, list[Effect]]:
+        fx: list[Effect] = []
+        if isinstance(event, Referee):
+            new = _referee(state, event, fx)
+        elif isinstance(event, Scan):
+            new = _scan(state, event, fx)
+        else:
+            fx.append(Alert("event.unknown", {"event": repr(event)}))
+            new = state
+        return new, fx
+
+    def summary(self, state: RoyalNineState) -> list[Effect]:
+        return _summary(state)
+
+    def observe(self, state: RoyalNineState, seat: int | None) -> dict[str, Any]:
+        from kikimimi.games.royal_nine.report import observation
+
+        return observation(state, seat)
+
+    def report(self, state: RoyalNineState) -> dict[str, Any]:
+        from kikimimi.games.royal_nine.report import state_report
+
+        return state_report(state)
+
+
+# -- taps ------------------------------------------------------------------------------------------
+
+
+def _scan(s: RoyalNineState, event: Scan, fx: list[Effect]) -> RoyalNineState:
+    reader, tag = event.reader, event.piece
+    seat = _SEAT_OF.get(reader)
+    if reader != FIELD and seat is None:
+        # A reader this game does not use (a bigger table's hand:3): nothing changes, the Priest sees it.
+        fx.append(Alert("reader.unknown", {"reader": reader, "tag": tag}))
+        return s
+    out = SPEAKER if seat is None else reader
+    if tag is None or (tag not in CARD_SET and tag not in CONTROL_SET):
+        fx.append(Say(out, "tap.unknown_tag"))
+        fx.append(Alert("tag.unknown", {"reader": reader, "uid": event.uid, "tag": tag}))
+        return s
+    if s.phase == OVER:
+        fx.append(Say(out, "game.over"))
+        return s
+    if tag in TENS and not s.tens:
+        fx.append(Say(out, "refuse.no_tens"))
+        return s
+    if seat is None:
+        return _field_control(s, tag, fx) if tag in CONTROL_SET else _field_card(s, tag, fx)
+    return _hand_control(s, seat, tag, fx) if tag in CONTROL_SET else _hand_card(s, seat, tag, fx)
+
+
+def _is_secret(s: RoyalNineState, card: str) -> bool:
+    return card == s.common and not s.opened
+
+
+def _face_down(s: RoyalNineState, reader: str, fx: list[Effect]) -> None:
+    """The common card tapped before the reveal: refused without naming it, and the Priest is told."""
+    fx.append(Say(SPEAKER if reader == FIELD else reader, "refuse.face_down"))
+    fx.append(Alert("common.tapped", {"reader": reader}))
+
+
+def _hand_card(s: RoyalNineState, seat: int, card: str, fx: list[Effect]) -> RoyalNineState:
+    out = hand(seat)
+    if _is_secret(s, card):
+        _face_down(s, out, fx)
+        return s
+    if card in s.hand(seat):
+        if s.phase in PLACES:  # a card tap in a place phase selects it (or replaces the selection)
+            fx.append(Say(out, "card.selected", {"card": card}))
+            return s.with_seat(seat, selected=card)
+        fx.append(Say(out, "card.name", {"card": card}))
+        return s
+    cell = s.cell_of(seat, card)
+    if cell is not None:
+        fx.append(Say(out, "card.where", {"card": card, "cell": cell_number(cell)}))
+        return s
+    owner = s.owner(card)
+    if owner is not None:
+        fx.append(Say(out, "refuse.not_yours"))
+        if card in s.hand(owner):
+            fx.append(Alert("card.foreign_hand", {"reader": out, "seat": seat, "owner": owner, "card": card}))
+        return s
+    if s.phase not in DEALS or card == s.common:  # no deal on (the opened common card is not dealt)
+        fx.append(Say(out, "refuse.no_deal"))
+        return s
+    if len(s.hand(seat)) >= HALF:
+        fx.append(Say(out, "refuse.hand_full"))
+        return s
+    s = s.with_seat(seat, hands=s.hand(seat) | {card})
+    fx.append(Say(SPEAKER, "deal.card", {"seat": seat, "card": card}))
+    fx.append(Say(out, "deal.card", {"seat": seat, "card": card}))
+    if all(len(s.hand(x)) == HALF for x in SEATS):
+        s = replace(s, phase=PLACE1 if s.phase == DEAL1 else PLACE2)
+        fx.append(_seats_say(s, "place.ask"))
+    return s
+
+
+def _hand_control(s: RoyalNineState, seat: int, tag: str, fx: list[Effect]) -> RoyalNineState:
+    out = hand(seat)
+    if tag in CELL_OF_TAG:
+        return _cell(s, seat, CELL_OF_TAG[tag], fx)
+    if tag == CTL_GRID:
+        fx.append(Say(out, "grid.intro"))
+        fx.extend(Say(out, "cell.content", {"cell": cell_number(i), "content": _content(s, seat, i)})
+                  for i in range(9))
+    elif tag == CTL_HINT:
+        if s.phase not in PLACES:
+            fx.append(Say(out, "refuse.not_now"))
+        elif s.selected[seat - 1] is None:
+            fx.append(Say(out, "hint.select_first"))
+        else:
+            fx.append(Say(out, "hint.cell", {"cell": cell_number(_hint(s, seat))}))
+    else:  # ctl-open, ctl-next belong to the field reader
+        fx.append(Say(out, "refuse.on_field"))
+    return s
+
+
+def _hint(s: RoyalNineState, seat: int) -> int:
+    """The selected card's cell in a best placement, from what the seat knows (see solver.py)."""
+    from kikimimi.games.royal_nine.solver import best_cell
+
+    selected = s.selected[seat - 1]
+    assert selected is not None
+    grid = s.grid(seat)
+    fixed = {i: card for i, card in enumerate(grid) if card is not None}
+    return best_cell(fixed, sorted(s.hand(seat)), s.unseen(), HALF if s.phase == PLACE1 else 0, selected)
+
+
+def _content(s: RoyalNineState, seat: int, cell: int) -> str:
+    if cell == CENTRE:
+        if s.common is None:
+            return EMPTY
+        return s.common if s.opened else COMMON_CELL
+    return s.grid(seat)[cell] or EMPTY
+
+
+def _cell(s: RoyalNineState, seat: int, cell: int, fx: list[Effect]) -> RoyalNineState:
+    out = hand(seat)
+    selected = s.selected[seat - 1]
+    if selected is None:  # a cell tag never selects: with nothing selected it only reads the cell
+        fx.append(Say(out, "cell.content", {"cell": cell_number(cell), "content": _content(s, seat, cell)}))
+        return s
+    if cell == CENTRE:
+        fx.append(Say(out, "refuse.cell_common"))
+        return s
+    if s.grid(seat)[cell] is not None:
+        fx.append(Say(out, "refuse.cell_taken"))
+        return s
+    grid = list(s.grid(seat))
+    grid[cell] = selected
+    s = s.with_seat(seat, grids=tuple(grid), hands=s.hand(seat) - {selected}, selected=None)
+    params = {"seat": seat, "card": selected, "cell": cell_number(cell)}
+    fx.append(Say(SPEAKER, "place.card", params))
+    fx.append(Say(out, "place.card", params))
+    if not any(s.hands):
+        if s.phase == PLACE1 and all(s.placed(x) == HALF for x in SEATS):
+            s = replace(s, phase=DEAL2)
+            fx.append(_seats_say(s, "deal.more"))
+        elif s.phase == PLACE2 and all(s.placed(x) == 2 * HALF for x in SEATS):
+            s = replace(s, phase=REVEAL)
+            fx.append(Say(SPEAKER, "reveal.ask"))
+    return s
+
+
+def _field_card(s: RoyalNineState, card: str, fx: list[Effect]) -> RoyalNineState:
+    if s.phase == COMMON:
+        s = replace(s, common=card, phase=DEAL1)
+        fx.append(Say(SPEAKER, "common.down"))  # face down: only that it is down
+        fx.append(_seats_say(s, "deal.ask"))
+        return s
+    if s.phase == REVEAL:
+        if card == s.common:
+            return _open(s, fx)
+        fx.append(Say(SPEAKER, "reveal.ask"))  # any other card: ask again, naming nothing
+        return s
+    if s.phase == SCORED:  # after the scores a card on the field is said, nothing changes
+        fx.append(Say(SPEAKER, "card.name", {"card": card}))
+        return s
+    if _is_secret(s, card):
+        _face_down(s, FIELD, fx)
+    else:
+        fx.append(Say(SPEAKER, "refuse.field_card"))
+    return s
+
+
+def _field_control(s: RoyalNineState, tag: str, fx: list[Effect]) -> RoyalNineState:
+    if tag == CTL_OPEN and s.phase == REVEAL:
+        return _open(s, fx)
+    if tag == CTL_NEXT and s.phase == SCORED:
+        return _next_round(s, fx)
+    if tag in (CTL_OPEN, CTL_NEXT):
+        fx.append(Say(SPEAKER, "refuse.not_now"))
+    else:  # cell tags, ctl-grid, ctl-hint act on a seat's grid: a hand reader's
+        fx.append(Say(SPEAKER, "refuse.on_hand"))
+    return s
+
+
+def _seats_say(s: RoyalNineState, key: str) -> Say:
+    first, second = order(s.first)
+    return Say(SPEAKER, key, {"first": first, "second": second})
+
+
+# -- the reveal, rounds and the end ----------------------------------------------------------------
+
+
+def _open(s: RoyalNineState, fx: list[Effect]) -> RoyalNineState:
+    common = s.common
+    assert common is not None
+    roles = tuple(tuple(grid_roles(s.grid(seat), common)) for seat in SEATS)
+    scores = tuple(score(r) for r in roles)
+    round_scores = tuple(s.round_scores[i] + (scores[i],) for i in range(2))
+    s = replace(s, opened=True, last_roles=roles, round_scores=round_scores, phase=SCORED)  # type: ignore[arg-type]
+    fx.append(Say(SPEAKER, "reveal.card", {"card": common}))
+    for seat in order(s.first):
+        fx.append(Say(SPEAKER, "score.seat", {"seat": seat}))
+        seat_roles = roles[seat - 1]
+        for role in seat_roles:
+            if role.line == "grid":
+                fx.append(Say(SPEAKER, "score.grid", {"role": role.role, "points": role.points}))
+            else:
+                fx.append(Say(SPEAKER, "score.line", {"line": role.line, "role": role.role, "points": role.points}))
+        if not seat_roles:
+            fx.append(Say(SPEAKER, "score.none"))
+        fx.append(Say(SPEAKER, "score.round", {"seat": seat, "points": scores[seat - 1]}))
+    for seat in order(s.first):
+        fx.append(Say(SPEAKER, "score.total", {"seat": seat, "total": s.total(seat)}))
+    if s.round >= s.rounds:
+        return _end(s, fx, "rounds")
+    fx.append(Say(SPEAKER, "round.next", {"round": s.round + 1}))
+    return s
+
+
+def _next_round(s: RoyalNineState, fx: list[Effect]) -> RoyalNineState:
+    # All cards come back; grids, hands and the common card are emptied; the last roles stay.
+    s = replace(s, phase=COMMON, round=s.round + 1, common=None, opened=False, grids=(EMPTY_GRID, EMPTY_GRID),
+                hands=(frozenset(), frozenset()), selected=(None, None))
+    fx.append(Say(SPEAKER, "round.begin", {"round": s.round}))
+    return s
+
+
+def winner(s: RoyalNineState) -> int | None:
+    """The seat with the higher total; None for a draw."""
+    t1, t2 = s.total(1), s.total(2)
+    return None if t1 == t2 else (1 if t1 > t2 else 2)
+
+
+def _end(s: RoyalNineState, fx: list[Effect], reason: str) -> RoyalNineState:
+    played_out = reason == "rounds"
+    best = winner(s) if played_out else None
+    first, second = order(s.first)
+    if winner(s) is not None:  # the ranking follows the totals even when the Priest ends the game
+        first, second = order(winner(s))  # type: ignore[arg-type]
+    outcome = Outcome(
+        ranking=(first, second),
+        winners=(best,) if best is not None else (),
+        scores={seat: s.total(seat) for seat in SEATS},
+        reason=reason,
+        details={"round_scores": {seat: list(s.round_scores[seat - 1]) for seat in SEATS},
+                 "rounds_played": len(s.round_scores[0]), "draw": played_out and best is None},
+    )
+    s = replace(s, phase=OVER, selected=(None, None), result=outcome)
+    if not played_out:
+        fx.append(Say(SPEAKER, "game.ended"))
+    elif best is None:
+        fx.append(Say(SPEAKER, "game.draw"))
+    else:
+        fx.append(Say(SPEAKER, "game.winner", {"seat": best}))
+    fx.append(GameOver(outcome))
+    return s
+
+
+# -- referee actions -------------------------------------------------------------------------------
+
+
+def _referee(s: RoyalNineState, event: Referee, fx: list[Effect]) -> RoyalNineState:
+    action = event.action
+    if action == "end":
+        if s.phase == OVER:
+            return _refuse(s, action, "the game is already over", fx)
+        return _end(s, fx, "referee")
+    if action == "reveal":
+        if s.phase != REVEAL:
+            return _refuse(s, action, f"only when every card is placed (the game is in {s.phase})", fx)
+        return _open(s, fx)
+    if action == "next":
+        if s.phase != SCORED:
+            return _refuse(s, action, f"only after a round's scores (the game is in {s.phase})", fx)
+        return _next_round(s, fx)
+    return _refuse(s, action, "unknown referee action", fx)
+
+
+def _refuse(s: RoyalNineState, action: str, why: str, fx: list[Effect]) -> RoyalNineState:
+    fx.append(Say(SPEAKER, "referee.refused"))
+    fx.append(Alert("referee.refused", {"action": action, "why": why}))
+    return s
+
+
+def _summary(s: RoyalNineState) -> list[Effect]:
+    """Where the game stands, said publicly (after an undo or on resuming); nothing about the common card."""
+    if s.phase == COMMON:
+        return [Say(SPEAKER, "round.begin", {"round": s.round})]
+    if s.phase in DEALS:
+        return [_seats_say(s, "deal.ask" if s.phase == DEAL1 else "deal.more")]
+    if s.phase in PLACES:
+        return [_seats_say(s, "place.ask")]
+    if s.phase == REVEAL:
+        return [Say(SPEAKER, "reveal.ask")]
+    if s.phase == SCORED:
+        totals = [Say(SPEAKER, "score.total", {"seat": seat, "total": s.total(seat)}) for seat in order(s.first)]
+        return [*totals, Say(SPEAKER, "round.next", {"round": s.round + 1})]
+    return [Say(SPEAKER, "game.over")]
+
+
+__all__ = ["RoyalNine", "READERS", "winner"]
