@@ -20,10 +20,13 @@ from typing import Any
 from rich.console import Console
 from rich.markup import escape
 
-from kikimimi.devices.config import PROTOCOLS
+from kikimimi.devices.cli import reader_options, reader_specs
+from kikimimi.devices.config import PROTOCOLS, ConfigError
+from kikimimi.devices.events import ReaderHealth
 
 
 def register(subparsers: Any) -> None:
+    register_enroll(subparsers)
     p = subparsers.add_parser("bringup", help="test every reader and output of a table; bind readers to roles",
                               description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--config", type=Path, help="table configuration (default: the simulated table)")
@@ -219,3 +222,58 @@ def _summary(session, args: argparse.Namespace) -> int:
     if not ok:
         out.print("[yellow]not everything is ok: see the status and detail columns[/yellow]")
     return 0 if ok else 1
+
+
+def register_enroll(subparsers: Any) -> None:
+    enroll = subparsers.add_parser("enroll", help="tap every piece and control tag in turn to write a deck")
+    enroll.add_argument("--deck", required=True, help="deck file to write (resumed if it exists)")
+    enroll.add_argument("--reader", required=True, metavar="PATH",
+                        help="the reader to tap on; `sim` reads UIDs typed on stdin")
+    reader_options(enroll)
+    enroll.add_argument("--game", default=None, help="the game whose pieces to enroll (default: the table's "
+                        "default game; `kikimimi games` lists them)")
+    enroll.add_argument("--control-sets", type=int, default=None,
+                        help="sets of control tags (default: one per seat of the game's largest table)")
+    enroll.set_defaults(func=cmd_enroll)
+
+
+
+def cmd_enroll(args: argparse.Namespace) -> int:
+    from kikimimi.bringup.enroll import Enrollment, run
+    from kikimimi.devices.deck import DeckError
+    from kikimimi.devices.hub import Hub
+
+    try:
+        from kikimimi.games.registry import DEFAULT_GAME, get_info
+
+        enrollment = Enrollment(args.deck, get_info(args.game or DEFAULT_GAME), args.control_sets)
+        specs = reader_specs([args.reader], args)
+    except (DeckError, ConfigError, KeyError, ValueError) as exc:
+        print(f"kikimimi enroll: {exc}", file=sys.stderr)
+        return 2
+
+    def say(text: str) -> None:
+        print(text, flush=True)
+
+    if specs[0].protocol == "sim":
+        def typed() -> str | None:
+            line = sys.stdin.readline()
+            return line.strip() or None if line else None
+        return 0 if run(enrollment, typed, say) else 1
+
+    def on_health(role: str, h: ReaderHealth) -> None:
+        if h.status != "ok":
+            say(f"reader {h.path}: {h.status}: {h.detail}")
+
+    with Hub(specs, on_health=on_health) as hub:
+        def next_tap() -> str | None:
+            while True:
+                event = hub.get(timeout=0.5)
+                if event is not None and event.kind == "tap":
+                    return event.uid
+        try:
+            return 0 if run(enrollment, next_tap, say) else 1
+        except KeyboardInterrupt:
+            left = len(enrollment.remaining())
+            say(f"\nstopped; {left} tags left in {enrollment.path}; run the same command to resume")
+            return 130

@@ -50,6 +50,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--text-only", action="store_true", help="no audio, the transcript only")
     p.set_defaults(func=cmd_demo)
 
+    simtables = sub.add_parser("simtables", help="the simulated tables and their decks, one per game "
+                               "(devices/tables/<game>-sim.toml, devices/decks/<game>-sim.toml)")
+    simtables.add_argument("--game", help="one game (default: every registered game)")
+    simtables.add_argument("--write", action="store_true", help="write the shipped files instead of printing")
+    simtables.set_defaults(func=cmd_simtables)
+
+
     p = sub.add_parser("games", help="the games this table plays, their seats and set-up keys")
     p.set_defaults(func=cmd_games)
 
@@ -278,4 +285,27 @@ def cmd_journal_export(args: argparse.Namespace) -> int:
         args.output.write_text(text, encoding="utf-8")
     else:
         sys.stdout.write(text)
+    return 0
+
+
+def cmd_simtables(args: argparse.Namespace) -> int:
+    from kikimimi.devices.simdeck import sim_deck_path, sim_deck_text
+    from kikimimi.games.registry import UnknownGame, games, get_info
+    from kikimimi.paths import data_dir
+    from kikimimi.table.simconfig import sim_table_path, sim_table_text
+
+    try:
+        chosen = [get_info(args.game)] if args.game else games()
+    except UnknownGame as exc:
+        print(f"kikimimi simtables: {exc}", file=sys.stderr)
+        return 2
+    for info in chosen:
+        files = [(sim_deck_path(info, data_dir("devices") / "decks"), sim_deck_text(info)),
+                 (sim_table_path(info, data_dir("devices") / "tables"), sim_table_text(info))]
+        for path, text in files:
+            if args.write:
+                path.write_text(text, encoding="utf-8")
+                print(f"wrote {path}")
+            else:
+                sys.stdout.write(f"# --- {path.name}\n{text}")
     return 0
