@@ -1,7 +1,8 @@
 """A meeting's standings: who has won most so far, pure over the meeting's recorded games.
 
 Any game: a win is what the game's outcome says (`won`; a shared win counts for each winner), and
-players level on wins stand by the sum of their places. A game's ladder module may say otherwise
+players level on wins stand by the sum of their places, where players level in a game (both won or
+both not, on the same score) share the better place. A game's ladder module may say otherwise
 (`meeting_win(place, won)`, `standing_key(standing)`): the Trident counts every 1st place and then
 orders by points left in hand and crashes.
 """
@@ -54,6 +55,13 @@ def _key(standing: Standing) -> tuple[int, int]:
     return (-standing.wins, standing.place_sum)
 
 
+def _shared_place(game: GameRecord, result: Any) -> int:
+    """The result's place, or the best place of those level with it in the game (same win, same score)."""
+    if result.score is None:
+        return int(result.place)
+    return min(r.place for r in game.results if (r.won, r.score) == (result.won, result.score))
+
+
 def standings(
     games: Iterable[GameRecord], players: Sequence[str] = (), ladder: ModuleType | None = None
 ) -> list[Standing]:
@@ -68,6 +76,7 @@ def standings(
     names = list(dict.fromkeys([*players, *(r.player for g in games for r in g.results)]))
     size = max([len(names), *(len(g.results) for g in games)], default=0)
     rows = []
+    shared = {(g.number, r.player): _shared_place(g, r) for g in games for r in g.results}
     for name in names:
         mine = [r for g in games for r in g.results if r.player == name]
         places = [0] * size
@@ -83,7 +92,7 @@ def standings(
                 sum(r.crashed for r in mine),
                 sum(r.score or 0 for r in mine),
                 sum(r.pieces or 0 for r in mine),
-                sum(r.place for r in mine),
+                sum(shared[g.number, name] for g in games if g.of(name) is not None),
             )
         )
     rows.sort(key=key)  # stable: equals keep the meeting's seat order
