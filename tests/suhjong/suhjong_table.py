@@ -78,7 +78,7 @@ class Table:
 
     def write(self, seat: int, text: str) -> None:
         """Tap an equation's cards (from `seat`'s hand) and operators on the field."""
-        used: set[str] = set()
+        used: set[str] = set(self.state.taps)
         for ch in text:
             if ch in OPS:
                 self.tap("field", OPS[ch])
