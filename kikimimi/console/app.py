@@ -2,9 +2,15 @@
 
     run_console(table)            # a LiveTable already opened (kikimimi play --console); returns 0
 
-Every action goes through the table loop's queue (`loop.submit`, `loop.new_game`) and so into the
-journal like a tap; the screen is redrawn from `loop.report()` after each step the loop reports.
-The loop's listener runs on the loop's thread: it only posts a message to the app (thread-safe).
+Every action goes through the table loop's queue (`loop.submit`, `loop.new_game`, `loop.announce`,
+`loop.pause`) and so into the journal like a tap; the screen is redrawn from `loop.report()` after
+each step the loop reports. The loop's listener runs on the loop's thread: it only posts a message to
+the app (thread-safe).
+
+The console knows no game. Its frame (seats, health, alerts, what each output said, undo, taps on a
+seat's behalf, move, end, new game of any registered game, repeat, pause, volume) is the same for all;
+the game brings its own panel (`GameInfo.view_function()`), its guide if it has one, and its own
+referee actions (`GameInfo.referee_actions`: keys and the "a" menu are made from them).
 """
 
 from __future__ import annotations
@@ -25,18 +31,31 @@ from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Footer, Static, TabbedContent, TabPane
 
-from kikimimi.console.dialogs import DIALOG_CSS, Confirm, MovePiece, NewGame, Outputs, PickSeat, PickSuit
+from kikimimi.console.dialogs import (
+    DIALOG_CSS,
+    Confirm,
+    MovePiece,
+    NewGame,
+    Outputs,
+    PickOne,
+    PickReader,
+    PickSeat,
+    PickTag,
+)
 from kikimimi.console.feed import TableFeed
-from kikimimi.console.guide import guide
+from kikimimi.console.guide import guide, load_guide
 from kikimimi.console.health import HealthWatch
 from kikimimi.console.records import MeetingPanel, read_meeting
 from kikimimi.console.simtable import BASKET, VirtualTable, widget_id
-from kikimimi.console.view import alerts_text, health_text, spoken_text, state_text
+from kikimimi.console.view import alerts_text, game_panel, health_text, spoken_text
 from kikimimi.games.base import SPEAKER, Alert, GameOver, Referee, Scan, hand, seat_of
-from kikimimi.games.trident.pieces import CONTROL_SET, PIECES
+from kikimimi.games.registry import GameInfo, RefereeAction, games
 from kikimimi.table.live import LiveTable
 from kikimimi.table.loop import Step
 from kikimimi.voice.catalog import catalog
+
+# The console's own keys; a game's referee action whose key is one of these is reached through "a".
+GENERIC_KEYS = frozenset("hnutmearzovgq")
 
 CSS = """
 #top { height: 20; }
@@ -68,14 +87,12 @@ class ConsoleApp(App[int]):
         Binding("h", "reveal", "hands"),
         Binding("n", "new_game", "new"),
         Binding("u", "undo", "undo"),
-        Binding("f", "forgot", "forgot"),
-        Binding("p", "penalty", "penalty"),
-        Binding("t", "declare", "Trident"),
-        Binding("s", "pass_for", "pass"),
-        Binding("c", "suit", "suit"),
+        Binding("t", "tap_for", "tap for"),
         Binding("m", "move", "move"),
         Binding("e", "end", "end"),
+        Binding("a", "game_actions", "game", show=False),
         Binding("r", "repeat", "repeat"),
+        Binding("z", "pause", "pause"),
         Binding("o", "outputs", "volume"),
         Binding("v", "virtual", "virtual table", show=False),
         Binding("g", "meeting", "meeting", show=False),
@@ -91,7 +108,7 @@ class ConsoleApp(App[int]):
         self.records_path = records_path
         self.rng = rng or random.Random()
         self.clock = clock or (lambda t: time.strftime("%H:%M:%S", time.localtime(t)))
-        self.feed = TableFeed(catalog(table.config.language))
+        self.feed = TableFeed(catalog(table.config.language, self.loop.info.catalog))
         self.health_watch = HealthWatch()
         self.console_alerts: list[tuple[float, Alert]] = []
         volumes = {spec.name: spec.volume for spec in table.config.outputs}
@@ -99,7 +116,12 @@ class ConsoleApp(App[int]):
         self.levels: dict[str, list[Any]] = {name: [volumes.get(name, 1.0), False] for name in self.outputs}
         self.sim_readers = [spec.role for spec in table.config.readers if spec.protocol == "sim"]
         self.meeting = MeetingPanel()
+        self.paused = bool(getattr(self.loop, "paused", False))
         self._detached = False
+        self._game_keys: list[str] = []  # keys bound to the current game's referee actions
+        self._shown_game: tuple[str, int] | None = None  # the game (and seats) whose keys, panel... are shown
+        self._view: Any = None
+        self._guide: Any = None
         self.messages: deque[str] = deque(maxlen=50)
 
     # -- layout ------------------------------------------------------------------------------------
@@ -121,7 +143,8 @@ class ConsoleApp(App[int]):
                         yield Static(id=f"said-{widget_id(name)}")
             if self.sim_readers:
                 with TabPane("Virtual table", id="virtual"):
-                    yield VirtualTable(self.sim_readers, id="vt")
+                    info = self.loop.info
+                    yield VirtualTable(self._sim_readers_of(info), list(info.pieces), list(info.controls), id="vt")
             with TabPane("Meeting", id="meeting"):
                 yield Static(id="meeting-view")
         yield Footer()
@@ -140,6 +163,7 @@ class ConsoleApp(App[int]):
         self.feed.on_change = self._from_loop
         self.loop.listeners.append(self.feed.on_step)
         self.refresh_meeting()
+        self._use_game(self.loop.info)
         self.refresh_all()
         self.set_interval(0.5, self._poll_health)
 
@@ -164,7 +188,53 @@ class ConsoleApp(App[int]):
             return
         if any(isinstance(e, GameOver) for e in message.step.effects):
             self.refresh_meeting()
+        if (self.loop.info.id, self.seats) != self._shown_game:
+            self._use_game(self.loop.info)
         self.refresh_all()
+
+    # -- the current game ----------------------------------------------------------------------------
+
+    @property
+    def info(self) -> GameInfo:
+        return self.loop.info
+
+    @property
+    def seats(self) -> int:
+        return self.info.seat_count(self.loop.session.setup)
+
+    def _sim_readers_of(self, info: GameInfo) -> list[str]:
+        """The simulated readers the game uses (all of them if it names none of them)."""
+        wanted = set(info.readers(self.loop.session.setup))
+        used = [role for role in self.sim_readers if role in wanted]
+        return used or list(self.sim_readers)
+
+    def _use_game(self, info: GameInfo) -> None:
+        """Show another game: its panel, guide, referee-action keys, virtual table and outputs."""
+        self._shown_game = (info.id, self.seats)
+        try:
+            self._view = info.view_function()
+        except Exception as exc:  # a game whose view cannot be imported is shown generically
+            self._view = None
+            self.notify(f"{info.id}: its console panel cannot be loaded ({exc}); showing the generic one.",
+                        severity="warning")
+        self._guide = load_guide(info)
+        for key in self._game_keys:
+            self._bindings.key_to_bindings.pop(key, None)
+        self._game_keys = []
+        for action in info.referee_actions:
+            key = action.key.strip().lower()
+            if not key or key in GENERIC_KEYS or key in self._game_keys or key.isdigit():
+                continue  # reached through the "a" menu
+            self.bind(key, f"game_action({action.action!r})", description=action.label.lower())
+            self._game_keys.append(key)
+        self.refresh_bindings()
+        if self.sim_readers:
+            vt = self._main("#vt", VirtualTable)
+            self.run_worker(vt.set_game(self._sim_readers_of(info), list(info.pieces), list(info.controls)),
+                            group="virtual-table", exclusive=True)
+        used = set(info.outputs(self.loop.session.setup))
+        for name in self.outputs:
+            self._main(f"#said-box-{widget_id(name)}").display = name in used or not used & set(self.outputs)
 
     # -- drawing -----------------------------------------------------------------------------------
 
@@ -175,15 +245,24 @@ class ConsoleApp(App[int]):
 
     def refresh_state(self) -> None:
         report = self.loop.report()
+        info = self.info
         box = self._main("#state-box")
-        box.border_title = "The table — HANDS SHOWN" if self.reveal else "The table"
+        title = f"{info.title('en')} — {self.seats} seats"
+        box.border_title = title + (" — HANDS SHOWN" if self.reveal else "") + (" — PAUSED" if self.paused else "")
         box.set_class(self.reveal, "revealed")
         players, titles = self.meeting.seats()
-        self._main("#state", Static).update(state_text(report, reveal=self.reveal, players=players,
-                                                           titles=titles))
-        drew = getattr(self.loop.state, "drew", None)
-        title = "Priest" if report.get("rules") == "competition" else "Next"
-        self._main("#guide", Static).update("\n".join(f"{title}: {line}" for line in guide(report, drew)))
+        public = report if self.reveal or self._view is not None else self._public()
+        self._main("#state", Static).update(game_panel(self._view, report, public, reveal=self.reveal,
+                                                       players=players, titles=titles, seats=self.seats))
+        self._main("#guide", Static).update("\n".join(guide(report, self.loop.state, self._guide)))
+
+    def _public(self) -> dict[str, Any]:
+        """What the whole table may know (the game's `observe(state, None)`): the generic panel's input."""
+        try:
+            return dict(self.loop.game.observe(self.loop.state, None))
+        except Exception:  # no observation: show no more than the phase and whose turn it is
+            report = self.loop.report()
+            return {key: report.get(key) for key in ("phase", "turn")}
 
     def refresh_said(self) -> None:
         lines = self.feed.lines()
@@ -226,12 +305,7 @@ class ConsoleApp(App[int]):
     def action_new_game(self) -> None:
         report = self.loop.report()
         in_progress = report.get("phase") != "over" and bool(self.loop.session.events)
-
-        def start(choice: tuple[int, str] | None) -> None:
-            if choice is not None:
-                self.loop.new_game(first=choice[0], rules=choice[1])
-
-        self.push_screen(NewGame(int(report.get("first") or 1), str(report.get("rules")), in_progress), start)
+        self.push_screen(NewGame(games(), self.info.id, self.loop.session.setup, in_progress, self.loop.new_game))
 
     def action_undo(self) -> None:
         events = self.loop.session.events
@@ -241,50 +315,84 @@ class ConsoleApp(App[int]):
         question = f"Undo the last event: {self._describe(events[-1])}?"
         self._confirmed(question, Referee("undo"))
 
-    def action_forgot(self) -> None:
-        self._confirmed("Everyone forgot the required kind, and all three agree?\n"
-                        "One piece from the basket goes to the field and sets it; the turn stays.",
-                        Referee("forgot"))
-
     def action_end(self) -> None:
-        self._confirmed("End the game now? Everyone is ranked by what they hold; no winner, no crash.",
+        self._confirmed("End the game now? The game ranks the seats as they stand (its own rules say how).",
                         Referee("end"))
 
-    def action_penalty(self) -> None:
-        self._for_seat("Give a penalty (wrong play: returns, owes 2) to which seat?",
-                       lambda seat: Referee("penalty", {"seat": seat}))
+    def action_pause(self) -> None:
+        self.paused = not self.paused
+        self.loop.pause(self.paused)
+        self.notify("Paused: the turn clock stops; taps are still heard." if self.paused else "Play resumes.")
+        self.refresh_state()
 
-    def action_declare(self) -> None:
-        self._for_seat("Declare Trident on behalf of which seat?", lambda seat: Scan(hand(seat), "ctl-trident"))
+    def action_tap_for(self) -> None:
+        """A tap on a seat's behalf: any reader of the game, then any piece or control id of the game."""
+        info = self.info
+        readers = list(info.readers(self.loop.session.setup))
 
-    def action_pass_for(self) -> None:
-        self._for_seat("Pass on behalf of which seat?", lambda seat: Scan(hand(seat), "ctl-pass"))
-
-    def action_suit(self) -> None:
-        report = self.loop.report()
-
-        def with_seat(seat: int | None) -> None:
-            if seat is None:
+        def with_reader(reader: str | None) -> None:
+            if not reader:
                 return
-            self.push_screen(PickSuit(f"Seat {seat} chooses which suit?"),
-                             lambda suit: suit and self.loop.submit(Scan(hand(seat), f"ctl-{suit}")))
+            seat = seat_of(reader)
+            who = f"seat {seat}" if seat else f"the {reader} reader"
+            self.push_screen(PickTag(f"Tap which tag on {reader} (on behalf of {who})?", list(info.controls),
+                                     list(info.pieces)),
+                             lambda tag: tag and self.submit_tap(reader, tag))
 
-        if report.get("phase") == "choose_suit" and report.get("turn"):
-            with_seat(int(report["turn"]))
+        self.push_screen(PickReader("Tap on which reader (a seat's number, f for the field)?", readers),
+                         with_reader)
+
+    def action_game_actions(self) -> None:
+        actions = self.info.referee_actions
+        if not actions:
+            self.notify(f"{self.info.title('en')} has no referee actions of its own.", severity="warning")
+            return
+        options = [(a.action, f"{a.label} [{a.key}]" if a.key else a.label) for a in actions]
+        self.push_screen(PickOne(f"{self.info.title('en')}: which referee action?", options),
+                         lambda action: action and self.action_game_action(action))
+
+    def action_game_action(self, name: str) -> None:
+        """One of the game's own referee actions: ask what its parameters name, then confirm or send."""
+        action = next((a for a in self.info.referee_actions if a.action == name), None)
+        if action is None:
+            return
+        self._ask_params(action, list(action.params), {})
+
+    def _ask_params(self, action: RefereeAction, todo: list[str], params: dict[str, Any]) -> None:
+        if not todo:
+            event = Referee(action.action, params)
+            if params:
+                self.loop.submit(event)
+            else:
+                self._confirmed(f"{action.label}: send it to the table?", event)
+            return
+        param, rest = todo[0], todo[1:]
+
+        def then(name: str, value: Any) -> None:
+            if value is not None and value != "":
+                self._ask_params(action, rest, {**params, name: value})
+
+        if param == "seat":
+            self.push_screen(PickSeat(f"{action.label}: which seat?", self.seats), lambda v: then("seat", v))
+        elif param == "piece":
+            self.push_screen(PickTag(f"{action.label}: which piece?", [], list(self.info.pieces)),
+                             lambda v: then("piece", v))
         else:
-            self.push_screen(PickSeat("Choose a suit on behalf of which seat?"), with_seat)
+            name, _, choices = param.partition("=")
+            options = [(choice, choice) for choice in choices.split("|") if choice]
+            self.push_screen(PickOne(f"{action.label}: {name}?", options), lambda v: then(name, v))
 
     def action_move(self) -> None:
         def move(choice: tuple[str, str] | None) -> None:
             if choice is not None:
                 self.loop.submit(Referee("move", {"piece": choice[0], "to": choice[1]}))
 
-        self.push_screen(MovePiece(), move)
+        destinations = [hand(seat) for seat in range(1, self.seats + 1)] + [BASKET]
+        self.push_screen(MovePiece(list(self.info.pieces), destinations), move)
 
     def action_repeat(self) -> None:
-        if not self.feed.repeat_public(self.table.voice):
+        if not self.feed.repeat_public(self.loop.announce):
             self.notify("Nothing public has been said yet.", severity="warning")
-        self.refresh_said()
 
     def action_outputs(self) -> None:
         if not self.outputs:
@@ -313,15 +421,12 @@ class ConsoleApp(App[int]):
     def _confirmed(self, question: str, event: Referee) -> None:
         self.push_screen(Confirm(question), lambda yes: yes and self.loop.submit(event))
 
-    def _for_seat(self, question: str, make: Callable[[int], Any]) -> None:
-        self.push_screen(PickSeat(question), lambda seat: seat and self.loop.submit(make(seat)))
-
     def _describe(self, event: Any) -> str:
         if isinstance(event, Referee):
             params = " ".join(f"{k}={v}" for k, v in dict(event.params).items()
                               if self.reveal or k != "piece")
             return f"referee {event.action} {params}".rstrip()
-        private = seat_of(event.reader) is not None and event.piece not in CONTROL_SET
+        private = seat_of(event.reader) is not None and event.piece not in self.info.controls
         piece = "a piece" if private and not self.reveal else event.piece
         return f"{piece} on {event.reader}"
 
@@ -335,8 +440,10 @@ class ConsoleApp(App[int]):
                 self.notify("The basket is empty.", severity="warning")
                 return
             tag_id = self.rng.choice(basket)
-        if tag_id not in PIECES and tag_id not in CONTROL_SET:
-            self.notify(f"{tag_id!r} is not a piece or control id (heart-3, ctl-pass, …).", severity="error")
+        if not self.info.is_known_id(tag_id):
+            example = ", ".join([*self.info.pieces[:1], *self.info.controls[:1]])
+            self.notify(f"{tag_id!r} is not a piece or control id of {self.info.title('en')} ({example}, …).",
+                        severity="error")
             return
         try:
             self.tap(message.reader, tag_id)
@@ -344,20 +451,41 @@ class ConsoleApp(App[int]):
             self.notify(str(exc), severity="error")
 
     def basket(self) -> list[str]:
-        report = self.loop.report()
-        taken = set(report["field"]).union(*report["hands"].values())
-        return sorted(p for p in PIECES if p not in taken)
+        """The game's pieces that its report places nowhere (not in a hand, on the field, in a row...)."""
+        placed: set[str] = set()
+        _strings(self.loop.report(), placed)
+        return sorted(p for p in self.info.pieces if p not in placed)
+
+    def _uid(self, reader: str, tag_id: str) -> str | None:
+        """The deck's tag for `tag_id` (a control: the seat's own, as a player would tap it)."""
+        uids = self.loop.deck.uids_of(tag_id)
+        if not uids:
+            return None
+        seat = seat_of(reader)
+        return uids[seat - 1] if tag_id in self.info.controls and seat and len(uids) >= seat else uids[0]
 
     def tap(self, reader: str, tag_id: str) -> str:
         """Tap `tag_id` on the simulated `reader` (hub → deck → loop, as hardware would); returns the UID."""
-        uids = self.table.config.deck.uids_of(tag_id)
-        if not uids:
+        uid = self._uid(reader, tag_id)
+        if uid is None:
             raise KeyError(f"the deck has no tag for {tag_id}")
-        seat = seat_of(reader)
-        # Control tags come one set per seat: use the seat's own, as a player would.
-        uid = uids[seat - 1] if tag_id in CONTROL_SET and seat and len(uids) >= seat else uids[0]
         self.table.hub.simulated(reader).tap_and_remove(uid)
         return uid
+
+    def submit_tap(self, reader: str, tag_id: str) -> None:
+        """A tap on a seat's behalf, straight on the loop's queue (journaled like a player's tap)."""
+        self.loop.submit(Scan(reader, tag_id, self._uid(reader, tag_id)))
+
+
+def _strings(value: Any, into: set[str]) -> None:
+    if isinstance(value, str):
+        into.add(value)
+    elif isinstance(value, dict):
+        for item in value.values():
+            _strings(item, into)
+    elif isinstance(value, list | tuple | set | frozenset):
+        for item in value:
+            _strings(item, into)
 
 
 def run_console(table: LiveTable, *, reveal_hands: bool = False, records_path: Path | None = None) -> int:

@@ -1,15 +1,21 @@
-"""The Priest's dialogs: each answers with a value (or None when cancelled with Escape)."""
+"""The Priest's dialogs: each answers with a value (or None when cancelled with Escape).
+
+They know no game: seats, pieces, controls, set-up keys and choices are given to them.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.suggester import SuggestFromList
-from textual.widgets import Button, Input, Label, RadioButton, RadioSet, Static
+from textual.widgets import Button, Checkbox, Input, Label, RadioButton, RadioSet, Static
 
-from kikimimi.games.trident.pieces import PIECES, SUITS
+from kikimimi.games.registry import GameInfo, SetupKey
 
 DIALOG_CSS = """
 ModalScreen { align: center middle; }
@@ -20,7 +26,30 @@ ModalScreen Horizontal { height: auto; margin-top: 1; }
 ModalScreen Button { margin-right: 1; }
 ModalScreen .error { color: $error; }
 ModalScreen RadioSet { width: 100%; }
+ModalScreen .row { height: auto; margin-top: 0; }
+ModalScreen .row Label { width: 12; padding-top: 1; }
+ModalScreen .row RadioSet { width: 1fr; layout: horizontal; height: auto; }
+ModalScreen .row RadioSet > RadioButton { width: auto; margin-right: 1; }
+ModalScreen .games RadioSet { layout: vertical; }
+ModalScreen .row Input { width: 1fr; }
+ModalScreen .help { color: $text-muted; }
+ModalScreen .keys { height: auto; }
+ModalScreen #setup { height: auto; max-height: 20; }
+NewGame > Vertical { width: 90; }
 """
+
+# Keys for the n-th option of a dialog (seats 1-10: 1..9, then 0).
+OPTION_KEYS = ("1", "2", "3", "4", "5", "6", "7", "8", "9", "0")
+
+
+def _key_of(index: int) -> str | None:
+    return OPTION_KEYS[index] if index < len(OPTION_KEYS) else None
+
+
+def safe_id(text: str) -> str:
+    """A widget id from a piece, control, reader or choice (letters, digits, - and _ only)."""
+    return "".join(c if c.isalnum() or c in "-_" else "_" for c in text)
+
 
 
 class Confirm(ModalScreen[bool]):
@@ -49,107 +78,246 @@ class Confirm(ModalScreen[bool]):
         self.dismiss(event.button.id == "yes")
 
 
-class _PickOne(ModalScreen):
-    """A question answered by one button (or its key); subclasses list the buttons as (id, label)."""
+class PickOne(ModalScreen[str | None]):
+    """A question answered by one option: its button, or its key (1..9, 0 for the tenth; or its letter).
 
-    def __init__(self, question: str) -> None:
+    `options` are (value, label) pairs; `letters` may give a value an extra key (`f` for the field).
+    """
+
+    def __init__(self, question: str, options: Sequence[tuple[str, str]],
+                 letters: Mapping[str, str] | None = None) -> None:
         super().__init__()
         self.question = question
-
-    def options(self) -> list[tuple[str, str]]:
-        raise NotImplementedError
+        self.options = list(options)
+        self.letters = dict(letters or {})  # key -> value
 
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Static(self.question)
-            with Horizontal():
-                for button_id, label in self.options():
-                    yield Button(label, id=button_id)
+            with Horizontal(classes="keys"):
+                for i, (value, label) in enumerate(self.options):
+                    key = _key_of(i)
+                    letter = next((k for k, v in self.letters.items() if v == value), None)
+                    shown = f"{label} ({letter or key})" if (letter or key) else label
+                    yield Button(shown, id=f"opt-{safe_id(value)}", compact=True)
 
-
-class PickSeat(_PickOne):
-    """Which seat: keys 1, 2, 3 or the buttons."""
-
-    BINDINGS = [Binding("1", "pick(1)", "seat 1"), Binding("2", "pick(2)", "seat 2"),
-                Binding("3", "pick(3)", "seat 3"), Binding("escape", "pick(0)", "cancel")]
-
-    def options(self) -> list[tuple[str, str]]:
-        return [(f"seat-{seat}", f"Seat {seat}") for seat in (1, 2, 3)]
-
-    def action_pick(self, seat: int) -> None:
-        self.dismiss(seat or None)
-
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        self.dismiss(int(str(event.button.id).removeprefix("seat-")))
-
-
-class PickSuit(_PickOne):
-    """Which suit: h, d, s, c or the buttons."""
-
-    BINDINGS = [*(Binding(suit[0], f"pick('{suit}')", suit) for suit in SUITS),
-                Binding("escape", "pick('')", "cancel")]
-
-    def options(self) -> list[tuple[str, str]]:
-        return [(f"suit-{suit}", f"{suit} ({suit[0]})") for suit in SUITS]
-
-    def action_pick(self, suit: str) -> None:
-        self.dismiss(suit or None)
+    def on_key(self, event: Any) -> None:
+        value = self.letters.get(event.key)
+        if value is None and event.key in OPTION_KEYS:
+            index = OPTION_KEYS.index(event.key)
+            value = self.options[index][0] if index < len(self.options) else None
+        if event.key == "escape":
+            event.stop()
+            self.dismiss(None)
+        elif value is not None:
+            event.stop()
+            self.dismiss(value)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
-        self.dismiss(str(event.button.id).removeprefix("suit-"))
+        button = str(event.button.id).removeprefix("opt-")
+        self.dismiss(next(value for value, _ in self.options if safe_id(value) == button))
 
 
-class NewGame(ModalScreen[tuple[int, str] | None]):
-    """First player and rules for the next game; the game in progress is kept in the journal."""
+class PickSeat(PickOne):
+    """Which seat of `seats` (2-10): keys 1..9 and 0 for seat 10, or the buttons. Answers an int."""
 
-    BINDINGS = [Binding("1", "first(1)", "seat 1 first"), Binding("2", "first(2)", "seat 2 first"),
-                Binding("3", "first(3)", "seat 3 first"), Binding("t", "toggle_rules", "rules"),
-                Binding("enter", "start", "start"), Binding("escape", "cancel", "cancel")]
+    def __init__(self, question: str, seats: int = 3) -> None:
+        super().__init__(question, [(str(seat), f"Seat {seat}") for seat in range(1, seats + 1)])
 
-    def __init__(self, first: int, rules: str, in_progress: bool) -> None:
+    def dismiss(self, result: Any = None) -> Any:  # type: ignore[override]
+        return super().dismiss(int(result) if result else None)
+
+
+class PickReader(PickOne):
+    """Which reader: a seat's hand reader by its number (1..9, 0), the field by f, others by button."""
+
+    def __init__(self, question: str, readers: Sequence[str]) -> None:
+        letters = {"f": "field"} if "field" in readers else {}
+        hands = [r for r in readers if r.startswith("hand:")]
+        others = [r for r in readers if not r.startswith("hand:")]
+        super().__init__(question, [(r, r) for r in [*hands, *others]], letters)
+
+
+class PickTag(ModalScreen[str | None]):
+    """A piece or control id: a control's button (1..9 while the id field is not focused), or an id
+    typed with completion and Enter. Answers the id; an unknown id is said in the dialog."""
+
+    BINDINGS = [Binding("escape", "cancel", "cancel"), Binding("i", "type_id", "type an id")]
+
+    def __init__(self, question: str, controls: Sequence[str], pieces: Sequence[str]) -> None:
         super().__init__()
-        self.first, self.rules, self.in_progress = first, rules, in_progress
+        self.question = question
+        self.controls = list(controls)
+        self.pieces = list(pieces)
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Static("New game", classes="title")
-            yield Static(id="choice")
-            if self.in_progress:
-                yield Static("The game in progress ends now (the journal keeps it as abandoned).", classes="error")
-            with Horizontal():
-                yield Button("Start (Enter)", id="start", variant="primary")
-                yield Button("Cancel (Esc)", id="cancel")
+            yield Static(self.question)
+            if self.controls:
+                with Horizontal(classes="keys"):
+                    for i, control in enumerate(self.controls):
+                        key = _key_of(i)
+                        yield Button(f"{control} ({key})" if key else control, id=f"tag-{safe_id(control)}",
+                                     compact=True)
+            if self.pieces:
+                yield Input(placeholder="or a piece id (i), Enter taps", id="tag-id",
+                            suggester=SuggestFromList([*self.pieces, *self.controls], case_sensitive=False))
+            yield Static("", id="error", classes="error")
 
     def on_mount(self) -> None:
-        self._show()
+        if not self.controls and self.pieces:
+            self.query_one("#tag-id", Input).focus()
 
-    def _show(self) -> None:
-        self.query_one("#choice", Static).update(
-            f"First player: seat {self.first}  (1, 2, 3)\nRules: {self.rules}  (t toggles standard / competition)"
-        )
+    def on_key(self, event: Any) -> None:
+        if isinstance(self.focused, Input) or event.key not in OPTION_KEYS:
+            return
+        index = OPTION_KEYS.index(event.key)
+        if index < len(self.controls):
+            event.stop()
+            self.dismiss(self.controls[index])
 
-    def action_first(self, seat: int) -> None:
-        self.first = seat
-        self._show()
-
-    def action_toggle_rules(self) -> None:
-        self.rules = "competition" if self.rules == "standard" else "standard"
-        self._show()
-
-    def action_start(self) -> None:
-        self.dismiss((self.first, self.rules))
+    def action_type_id(self) -> None:
+        if self.pieces:
+            self.query_one("#tag-id", Input).focus()
 
     def action_cancel(self) -> None:
         self.dismiss(None)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
+        button = str(event.button.id).removeprefix("tag-")
+        self.dismiss(next(c for c in self.controls if safe_id(c) == button))
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        tag = event.value.strip().lower()
+        if tag in self.pieces or tag in self.controls:
+            self.dismiss(tag)
+        else:
+            self.query_one("#error", Static).update(f"{tag!r} is not a piece or control id of this game")
+
+
+class NewGame(ModalScreen[dict[str, Any] | None]):
+    """The next game: any registered game and its set-up keys (defaults filled in).
+
+    `start(setup)` is called on Enter; the ValueError it raises (a bad key, a game the table cannot
+    play) is shown here and the dialog stays open. The game in progress is kept in the journal.
+    """
+
+    BINDINGS = [Binding("enter", "start", "start", priority=True), Binding("escape", "cancel", "cancel")]
+
+    def __init__(self, games: Sequence[GameInfo], current: str, values: Mapping[str, Any], in_progress: bool,
+                 start: Callable[[dict[str, Any]], Any]) -> None:
+        super().__init__()
+        self.games = list(games)
+        self.game = current if any(g.id == current for g in self.games) else self.games[0].id
+        self.current = current
+        self.values = dict(values)  # the current game's set-up: its choices are offered again
+        self.in_progress = in_progress
+        self.start = start
+
+    @property
+    def info(self) -> GameInfo:
+        return next(g for g in self.games if g.id == self.game)
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static("New game", classes="title")
+            with Horizontal(classes="row games"):
+                yield Label("game")
+                with RadioSet(id="game"):
+                    for info in self.games:
+                        yield RadioButton(f"{info.title('en')} ({info.id})", value=info.id == self.game,
+                                          id=f"game-{safe_id(info.id)}")
+            yield VerticalScroll(id="setup")
+            if self.in_progress:
+                yield Static("The game in progress ends now (the journal keeps it as abandoned).", classes="error")
+            yield Static("", id="error", classes="error")
+            with Horizontal():
+                yield Button("Start (Enter)", id="start", variant="primary")
+                yield Button("Cancel (Esc)", id="cancel")
+
+    async def on_mount(self) -> None:
+        await self._show_setup()
+        self.query_one("#start", Button).focus()
+
+    def _default(self, key: SetupKey) -> Any:
+        """The current game's value for an enumerated key (a choice: never a secret), else the default."""
+        if self.game == self.current and key.name in self.values and (key.choices is not None or key.type is bool):
+            return self.values[key.name]
+        return key.default
+
+    async def _show_setup(self) -> None:
+        box = self.query_one("#setup", VerticalScroll)
+        await box.remove_children()
+        rows = []
+        for key in self.info.setup_keys:
+            rows.append(_setup_row(key, self._default(key)))
+        if not rows:
+            rows.append(Static("This game has no set-up keys.", classes="help"))
+        await box.mount_all(rows)
+
+    async def on_radio_set_changed(self, event: RadioSet.Changed) -> None:
+        if event.radio_set.id != "game":
+            return
+        event.stop()
+        self.game = self.games[event.index].id
+        self.query_one("#error", Static).update("")
+        await self._show_setup()
+
+    def setup(self) -> dict[str, Any]:
+        """The set-up as chosen; ValueError names a key whose typed value is not of its type."""
+        setup: dict[str, Any] = {"game": self.game}
+        for key in self.info.setup_keys:
+            name = safe_id(key.name)
+            if key.type is bool:
+                setup[key.name] = self.query_one(f"#key-{name}", Checkbox).value
+            elif key.choices is not None:
+                index = self.query_one(f"#key-{name}", RadioSet).pressed_index
+                setup[key.name] = key.choices[max(index, 0)]
+            else:
+                typed = self.query_one(f"#key-{name}", Input).value.strip()
+                if key.type is int:
+                    try:
+                        setup[key.name] = int(typed)
+                    except ValueError:
+                        raise ValueError(f"{key.name} must be an integer, not {typed!r}") from None
+                else:
+                    setup[key.name] = typed
+        return setup
+
+    def action_start(self) -> None:
+        try:
+            setup = self.setup()
+            complete = self.start(setup)
+        except ValueError as exc:
+            self.query_one("#error", Static).update(str(exc))
+            return
+        self.dismiss(complete if isinstance(complete, dict) else setup)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.action_start()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
         if event.button.id == "start":
             self.action_start()
-        else:
+        elif event.button.id == "cancel":
             self.action_cancel()
 
 
-DESTINATIONS = ("hand:1", "hand:2", "hand:3", "basket")
+def _setup_row(key: SetupKey, value: Any) -> Vertical:
+    name = safe_id(key.name)
+    if key.type is bool:
+        field: Any = Checkbox(key.name, value=bool(value), id=f"key-{name}")
+    elif key.choices is not None:
+        field = RadioSet(*(RadioButton(str(choice), value=choice == value, id=f"key-{name}-{i}")
+                           for i, choice in enumerate(key.choices)), id=f"key-{name}")
+    else:
+        field = Input(str(value), id=f"key-{name}", type="integer" if key.type is int else "text", compact=True)
+    row = Horizontal(Label(key.name), field, classes="row")
+    return Vertical(row, Static(key.describe(), classes="help"), classes="row")
 
 
 class MovePiece(ModalScreen[tuple[str, str] | None]):
@@ -157,15 +325,21 @@ class MovePiece(ModalScreen[tuple[str, str] | None]):
 
     BINDINGS = [Binding("escape", "cancel", "cancel")]
 
+    def __init__(self, pieces: Sequence[str], destinations: Sequence[str]) -> None:
+        super().__init__()
+        self.pieces = list(pieces)
+        self.destinations = list(destinations)
+
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Static("Correct where a piece is (when tracking went wrong)")
-            yield Input(placeholder="piece id, e.g. heart-3", id="piece",
-                        suggester=SuggestFromList(sorted(PIECES), case_sensitive=False))
+            example = self.pieces[0] if self.pieces else "…"
+            yield Input(placeholder=f"piece id, e.g. {example}", id="piece",
+                        suggester=SuggestFromList(sorted(self.pieces), case_sensitive=False))
             yield Label("It is now in:")
             with RadioSet(id="to"):
-                for i, where in enumerate(DESTINATIONS):
-                    yield RadioButton(where, value=i == 0, id=f"to-{where.replace(':', '-')}")
+                for i, where in enumerate(self.destinations):
+                    yield RadioButton(where, value=i == 0, id=f"to-{safe_id(where.replace(':', '-'))}")
             yield Static("", id="error", classes="error")
             with Horizontal():
                 yield Button("Move", id="move", variant="warning")
@@ -176,11 +350,11 @@ class MovePiece(ModalScreen[tuple[str, str] | None]):
 
     def _submit(self) -> None:
         piece = self.query_one("#piece", Input).value.strip().lower()
-        if piece not in PIECES:
-            self.query_one("#error", Static).update(f"{piece!r} is not a piece id (heart-1 … unknown-turn-left)")
+        if piece not in self.pieces:
+            self.query_one("#error", Static).update(f"{piece!r} is not a piece id of this game")
             return
         index = self.query_one("#to", RadioSet).pressed_index
-        self.dismiss((piece, DESTINATIONS[max(index, 0)]))
+        self.dismiss((piece, self.destinations[max(index, 0)]))
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         self._submit()

@@ -2,6 +2,10 @@
 
 The loop calls `TableFeed.on_step` on its own thread after every step; the console reads the log
 from its UI thread. The game's state itself is never copied here: it is read from the loop.
+Lines are rendered with the phrases of the game that said them: a new game of another game switches
+the catalog at its "new" step, in order with the lines.
+The console's "repeat" goes back through the loop (`TableLoop.announce`), which alone speaks; the
+lines come back here as the loop's announce step and are marked as repeated.
 """
 
 from __future__ import annotations
@@ -10,17 +14,15 @@ import threading
 from collections import deque
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
 
 from kikimimi.games.base import SPEAKER, Referee, Say
+from kikimimi.games.registry import UnknownGame, get_info
 from kikimimi.table.loop import Step
-from kikimimi.voice.catalog import Catalog
+from kikimimi.voice.catalog import Catalog, catalog
 
 KEEP_LINES = 400
-
-
-class Speaks(Protocol):
-    def say(self, effect: Say) -> None: ...
+Announce = Callable[[list[Say]], None]
 
 
 @dataclass(frozen=True)
@@ -54,23 +56,40 @@ class TableFeed:
         self.on_change: Callable[[Step], None] | None = None
         self._lines: deque[Spoken] = deque(maxlen=keep)
         self._last_public: list[Say] = []
+        self._repeating: list[list[Say]] = []  # repeats asked of the loop, not yet said
         self._lock = threading.Lock()
 
     def on_step(self, step: Step) -> None:
         says = [e for e in step.effects if isinstance(e, Say)]
         with self._lock:
+            announce = isinstance(step.event, Referee) and step.event.action == "announce" and not step.journaled
             if isinstance(step.event, Referee) and step.event.action == "new" and not step.journaled:
-                setup = dict(step.event.params)
-                self._lines.append(Spoken(0, SPEAKER, f"── new game: seat {setup.get('first', 1)} first, "
-                                          f"{setup.get('rules', 'standard')} rules ──", note=True))
+                self._lines.append(Spoken(0, SPEAKER, self._new_game(dict(step.event.params)), note=True))
                 self._last_public = []
+                self._repeating = []
+            repeat = announce and bool(says) and says in self._repeating
+            if repeat:
+                self._repeating.remove(says)
             for say in says:
-                self._lines.append(Spoken(step.seq, say.to, phrase_text(self.words, say.key, say.params)))
+                self._lines.append(Spoken(step.seq, say.to, phrase_text(self.words, say.key, say.params),
+                                          repeat=repeat))
             public = [s for s in says if s.to == SPEAKER]
-            if public:
+            if public and not announce:  # the table's own announcements (a reader down) are not the game's
                 self._last_public = public
         if self.on_change is not None:
             self.on_change(step)
+
+    def _new_game(self, setup: dict[str, Any]) -> str:
+        """The note for a new game; from now on its phrases render the lines (called under the lock)."""
+        game = str(setup.get("game", ""))
+        try:
+            info = get_info(game)
+        except UnknownGame:
+            return f"── new game: {game or '?'} ──"
+        self.words = catalog(self.words.lang, info.catalog)
+        known = [key.name for key in info.setup_keys]  # only what the Priest chose, never a drawn secret
+        chosen = ", ".join(f"{name} {setup[name]}" for name in known if name in setup)
+        return f"── new game: {info.title('en')}" + (f" ({chosen})" if chosen else "") + " ──"
 
     def lines(self) -> list[Spoken]:
         with self._lock:
@@ -81,13 +100,12 @@ class TableFeed:
         with self._lock:
             return list(self._last_public)
 
-    def repeat_public(self, voice: Speaks | None) -> list[Say]:
-        """Say the last public announcement again on the speaker (not journaled: it changes nothing)."""
+    def repeat_public(self, announce: Announce | None) -> list[Say]:
+        """Ask the loop to say the last public announcement again on the speaker (`announce` is
+        `TableLoop.announce`; not journaled: it changes nothing). The lines appear when the loop says them."""
         says = self.last_public
-        with self._lock:
-            for say in says:
-                self._lines.append(Spoken(0, SPEAKER, phrase_text(self.words, say.key, say.params), repeat=True))
-        if voice is not None:
-            for say in says:
-                voice.say(say)
+        if says and announce is not None:
+            with self._lock:
+                self._repeating.append(says)
+            announce(says)
         return says

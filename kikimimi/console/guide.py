@@ -1,15 +1,15 @@
-"""What the table waits for, and under competition rules what the Priest hands out.
+"""What the table waits for, in words for the Priest: the game's own guide, else a generic line.
 
-In competition the Priest keeps the basket out of sight and hands pieces out (spec: Competition
-rules), so the console says it in words: "Give seat 2 two pieces from the basket." Pure: a function
-of the state report (and the piece the seat to move drew this turn, if any).
+A game may give the console a guide (`GameInfo.guide`, "module:function(report, state) -> list[str]":
+finished lines such as "Priest: give seat 2 two pieces from the basket"). Without one the console
+says whose turn it is, or that the game is over. Pure: a function of the state report.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from typing import Any
 
-HAND_SIZE = 5
 _NUMBERS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
 
 
@@ -19,58 +19,34 @@ def pieces(count: int) -> str:
     return f"{word} piece" if count == 1 else f"{word} pieces"
 
 
-def guide(report: dict[str, Any], drew: str | None = None) -> list[str]:
-    """Sentences for the Priest, most urgent first."""
-    competition = report.get("rules") == "competition"
-    phase, turn = report.get("phase"), report.get("turn")
-    basket = int(report.get("basket_count", 0))
-    lines: list[str] = []
-    if phase == "deal":
-        short = {int(s): HAND_SIZE - len(h) for s, h in report["hands"].items() if len(h) < HAND_SIZE}
-        parts = [f"seat {seat} {pieces(n)}" for seat, n in sorted(short.items())]
-        if competition:
-            lines.append(f"Give {_and(parts)} from the basket, to tap on their own hand reader.")
-        else:
-            lines.append(f"Deal: {_and(parts)} still to take from the basket and tap on their hand reader.")
-    elif phase == "start":
-        if competition:
-            lines.append(f"Give seat {turn} one piece from the basket to tap on the field reader (the start).")
-        else:
-            lines.append(f"Seat {turn} takes one piece from the basket and taps it on the field reader.")
-    elif phase == "drawing":
-        drawer, owed = next(((int(s), n) for s, n in report["owed"].items() if n), (turn, 0))
-        if competition:
-            lines.append(f"Give seat {drawer} {pieces(owed)} from the basket, one at a time, "
-                         "to tap on their hand reader.")
-        else:
-            lines.append(f"Seat {drawer} draws {pieces(owed)} from the basket.")
-        lines.append("Field taps wait until the drawing is done.")
-    elif phase == "choose_suit":
-        lines.append(f"Seat {turn} chooses the required suit (a suit tag; or press c to choose for them).")
-    elif phase == "turn":
-        pending = int(report.get("pending_draw", 0))
-        if pending:
-            lines.append(f"Seat {turn} faces a draw of {pending}: answer with an attack or an Unknown, or accept.")
-            if competition:
-                lines.append(f"If seat {turn} accepts, give them {pieces(pending)} from the basket.")
-            if basket < pending:
-                lines.append(f"The basket holds only {pieces(basket)}: accepting is a crash.")
-        elif drew is not None:
-            lines.append(f"Seat {turn} has drawn: plays that piece or passes.")
-        else:
-            lines.append(f"Seat {turn} to move: plays a {report.get('required')} or a special piece, or draws one.")
-            if competition:
-                lines.append(f"If seat {turn} draws, give them one piece from the basket.")
-            if basket == 0:
-                lines.append("The basket is empty: a pass now is a crash.")
-    elif phase == "over":
-        lines.append("The game is over. Press n for a new game.")
-        if competition:
-            lines.append("Collect every piece back into the basket.")
-    return lines
+def generic_guide(report: Mapping[str, Any]) -> list[str]:
+    """Whose turn it is, or that the game is over; nothing a game alone would know."""
+    if report.get("phase") == "over" or report.get("result"):
+        return ["Next: the game is over. Press n for a new game."]
+    turn = report.get("turn")
+    if turn:
+        return [f"Next: seat {turn} to move."]
+    return []
 
 
-def _and(parts: list[str]) -> str:
-    if len(parts) <= 1:
-        return "".join(parts)
-    return ", ".join(parts[:-1]) + " and " + parts[-1]
+def guide(report: Mapping[str, Any], state: Any = None, game_guide: Callable[..., Any] | None = None) -> list[str]:
+    """The game's own guide lines when it has one (a failing one falls back), else the generic ones."""
+    if game_guide is not None:
+        try:
+            return [str(line) for line in game_guide(report, state)]
+        except Exception as exc:  # a game's guide bug must not stop the console
+            return [f"(the game's guide failed: {exc!r})", *generic_guide(report)]
+    return generic_guide(report)
+
+
+def load_guide(info: Any) -> Callable[..., Any] | None:
+    """The game's guide function, if its GameInfo names one (`guide = "module:function"`)."""
+    target = getattr(info, "guide", None)
+    if not target:
+        return None
+    from kikimimi.games.registry import load
+
+    try:
+        return load(target)
+    except Exception:
+        return None

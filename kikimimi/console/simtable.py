@@ -6,41 +6,51 @@ on the simulated reader, which goes through the hub and the deck exactly as hard
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
 from textual.suggester import SuggestFromList
 from textual.widgets import Button, Input, Label, RadioButton, RadioSet
 
-from kikimimi.games.trident.pieces import CONTROLS, PIECES, SUITS
+from kikimimi.console.dialogs import safe_id
 
-BASKET = "basket"  # typed instead of an id: a random piece from the basket
-GROUPS = {
-    **{f"{suit}s": [p for p in PIECES if p.startswith(f"{suit}-")] for suit in SUITS},
-    "changes": [p for p in PIECES if p.startswith("change-") and p != "change-draw4"],
-    "attacks": [p for p in PIECES if p.startswith(("draw", "change-draw4", "unknown-"))],
-    "controls": list(CONTROLS),
-}
-_SUIT = {"heart": "♥", "diamond": "♦", "spade": "♠", "clover": "♣"}
+BASKET = "basket"  # typed instead of an id: a random piece that the state report places nowhere
+ROW_WIDTH = 96  # characters of buttons on one row (the console is at least 120 wide)
 
 
-def short_label(tag_id: str) -> str:
-    """A few characters for a button: heart-3 → ♥3, change-spade-2 → c♠2, ctl-pass → pass."""
-    if tag_id.startswith("ctl-"):
-        rest = tag_id[4:]
-        return _SUIT.get(rest, rest.capitalize())
-    if tag_id.startswith("unknown-"):
-        return {"unknown-change-clover": "U c♣", "unknown-change-spade": "U c♠",
-                "unknown-turn-right": "U ↷", "unknown-turn-left": "U ↶"}[tag_id]
-    if tag_id == "change-draw4":
-        return "CD4"
-    kind, _, number = tag_id.rpartition("-")
-    if kind in _SUIT:
-        return f"{_SUIT[kind]}{number}"
-    if kind.startswith("change-"):
-        return f"c{_SUIT[kind[7:]]}{number}"
-    return f"{kind.upper().replace('DRAW', 'D')}·{number}"
+def groups(pieces: Sequence[str], controls: Sequence[str]) -> dict[str, list[str]]:
+    """Pieces grouped by the first word of their id (heart-3 → heart, card-17 → card); controls last."""
+    grouped: dict[str, list[str]] = {}
+    for piece in pieces:
+        grouped.setdefault(piece.split("-", 1)[0], []).append(piece)
+    if controls:
+        grouped["controls"] = list(controls)
+    return grouped
+
+
+def short_label(tag_id: str, group: str = "") -> str:
+    """The id without its group's word: heart-3 → 3, change-spade-2 → spade-2, ctl-pass → pass."""
+    word, _, rest = tag_id.partition("-")
+    if group == "controls" or word == group:
+        return rest or tag_id
+    return tag_id
+
+
+def rows_of(tag_ids: list[str], group: str, width: int = ROW_WIDTH) -> list[list[str]]:
+    """The group's ids split into rows of buttons that fit `width` characters."""
+    rows: list[list[str]] = [[]]
+    used = 0
+    for tag_id in tag_ids:
+        size = max(len(short_label(tag_id, group)) + 2, 5) + 1
+        if rows[-1] and used + size > width:
+            rows.append([])
+            used = 0
+        rows[-1].append(tag_id)
+        used += size
+    return rows
 
 
 def reader_named(word: str, readers: list[str]) -> str | None:
@@ -62,7 +72,8 @@ def widget_id(text: str) -> str:
 class VirtualTable(Vertical):
     """Choose a reader, then click a piece; or type `[reader] piece` and Enter (`2 heart-3`, `f basket`).
 
-    `basket` taps a random piece from the basket, as a player drawing blind would.
+    The pieces, controls and readers are the current game's (`set_game` when another game begins).
+    `basket` taps a random piece that the game's report places nowhere, as a player drawing blind would.
     """
 
     DEFAULT_CSS = """
@@ -75,8 +86,9 @@ class VirtualTable(Vertical):
     VirtualTable Input { width: 30; margin: 0 1; }
     VirtualTable .vt-row { height: 1; }
     VirtualTable #vt-controls { margin-bottom: 1; }
+    VirtualTable #vt-pieces { height: 1fr; }
     VirtualTable .vt-row Label { width: 10; color: $text-muted; }
-    VirtualTable .vt-row Button { width: auto; min-width: 7; margin-right: 1; }
+    VirtualTable .vt-row Button { width: auto; min-width: 5; margin-right: 1; }
     """
 
     BINDINGS = [Binding("escape", "leave", "back to the keys", show=False)]
@@ -86,23 +98,38 @@ class VirtualTable(Vertical):
             super().__init__()
             self.reader, self.tag_id = reader, tag_id
 
-    def __init__(self, readers: list[str], **kwargs) -> None:  # type: ignore[no-untyped-def]
+    def __init__(self, readers: list[str], pieces: Sequence[str] = (), controls: Sequence[str] = (),
+                 **kwargs) -> None:  # type: ignore[no-untyped-def]
         super().__init__(**kwargs)
-        self.readers = readers
+        self.readers = list(readers)
+        self.pieces = list(pieces)
+        self.controls = list(controls)
 
     def compose(self) -> ComposeResult:
-        with Horizontal(id="vt-controls"):
-            with RadioSet(id="vt-reader"):
-                for i, role in enumerate(self.readers):
-                    yield RadioButton(role, value=i == 0, id=f"vt-reader-{widget_id(role)}")
-            yield Input(placeholder="[reader] piece, Enter taps", id="vt-piece", compact=True,
-                        suggester=SuggestFromList([BASKET, *PIECES, *CONTROLS], case_sensitive=False))
-            yield Button("random from basket", id="vt-basket", compact=True)
-        for group, tag_ids in GROUPS.items():
-            with Horizontal(classes="vt-row"):
-                yield Label(group)
-                for tag_id in tag_ids:
-                    yield Button(short_label(tag_id), id=f"tap-{tag_id}", compact=True, tooltip=tag_id)
+        yield from self._widgets()
+
+    def _widgets(self) -> list:  # type: ignore[type-arg]
+        reader_set = RadioSet(*(RadioButton(role, value=i == 0, id=f"vt-reader-{widget_id(role)}")
+                                for i, role in enumerate(self.readers)), id="vt-reader")
+        typed = Input(placeholder="[reader] piece, Enter taps", id="vt-piece", compact=True,
+                      suggester=SuggestFromList([BASKET, *self.pieces, *self.controls], case_sensitive=False))
+        top = Horizontal(reader_set, typed, Button("random from basket", id="vt-basket", compact=True),
+                         id="vt-controls")
+        rows = []
+        for group, tag_ids in groups(self.pieces, self.controls).items():
+            for i, row in enumerate(rows_of(tag_ids, group)):
+                buttons = [Button(short_label(t, group), id=f"tap-{safe_id(t)}", compact=True, tooltip=t)
+                           for t in row]
+                rows.append(Horizontal(Label(group if i == 0 else ""), *buttons, classes="vt-row"))
+        return [top, VerticalScroll(*rows, id="vt-pieces")]
+
+    async def set_game(self, readers: list[str], pieces: Sequence[str], controls: Sequence[str]) -> None:
+        """Show another game's pieces, controls and readers."""
+        if (list(readers), list(pieces), list(controls)) == (self.readers, self.pieces, self.controls):
+            return
+        self.readers, self.pieces, self.controls = list(readers), list(pieces), list(controls)
+        await self.remove_children()
+        await self.mount_all(self._widgets())
 
     @property
     def reader(self) -> str:
@@ -112,7 +139,11 @@ class VirtualTable(Vertical):
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
         button = str(event.button.id)
-        tag_id = BASKET if button == "vt-basket" else button.removeprefix("tap-")
+        if button == "vt-basket":
+            tag_id = BASKET
+        else:
+            wanted = button.removeprefix("tap-")
+            tag_id = next((t for t in [*self.pieces, *self.controls] if safe_id(t) == wanted), wanted)
         self.post_message(self.Tap(self.reader, tag_id))
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
@@ -124,7 +155,7 @@ class VirtualTable(Vertical):
         if len(words) == 2:
             reader = reader_named(words[0], self.readers) or ""
             if not reader:
-                self.notify(f"no simulated reader {words[0]!r} (use f, 1, 2, 3 or {', '.join(self.readers)})",
+                self.notify(f"no simulated reader {words[0]!r} (use f, a seat number or {', '.join(self.readers)})",
                             severity="error")
                 return
         self.post_message(self.Tap(reader, words[-1]))

@@ -68,8 +68,19 @@ def test_undo_asks_first_and_goes_through_the_journal(table):
     assert journaled(table)[-1] == Referee("undo")
 
 
-def test_penalty_and_actions_on_a_seats_behalf(table):
+def taps(events) -> list[tuple[str, str | None]]:
+    """Taps as (reader, piece): a tap on a seat's behalf carries the deck's UID of that tag."""
+    return [(e.reader, e.piece) if isinstance(e, Scan) else e for e in events]
+
+
+def test_a_games_referee_action_and_taps_on_a_seats_behalf(table):
+    """The Trident's penalty (p, asks a seat) comes from its GameInfo; its declare, pass and suit are
+    taps of its controls on a seat's behalf (t, the seat, the control's number)."""
     submit_all(table, [*deal_events(), Scan("field", "heart-3")])
+    controls = list(table.loop.info.controls)
+
+    def key(control: str) -> str:
+        return str(controls.index(control) + 1)
 
     async def script(app, pilot):
         n = table.loop.processed
@@ -77,31 +88,36 @@ def test_penalty_and_actions_on_a_seats_behalf(table):
         await settle(pilot, table, n + 1)
         assert table.loop.report()["owed"]["2"] == 2
         assert "Seat 2  5 pieces  owes 2" in shown(app, "#state")
-        assert "Seat 2 draws two pieces" in shown(app, "#guide")
-        await pilot.press("t", "1")  # Trident for seat 1: refused (5 pieces), but it is seat 1's tap
-        await pilot.press("s", "3")
-        await pilot.press("c", "1", "h")
+        await pilot.press("t", "1", key("ctl-trident"))  # refused (5 pieces), but it is seat 1's tap
+        await pilot.press("t", "3", key("ctl-pass"))
+        await pilot.press("t", "1", key("ctl-heart"))
         await settle(pilot, table, n + 4)
 
     drive(table, script)
-    assert journaled(table)[-4:] == [Referee("penalty", {"seat": 2}), Scan("hand:1", "ctl-trident"),
-                                     Scan("hand:3", "ctl-pass"), Scan("hand:1", "ctl-heart")]
+    events = journaled(table)[-4:]
+    assert taps(events) == [Referee("penalty", {"seat": 2}), ("hand:1", "ctl-trident"), ("hand:3", "ctl-pass"),
+                            ("hand:1", "ctl-heart")]
+    deck, applied = table.loop.deck, table.loop.session.events[-3:]  # the seat's own control tag, as tapped
+    assert applied[0].uid == deck.uids_of("ctl-trident")[0] and applied[1].uid == deck.uids_of("ctl-pass")[2]
 
 
-def test_suit_choice_goes_to_the_seat_that_must_choose(table):
+def test_a_suit_chosen_on_a_seats_behalf(table):
     deal = [e for e in deal_events() if e.piece != "clover-4"] + [Scan("hand:1", "change-draw4")]
     submit_all(table, [*deal, Scan("field", "heart-3"), Scan("field", "change-draw4")])
     assert table.loop.report()["phase"] == "choose_suit"
 
     async def script(app, pilot):
         n = table.loop.processed
-        await pilot.press("c", "s")  # no seat asked: seat 1 is choosing
+        await pilot.press("t", "1")
+        app.screen.query_one("#tag-id").focus()  # or type the control's id
+        app.screen.query_one("#tag-id").value = "ctl-spade"
+        await pilot.press("enter")
         await settle(pilot, table, n + 1)
         assert table.loop.report()["required"] == "spade"
         assert "required spade" in shown(app, "#state")
 
     drive(table, script)
-    assert journaled(table)[-1] == Scan("hand:1", "ctl-spade")
+    assert taps(journaled(table)[-1:]) == [("hand:1", "ctl-spade")]
 
 
 def test_move_a_piece_the_table_lost_track_of(table):
@@ -141,21 +157,41 @@ def test_end_the_game_shows_the_ranking(table):
     assert journaled(table)[-1] == Referee("end")
 
 
-def test_everyone_forgot_with_confirmation(table):
+def test_a_games_referee_action_without_parameters_asks_first(table):
     submit_all(table, [*deal_events(), Scan("field", "heart-3")])
+    [forgot] = [a for a in table.loop.info.referee_actions if a.action == "forgot"]
 
     async def script(app, pilot):
         n = table.loop.processed
-        await pilot.press("f", "y")
+        await pilot.press(forgot.key, "n")  # declined
+        await settle(pilot, table)
+        assert table.loop.processed == n
+        await pilot.press(forgot.key, "y")
         await settle(pilot, table, n + 1)
         assert table.loop.report()["phase"] == "start"
-        assert "one piece from the basket" in shown(app, "#guide").lower()
 
     drive(table, script)
     assert journaled(table)[-1] == Referee("forgot")
 
 
-def test_new_game_with_first_player_and_rules(table):
+def test_every_referee_action_of_the_game_is_in_the_game_menu(table):
+    submit_all(table, [*deal_events(), Scan("field", "heart-3")])
+    actions = table.loop.info.referee_actions
+
+    async def script(app, pilot):
+        await pilot.press("a")
+        menu = screen_text(app)
+        assert all(action.label in menu for action in actions)
+        n = table.loop.processed
+        index = [a.action for a in actions].index("penalty")
+        await pilot.press(str(index + 1), "3")  # the penalty, then its seat
+        await settle(pilot, table, n + 1)
+
+    drive(table, script)
+    assert journaled(table)[-1] == Referee("penalty", {"seat": 3})
+
+
+def test_new_game_of_the_same_game_with_its_setup_keys(table):
     submit_all(table, deal_events())
     old_game = table.loop.status.game_id
 
@@ -163,12 +199,17 @@ def test_new_game_with_first_player_and_rules(table):
         n = table.loop.processed
         await pilot.press("n")
         assert "The game in progress ends now" in screen_text(app)
-        await pilot.press("2", "t", "enter")
+        dialog = app.screen
+        helps = [str(w.content) for w in dialog.query(".help")]
+        assert helps == [key.describe() for key in table.loop.info.setup_keys]  # each key, its values, default
+        await pilot.click("#key-first-1")  # the second choice: seat 2
+        await pilot.click("#key-rules-1")  # competition
+        await pilot.press("enter")
         await settle(pilot, table, n + 1)
+        assert app.screen is not dialog
         report = table.loop.report()
         assert (report["first"], report["rules"], report["phase"]) == (2, "competition", "deal")
-        assert "Priest: Give seat 1 five pieces, seat 2 five pieces and seat 3 five pieces" in shown(app, "#guide")
-        assert "new game: seat 2 first, competition rules" in shown(app, "#said-speaker")
+        assert "new game: The Trident (first 2, rules competition)" in shown(app, "#said-speaker")
 
     drive(table, script)
     assert table.loop.status.game_id != old_game
@@ -180,8 +221,102 @@ def test_new_game_with_first_player_and_rules(table):
     assert games[old_game].ended_at is not None and games[old_game].outcome is None  # kept, abandoned
 
 
-def test_repeat_the_last_public_announcement(table):
+def test_new_game_the_table_cannot_play_says_why_and_changes_nothing(table):
+    before = table.loop.status.game_id
+
+    async def script(app, pilot):
+        await pilot.press("n")
+        dialog = app.screen
+        asked = []
+
+        def start(setup):
+            asked.append(setup)
+            raise ValueError("the table cannot play that")
+
+        dialog.start = start
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.screen is dialog and "the table cannot play that" in screen_text(app)
+        assert asked[0]["game"] == table.loop.info.id
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is not dialog
+
+    drive(table, script)
+    assert table.loop.status.game_id == before
+
+
+def test_new_game_of_every_registered_game_from_the_console(table):
+    """The Priest starts each registered game (Numeron too when it is registered): its panel, its keys,
+    its pieces on the virtual table; a game this table cannot play is refused in the dialog with the
+    loop's reason, and a game with a seat count is retried with the table's three seats."""
+    from kikimimi.games.registry import games
+
+    others = [info for info in games() if info.id != "trident"]
+    started: list[str] = []
+
+    async def start(app, pilot, info) -> bool:
+        n = table.loop.processed
+        await pilot.press("n")
+        await pilot.pause()
+        await pilot.click(f"#game-{info.id}")
+        await pilot.pause()
+        await pilot.press("enter")
+        await pilot.pause()
+        if app.screen.id != "_default" and info.seat_key:  # refused: try with the seats this table has
+            error = str(app.screen.query_one("#error").content)
+            assert error, "the dialog neither started the game nor said why"
+            app.screen.query_one(f"#key-{info.seat_key}").value = "3"
+            await pilot.press("enter")
+            await pilot.pause()
+        if app.screen.id != "_default":
+            assert str(app.screen.query_one("#error").content)  # why, in the loop's words
+            await pilot.press("escape")
+            return False
+        await settle(pilot, table, n + 1)
+        return True
+
+    async def script(app, pilot):
+        for info in [*others, games()[0]]:
+            if not await start(app, pilot, info):
+                continue
+            started.append(info.id)
+            await settle(pilot, table)
+            assert table.loop.info.id == info.id
+            assert info.title("en") in app.query_one("#state-box").border_title
+            assert f"new game: {info.title('en')}" in shown(app, "#said-speaker")
+            assert "Phase" in shown(app, "#state") or shown(app, "#state")
+            for action in info.referee_actions:
+                assert action.key in app._game_keys or action.key in "hnutmearzovgq"
+            vt = app.query_one("#vt")
+            assert vt.pieces == list(info.pieces) and vt.controls == list(info.controls)
+            screen = screen_text(app)
+            report = table.loop.report()
+            hands = report.get("hands") or {}
+            held = {p for pieces in hands.values() for p in pieces}
+            assert not [p for p in held if p in screen.split()], "a hand's piece is on the screen"
+
+    drive(table, script)
+    assert started[-1] == "trident"
+    if any(info.id == "numeron" for info in others):
+        assert "numeron" in started
+
+
+def test_repeat_the_last_public_announcement_through_the_loop(table):
+    """The repeat is the loop's announcement: the voice is called on the loop's thread, never the UI's."""
+    import threading
+
     before: dict[str, list[str]] = {}
+    callers: list[str] = []
+    steps: list = []
+    say = table.voice.say
+
+    def watched(effect):
+        callers.append(threading.current_thread().name)
+        say(effect)
+
+    table.voice.say = watched
+    table.loop.listeners.append(steps.append)
 
     def said(output: str) -> list[str]:
         return [text for out, text in table.heard if out == output]
@@ -194,8 +329,9 @@ def test_repeat_the_last_public_announcement(table):
         assert wait_for(lambda: "Seat 1, heart." in said("speaker"))
         before.update({out: said(out) for out in ("speaker", "hand:1", "hand:2", "hand:3")})
         await settle(pilot, table)
+        n = table.loop.processed
         await pilot.press("r")
-        await settle(pilot, table)
+        await settle(pilot, table, n + 1)
         assert "(repeated)" in shown(app, "#said-speaker")
 
     drive(table, script)
@@ -203,6 +339,8 @@ def test_repeat_the_last_public_announcement(table):
     assert wait_for(lambda: said("speaker") == before["speaker"] + last)
     assert all(said(out) == before[out] for out in ("hand:1", "hand:2", "hand:3"))  # nothing private repeated
     assert len(table.loop.session.events) == 16  # a repeat is not an event
+    assert steps[-1].event == Referee("announce") and not steps[-1].journaled
+    assert set(callers) == {"table-loop"}
 
 
 def test_volume_and_mute_per_output(table):
