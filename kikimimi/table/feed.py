@@ -78,6 +78,9 @@ def feed_script(tapper: SimTapper, lines: Iterable[str], pace: float = 0.0, skip
     sent = 0
     seen = 0
     for line in read_script(lines, tapper.deck):
+        if line.error is not None and line.setup is not None:
+            # A feed whose set-up is wrong would play into the wrong game: refuse it whole.
+            raise FeedError(f"line {line.number}: {line.error}; nothing was fed")
         if line.error is not None:
             log.error("feed: line %d refused: %s", line.number, line.error)
             continue

@@ -8,6 +8,7 @@ pure engine to the identical state. Undo is an event like any other, so replay n
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import time
 import uuid
@@ -60,6 +61,15 @@ def event_from_json(obj: dict[str, Any]) -> Event:
     return Referee(obj["referee"], {k: v for k, v in obj.items() if k != "referee"})
 
 
+def private_file(path: Path) -> None:
+    """Create `path` readable by its owner only (hands and secrets are in it). SQLite gives its -wal and
+    -shm files the database file's permissions, so they stay private too."""
+    if not path.exists():
+        os.close(os.open(path, os.O_CREAT | os.O_WRONLY, 0o600))
+    elif path.stat().st_mode & 0o077:
+        path.chmod(0o600)
+
+
 class Journal:
     """One SQLite file, written by one thread at a time (the table loop's once it runs)."""
 
@@ -67,6 +77,7 @@ class Journal:
         self.path = Path(path)
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
+            private_file(self.path)
             # Opened on the caller's thread, written on the table loop's; one event at a time, never at once.
             self.db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
             self.db.execute("PRAGMA journal_mode=WAL")
@@ -131,6 +142,11 @@ class Journal:
     def game(self, game_id: str) -> GameRecord | None:
         matches = [g for g in self.games() if g.id == game_id or g.id.startswith(game_id)]
         return matches[0] if len(matches) == 1 else None
+
+    def last_seq(self, game_id: str) -> int:
+        """The sequence number of a game's last event (0 for none): where the next one goes."""
+        row = self.db.execute("SELECT MAX(seq) FROM events WHERE game_id = ?", (game_id,)).fetchone()
+        return int(row[0] or 0)
 
     def export(self, game_id: str) -> Iterator[str]:
         """The game as an event script that `kikimimi replay` accepts."""

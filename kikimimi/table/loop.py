@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kikimimi.devices.events import ReaderEvent
-from kikimimi.games.base import SPEAKER, Alert, Effect, Event, GameOver, Outcome, Referee, Say, Scan, hand
+from kikimimi.games.base import SPEAKER, Alert, Effect, Event, GameOver, Outcome, Referee, Say, Scan, hand, seat_of
 from kikimimi.games.registry import GameInfo, SetupError, UnknownGame, get_info
 from kikimimi.games.session import Session
 from kikimimi.table.clock import TurnClock
@@ -120,10 +120,19 @@ class TableLoop:
         if record is not None and resumable:
             self._use_game(get_info(record.game))
             session = Session(self.game, self._setup(record.setup))
+            outcome = None
             for event in self.journal.events(record.id):
-                session.feed(event)  # silent: the table already said it
+                for effect in session.feed(event):  # silent: the table already said it
+                    if isinstance(effect, GameOver):
+                        outcome = effect.outcome
+            if self.game.is_over(session.state):
+                # Killed between the last event and writing the end: finish it now, then a new game.
+                self.journal.finish(record.id, outcome)
+                log.info("game %s had ended before the stop; finished it in the journal", record.id)
+                self._begin({"game": record.game, **record.setup})
+                return
             self.session = session
-            self._seq = record.events
+            self._seq = self.journal.last_seq(record.id)
             self.status.game_id = record.id
             self.status.resumed = True
             log.info("resuming %s game %s after %d events", record.game, record.id, len(session.events))
@@ -286,20 +295,42 @@ class TableLoop:
         self._apply(Scan(event.reader, tag, event.uid), event.uid, event.t)
 
     def _apply(self, event: Event, uid: str | None, received: float) -> None:
-        self._seq += 1
-        seq = self._seq
+        seq = self._seq + 1
         journaled = False
         if self.journal is not None and self.status.game_id is not None:
-            try:
-                self.journal.append(self.status.game_id, seq, event)
-                journaled = True
-            except Exception as exc:  # a full disk must not stop the game; the referee is told
-                log.error("journal: could not append event %d: %s", seq, exc)
-                self.status.alerts.append((time.time(), Alert("journal.failed", {"error": str(exc)})))
+            error = self._append(seq, event)
+            if error is not None:
+                # Not saved, so not applied: the table stops taking taps (each one says why) until the
+                # journal can be written again or the Priest decides; nothing is applied twice on resume.
+                log.error("journal: could not save event %d (%s): not applied", seq, error)
+                self.status.alerts.append((time.time(), Alert("journal.failed", {"error": error})))
+                effects: list[Effect] = [Say(self._output_of(event), "table.not_saved")]
+                self._speak([e for e in effects if isinstance(e, Say)])
+                self._notify(Step(0, event, effects, uid, received, journaled=False))
+                return
+            journaled = True
+        self._seq = seq
         effects = self.session.feed(event)
         self._effects(effects)
         self._clock_after_step()
         self._notify(Step(seq, event, effects, uid, received, journaled))
+
+    def _append(self, seq: int, event: Event) -> str | None:
+        """Append with one retry (a brief I/O error); the error's text when it still fails."""
+        for attempt in range(2):
+            try:
+                self.journal.append(self.status.game_id, seq, event)
+                return None
+            except Exception as exc:  # a full disk, a read-only file, a locked database
+                error = str(exc)
+                if attempt == 0:
+                    time.sleep(0.05)
+        return error
+
+    def _output_of(self, event: Event) -> str:
+        """Where a refusal of this event is said: a hand reader's own earphone, else the speaker."""
+        reader = getattr(event, "reader", None)
+        return reader if isinstance(reader, str) and seat_of(reader) is not None else SPEAKER
 
     def _effects(self, effects: list[Effect]) -> None:
         self._speak([e for e in effects if isinstance(e, Say)])

@@ -1,0 +1,94 @@
+"""The journal never sticks: a game that ended before the stop is finished on resume, sequence numbers
+come from the journal, an event that cannot be saved is not applied, a feed with a bad set-up line is
+refused whole, and the files are private."""
+
+from __future__ import annotations
+
+import json
+import stat
+
+import pytest
+from table_helpers import SCRIPTS, write_config
+
+from kikimimi.games.base import Referee, Scan
+from kikimimi.table.config import load_config
+from kikimimi.table.feed import FeedError, SimTapper, feed_script
+from kikimimi.table.journal import Journal, event_from_json
+from kikimimi.table.live import open_table
+from kikimimi.table.replay import replay
+
+
+def test_a_game_whose_last_event_ended_it_is_finished_on_resume(tmp_path):
+    # As if killed between the last event and the "game ended" write: the events are all there, no end.
+    config = load_config(write_config(tmp_path))
+    lines = (SCRIPTS / "trident_full_game.jsonl").read_text().splitlines()
+    expected = replay(lines, lang="en").report()["result"]
+    journal = Journal(config.journal)
+    game_id = journal.begin_game("trident", {"first": 1, "rules": "standard"})
+    for seq, line in enumerate(lines[1:], start=1):
+        journal.append(game_id, seq, event_from_json(json.loads(line)))
+    journal.close()
+    table = open_table(config, transcript_only=True)
+    try:
+        assert not table.loop.status.resumed and table.loop.status.game_id != game_id  # a fresh game
+    finally:
+        table.close()
+    finished = Journal(config.journal).game(game_id)
+    assert finished.ended_at is not None and finished.outcome["ranking"] == expected["ranking"]
+
+
+def test_the_next_sequence_number_comes_from_the_journal_not_a_count(tmp_path):
+    config = load_config(write_config(tmp_path))
+    journal = Journal(config.journal)
+    game_id = journal.begin_game("trident", {"first": 1, "rules": "standard"})
+    journal.append(game_id, 1, Referee("undo"))
+    journal.append(game_id, 3, Referee("undo"))  # a gap, as a failed write of event 2 once left
+    journal.close()
+    table = open_table(config, transcript_only=True)
+    try:
+        assert table.loop.status.resumed and table.loop.journaled_events == 3
+        table.loop.submit(Referee("undo"))
+        assert table.loop.wait_processed(1)
+    finally:
+        table.close()
+    assert Journal(config.journal).last_seq(game_id) == 4
+
+
+def test_an_event_that_cannot_be_saved_is_not_applied_and_the_tap_is_answered(tmp_path, mocker):
+    # A full disk cannot be made on demand here, so the write fails through a mock (a fault injection).
+    table = open_table(load_config(write_config(tmp_path)), transcript_only=True)
+    try:
+        tapper = SimTapper(table.loop, table.hub)
+        before = table.loop.report()
+        mocker.patch.object(table.journal, "append", side_effect=OSError(28, "No space left on device"))
+        tapper.perform(Scan("hand:1", "heart-1"))
+        table.voice.wait_idle(timeout=5)
+        assert table.loop.report() == before and table.loop.journaled_events == 0
+        said = [(out, line.key) for out, line in table.voice.transcript.lines]
+        assert ("hand:1", "table.not_saved") in said
+        assert any(alert.key == "journal.failed" for _, alert in table.loop.status.alerts)
+        mocker.stopall()
+        tapper.perform(Scan("hand:1", "heart-1"))  # the journal works again: the tap counts
+        assert table.loop.journaled_events == 1 and "heart-1" in table.loop.report()["hands"]["1"]
+    finally:
+        table.close()
+
+
+def test_a_feed_whose_set_up_line_is_bad_is_refused_whole(tmp_path):
+    table = open_table(load_config(write_config(tmp_path)), transcript_only=True)
+    try:
+        with pytest.raises(FeedError, match="line 1: bad set-up"):
+            feed_script(SimTapper(table.loop, table.hub), ['{"game": "trident", "first": 7}',
+                                                           '{"scan": "hand:1", "piece": "heart-1"}'])
+        assert table.loop.journaled_events == 0
+    finally:
+        table.close()
+
+
+def test_the_journal_file_is_readable_by_its_owner_only(tmp_path):
+    path = tmp_path / "journal.sqlite"
+    Journal(path).close()
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    path.chmod(0o644)
+    Journal(path).close()  # an older, world-readable journal is made private when opened
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
