@@ -1,8 +1,8 @@
 """Placement policies: a half's cards to cells, from what a seat knows.
 
 - expectimax: the solver's best placement (ties: the lexicographically lowest).
-- greedy: each half for the points of the lines off the centre that it completes (the common card
-  and royal nine ignored; ties: the lowest placement).
+- greedy: each half for the expected points of the lines it completes (a line through the centre is
+  complete with its two own cards; the common card averaged; royal nine ignored; ties: the lowest).
 - random: each card to a random free cell.
 A policy returns the whole hand's placement (card -> cell index); the bots place one card at a time,
 and the solver's lowest best placement stays the lowest best once its first card is placed.
@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterable, Mapping
+from functools import cache
 from itertools import permutations
 from typing import Any
 
@@ -23,6 +24,7 @@ from kikimimi.games.royal_nine.state import HALF, PLACE1
 Placement = dict[str, int]
 Policy = Callable[[Mapping[str, Any], int, random.Random], Placement]
 _OUTER = [cells for name, cells in LINES.items() if name not in DOUBLED]
+_INNER = [(cells[0], cells[2]) for name, cells in LINES.items() if name in DOUBLED]  # the own cells of each
 
 
 def expectimax_half(fixed: Mapping[int, str], hand: Iterable[str], unseen: Iterable[str], future: int,
@@ -32,17 +34,28 @@ def expectimax_half(fixed: Mapping[int, str], hand: Iterable[str], unseen: Itera
 
 def greedy_half(fixed: Mapping[int, str], hand: Iterable[str], unseen: Iterable[str], future: int,
                 rng: random.Random | None = None) -> Placement:
+    """The half for the expected points of the lines it completes: a line off the centre once its three
+    cells are filled, a line through the centre once its two own cells are (the common card averaged
+    over the unseen cards). Later cards, royal and spoiled nine are ignored; ties: the lowest placement."""
     cards = sorted(hand)
+    pool = list(unseen)
     free = [c for c in OWN_CELLS if c not in fixed]
     best, best_points = None, -1
+    grid: list[str | None] = [fixed.get(i) for i in range(9)]
     for placement in permutations(free, len(cards)):
-        grid = dict(fixed)
-        grid.update(zip(placement, cards, strict=True))
-        points = 0
-        for line in _OUTER:
-            if all(c in grid for c in line):
-                found = line_role([grid[c] for c in line])
-                points += found[1] if found else 0
+        for cell in free:
+            grid[cell] = None
+        for card, cell in zip(cards, placement, strict=True):
+            grid[cell] = card
+        points = 0  # in units of 1 / len(pool)
+        for a, b, c in _OUTER:
+            x, y, z = grid[a], grid[b], grid[c]
+            if x is not None and y is not None and z is not None:
+                points += _points(x, y, z) * len(pool)
+        for a, c in _INNER:
+            x, z = grid[a], grid[c]
+            if x is not None and z is not None:
+                points += 2 * sum(_points(x, common, z) for common in pool)
         if points > best_points:
             best, best_points = placement, points
     assert best is not None
@@ -55,6 +68,12 @@ def random_half(fixed: Mapping[int, str], hand: Iterable[str], unseen: Iterable[
     cards = sorted(hand)
     free = [c for c in OWN_CELLS if c not in fixed]
     return dict(zip(cards, rng.sample(free, len(cards)), strict=True))
+
+
+@cache
+def _points(a: str, b: str, c: str) -> int:
+    found = line_role((a, b, c))
+    return found[1] if found else 0
 
 
 HALF_POLICIES = {"expectimax": expectimax_half, "greedy": greedy_half, "random": random_half}

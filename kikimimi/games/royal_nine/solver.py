@@ -197,10 +197,15 @@ def _solve(fixed: tuple[tuple[int, str], ...], hand: tuple[str, ...], unseen: tu
     triples = flat[own[:, _TRIPLE_A] * (N * N) + own[:, _TRIPLE_B] * N + own[:, _TRIPLE_C]] * weight[:, None]
     pairs = 2 * (table[own[:, _PAIR_A][:, :, None], u[None, None, :], own[:, _PAIR_B][:, :, None]]
                  * pool[:, None, :]).sum(axis=2)
+    # int16 halves the memory traffic of the big gathers (a line is worth at most 4 * 12 here).
+    triples = triples.astype(np.int16)
+    pairs = pairs.astype(np.int16)
     ids = shape.triple_ids
-    total = triples[:, ids[0]] + triples[:, ids[1]] + triples[:, ids[2]] + triples[:, ids[3]]
-    total += pairs[:, shape.pair_ids[0]]
-    total += pairs[:, shape.pair_ids[1]]
+    total = triples.take(ids[0], axis=1)
+    for line in (1, 2, 3):
+        total += triples.take(ids[line], axis=1)
+    total += pairs.take(shape.pair_ids[0], axis=1)
+    total += pairs.take(shape.pair_ids[1], axis=1)
     best = total.reshape(ms, len(shape.computed), shape.sigmas).max(axis=2).astype(np.int64) + bonus[:, None]
     values = best.sum(axis=0)[shape.value_of]
     return Solution(hand, shape.placements, values, ms * (len(u) - future))
