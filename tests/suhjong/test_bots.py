@@ -80,3 +80,9 @@ def test_the_bot_folds_in_a_last_round_only_with_a_safe_lead():
     assert not Bot(random.Random(1)).plan(obs, 1).fold
     obs = dict(obs, totals={"1": 50, "2": 0}, round=2, rounds=2)
     assert Bot(random.Random(1)).plan(obs, 1).fold
+
+
+def test_bots_that_could_swap_cards_for_ever_still_end_the_round():
+    # Seed 1000036 once looped: both bots picked up each other's discards and never drew.
+    run = play_bot_game(get_info("suhjong"), 1000036, {})
+    assert not run.problems and run.outcome is not None and len(run.events) < 400

@@ -43,7 +43,7 @@ def brute_best(hand: tuple[int, ...]) -> int | None:
     return best
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=15, deadline=None)
 @given(st.lists(st.integers(0, 9), min_size=5, max_size=5))
 def test_best_matches_a_brute_force_over_written_equations(hand):
     assert solver.best(hand) == brute_best(tuple(hand))

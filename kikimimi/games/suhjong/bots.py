@@ -319,7 +319,8 @@ class SuhjongBots:
         held = frozenset(obs["hands"][str(seat)])
         if key not in self._plans or (obs["step"] == "start" and self._plans[key][1] != held):
             # A turn already under way with no plan (an undo, a human's taps) goes on without one.
-            self._plans[key] = (self.players[seat].plan(obs, seat) if obs["step"] == "start" else Plan(), held)
+            plan = self.players[seat].plan(obs, seat) if obs["step"] == "start" else Plan()
+            self._plans[key] = (_progress(plan, obs, seat), held)
         plan, start_hand = self._plans[key]
         mine = obs["hands"][str(seat)]
         if obs["step"] == "start":
@@ -366,6 +367,19 @@ class SuhjongBots:
         if len(taps) < len(tokens):
             return Scan(FIELD, tokens[len(taps)])
         return Scan(hand(seat), CTL_DECLARE)
+
+
+PROGRESS_TURN = 8  # from this turn on, every ordinary turn draws at least one card
+
+
+def _progress(plan: Plan, obs: Mapping[str, Any], seat: int) -> Plan:
+    """Two players swapping cards through their rivers could play for ever (the rules allow it): from
+    PROGRESS_TURN on, an ordinary turn keeps one draw, so the pile runs out and the round ends."""
+    if plan.showdown or plan.fold or obs["grace"] or obs["turn_count"][str(seat)] < PROGRESS_TURN:
+        return plan
+    if plan.discard and len(plan.pick) >= len(plan.discard):
+        return Plan(discard=plan.discard, pick=plan.pick[:len(plan.discard) - 1])
+    return plan
 
 
 def table_bots(seed: int, setup: Mapping[str, Any]) -> SuhjongBots:
