@@ -10,10 +10,6 @@ def _setup_check(setup):
     return check_setup(setup)
 
 
-_OPTIONAL = {}
-if "invariants" in GameInfo.__dataclass_fields__:  # a newer registry field: checked after every event
-    _OPTIONAL["invariants"] = "kikimimi.games.suhjong.invariants:check"
-
 INFO = register(GameInfo(
     id="suhjong",
     titles={"ja": "数雀", "en": "Suhjong"},
@@ -34,10 +30,10 @@ INFO = register(GameInfo(
           "greedy": "kikimimi.games.suhjong.bots:greedy_bots"},
     view="kikimimi.games.suhjong.view:state_text",
     privacy="kikimimi.games.suhjong.invariants:privacy_leaks",
+    invariants="kikimimi.games.suhjong.invariants:check",
     bench="kikimimi.games.suhjong.bench",
     max_events=4000,
     summary="two players split five digits into an equation; fold, showdown, declare by tapping",
-    **_OPTIONAL,
 ))
 
 __all__ = ["INFO"]
