@@ -419,3 +419,18 @@ def test_scan_objects_are_accepted_with_uids():
     t = Table()
     t.feed(Scan("field", "red-5", "04a1"))
     assert t.report()["common"] == "red-5"
+
+
+def test_the_worked_grids_script_replays():
+    from pathlib import Path
+
+    from kikimimi.table.replay import replay
+
+    path = Path(__file__).parent.parent / "scripts" / "royal-nine_worked_grids.jsonl"
+    result = replay(path.read_text().splitlines(), "en")
+    report = result.report()
+    assert result.ok and report["phase"] == "over" and report["result"] == {"winner": 1, "totals": {"1": 28, "2": 0}}
+    texts = [s["text"] for s in report["spoken"]]
+    assert texts.index("The common card is red 5.") > texts.index("Seat 2: blue 9 to cell 9.")
+    assert "Seat 2:" in texts and texts.index("Seat 2:") < texts.index("Seat 1:")  # first = 2 is named first
+    assert "red 5" not in " ".join(texts[:texts.index("The common card is red 5.")])
