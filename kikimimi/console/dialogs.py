@@ -20,7 +20,7 @@ from kikimimi.games.registry import GameInfo, SetupKey
 DIALOG_CSS = """
 ModalScreen { align: center middle; }
 ModalScreen > Vertical {
-    width: 64; height: auto; border: thick $accent; background: $surface; padding: 1 2;
+    width: 72; height: auto; border: thick $accent; background: $surface; padding: 1 2;
 }
 ModalScreen Horizontal { height: auto; margin-top: 1; }
 ModalScreen Button { margin-right: 1; }
@@ -33,7 +33,8 @@ ModalScreen .row RadioSet > RadioButton { width: auto; margin-right: 1; }
 ModalScreen .games RadioSet { layout: vertical; }
 ModalScreen .row Input { width: 1fr; }
 ModalScreen .help { color: $text-muted; }
-ModalScreen .keys { height: auto; }
+ModalScreen .keys { layout: grid; grid-size: 3; grid-gutter: 0 1; height: auto; }
+ModalScreen .keys Button { width: 100%; margin: 0; }
 ModalScreen #setup { height: auto; max-height: 20; }
 NewGame > Vertical { width: 90; }
 """

@@ -258,8 +258,7 @@ def test_new_game_of_every_registered_game_from_the_console(table):
     async def start(app, pilot, info) -> bool:
         n = table.loop.processed
         await pilot.press("n")
-        await pilot.pause()
-        await pilot.click(f"#game-{info.id}")
+        app.screen.query_one(f"#game-{info.id}").value = True  # as a click on it (Pilot's clicks are slow)
         await pilot.pause()
         await pilot.press("enter")
         await pilot.pause()
@@ -364,9 +363,13 @@ def test_virtual_table_taps_through_the_simulated_readers(table):
         await pilot.click("#vt-reader-hand-1")
         await pilot.pause()
         assert app.query_one("#vt").reader == "hand:1"
-        for piece in DEAL[1]:  # clicks (each click is slow under Pilot: seats 2 and 3 are typed below)
+        for piece in DEAL[1][:2]:  # clicks (each click is slow under Pilot: the rest is typed below)
             n = table.loop.processed
             await pilot.click(f"#tap-{piece}")
+            assert table.loop.wait_processed(n + 1)
+        for piece in DEAL[1][2:]:
+            n = table.loop.processed
+            await enter(app, pilot, piece)
             assert table.loop.wait_processed(n + 1)
         await pilot.click("#vt-reader-hand-2")
         await pilot.pause()
@@ -478,3 +481,40 @@ def test_virtual_table_by_keyboard_alone(table):
     drive(table, script)
     report = table.loop.report()
     assert [len(report["hands"][s]) for s in "123"] == [5, 5, 5] and report["phase"] == "start"
+
+
+def test_seat_and_choice_questions_for_up_to_ten_seats():
+    """A seat is answered by its number (0 for seat 10); a `name=a|b|c` parameter by its choice's number."""
+    import asyncio
+
+    from textual.app import App
+
+    from kikimimi.console.dialogs import DIALOG_CSS, PickOne, PickSeat
+
+    answers: list = []
+
+    class Host(App):
+        CSS = DIALOG_CSS
+
+        async def on_mount(self) -> None:
+            self.push_screen(PickSeat("Which seat?", 10), answers.append)
+
+    async def main() -> None:
+        app = Host()
+        async with app.run_test() as pilot:
+            await pilot.pause()
+            assert "Seat 10 (0)" in screen_text(app)
+            await pilot.press("0")
+            app.push_screen(PickSeat("Which seat?", 4), answers.append)
+            await pilot.pause()
+            await pilot.press("5", "4")  # seat 5 does not exist: ignored
+            app.push_screen(PickOne("Which reason?", [("late", "late"), ("wrong", "wrong")]), answers.append)
+            await pilot.pause()
+            await pilot.press("2")
+            app.push_screen(PickSeat("Which seat?", 3), answers.append)
+            await pilot.pause()
+            await pilot.press("escape")
+            await pilot.pause()
+
+    asyncio.run(main())
+    assert answers == [10, 4, "wrong", None]
