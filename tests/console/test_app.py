@@ -518,3 +518,21 @@ def test_seat_and_choice_questions_for_up_to_ten_seats():
 
     asyncio.run(main())
     assert answers == [10, 4, "wrong", None]
+
+
+def test_a_games_own_guide_is_shown_when_its_info_names_one(table, monkeypatch):
+    import kikimimi.console.app as console_app
+
+    seen = []
+
+    def game_guide(report, state):
+        seen.append(state)
+        return [f"Priest: phase {report['phase']}, give seat 1 five pieces."]
+
+    monkeypatch.setattr(console_app, "load_guide", lambda info: game_guide)
+
+    async def script(app, pilot):
+        assert shown(app, "#guide") == "Priest: phase deal, give seat 1 five pieces."
+
+    drive(table, script)
+    assert seen[-1] is table.loop.state
