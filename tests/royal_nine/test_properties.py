@@ -50,6 +50,8 @@ def test_random_taps_keep_every_invariant(seed, steps, tens, evs):
         assert state == before and state.result == before.result  # the input is never changed
         problems = privacy_leaks(state, event, effects, new) + phrase_problems(effects) + state_problems(new)
         assert not problems, (event, problems)
+        summary = GAME.summary(new)  # said after an undo or on resuming: public, and as private as the rest
+        assert not privacy_leaks(new, Referee("undo"), summary, new) + phrase_problems(summary)
         report = GAME.report(new)
         assert set(report) >= {"game", "phase", "result"}
         if not new.opened and new.common is not None:
