@@ -10,14 +10,6 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-_NUMBERS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
-
-
-def pieces(count: int) -> str:
-    """`two pieces`, `one piece`."""
-    word = _NUMBERS[count] if 0 <= count < len(_NUMBERS) else str(count)
-    return f"{word} piece" if count == 1 else f"{word} pieces"
-
 
 def generic_guide(report: Mapping[str, Any]) -> list[str]:
     """Whose turn it is, or that the game is over; nothing a game alone would know."""

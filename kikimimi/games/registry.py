@@ -134,6 +134,8 @@ class GameInfo:
     #   tag of this game on a reader (privacy as in play); without it bring-up says "a tag of the deck"
     keyboard: str | None = None  # "module:Class(seat, seed, console)" with decide(state) -> Event | "quit":
     #   a person plays one seat of the demo from the keyboard
+    guide: str | None = None  # "module:function(report, state) -> list[str]": what the Priest is told the
+    #   table waits for ("give seat 2 two pieces from the basket"); without one, whose turn it is
     referee_actions: tuple[RefereeAction, ...] = ()
     privacy: str | None = None  # "module:function" (a PrivacyCheck) for the conformance suite
     invariants: str | None = None  # "module:function(state, event, effects) -> list[str]": what must

@@ -258,8 +258,11 @@ class TableLoop:
             self._notify(Step(0, Referee("announce"), list(item[1]), received=time.monotonic(), journaled=False))
         elif isinstance(item, tuple) and item[0] == "pause":
             self.paused = bool(item[1])
-            self._speak([Say(SPEAKER, "table.paused" if self.paused else "table.unpaused")])
+            says = [Say(SPEAKER, "table.paused" if self.paused else "table.unpaused")]
+            self._speak(says)
             self._clock_after_step()
+            self._notify(Step(0, Referee("pause", {"paused": self.paused}), says, received=time.monotonic(),
+                              journaled=False))
         elif isinstance(item, tuple) and item[0] == "clock":
             self._clock_event(*item[1:])
         else:

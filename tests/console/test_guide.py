@@ -2,13 +2,8 @@
 
 from types import SimpleNamespace
 
-from kikimimi.console.guide import generic_guide, guide, load_guide, pieces
-
-
-def test_counts_in_words():
-    assert pieces(1) == "one piece"
-    assert pieces(2) == "two pieces"
-    assert pieces(14) == "14 pieces"
+from kikimimi.console.guide import generic_guide, guide, load_guide
+from kikimimi.games.registry import get_info
 
 
 def test_generic_guide_says_whose_turn_or_that_it_is_over():
@@ -34,3 +29,9 @@ def test_a_guide_is_loaded_from_the_game_info_when_it_names_one():
     assert load_guide(SimpleNamespace()) is None
     assert load_guide(SimpleNamespace(guide="kikimimi.console.guide:generic_guide")) is generic_guide
     assert load_guide(SimpleNamespace(guide="kikimimi.no.such:thing")) is None
+
+
+def test_the_trident_names_its_guide_in_the_registry():
+    trident_guide = load_guide(get_info("trident"))
+    assert trident_guide is not None
+    assert trident_guide({"phase": "over", "rules": "standard"}, None)[0].startswith("Next: The game is over")

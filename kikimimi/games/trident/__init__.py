@@ -19,6 +19,7 @@ INFO = register(GameInfo(
     bots={"bot": "kikimimi.games.trident.bots:table_bots",
           "perfect": "kikimimi.games.trident.bots:perfect_bots"},
     view="kikimimi.games.trident.view:state_text",
+    guide="kikimimi.games.trident.guide:console_guide",
     keyboard="kikimimi.games.trident.keyboard:KeyboardSeat",
     tag_phrase="kikimimi.games.trident.phrases:tag_phrase",
     referee_actions=(
