@@ -1,0 +1,529 @@
+"""The Numeron rules engine: `apply(state, event) -> (state, effects)`, pure.
+
+Every rule here is a section of the contract (`spec/numeron-rules.md`) and of `docs/rules/numeron.md`;
+the tests are named after those sections. A refusal is a spoken phrase, never an exception.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import Any
+
+from kikimimi.games.base import FIELD, SPEAKER, Alert, Effect, Event, GameOver, Outcome, Referee, Say, Scan, hand
+from kikimimi.games.numeron.judge import class_word, judge, slash, solver_calls
+from kikimimi.games.numeron.pieces import CTL_CLEAR, ITEMS, klass, parse, place_name
+from kikimimi.games.numeron.state import (
+    CALL,
+    CHANGE_DIGIT,
+    CHANGE_PLACE,
+    DOUBLE_CHOICE,
+    ITEM_STEP,
+    MOVE_AMOUNT,
+    MOVE_FROM,
+    MOVE_TO,
+    OVER,
+    PLAY,
+    SEATS,
+    SET,
+    SHUFFLE,
+    TARGET,
+    NumeronState,
+    other,
+)
+
+READERS = (FIELD, hand(1), hand(2))
+_SEAT_OF = {hand(1): 1, hand(2): 2}
+REPEAT_CALLS = 5  # ctl-repeat says the last five calls
+
+
+def valid_number(text: Any, digits: int) -> bool:
+    return (isinstance(text, str) and len(text) == digits and text.isdigit() and text.isascii()
+            and len(set(text)) == digits)
+
+
+class Numeron:
+    """Numeron for two seats, the table as the game master (the Game protocol of kikimimi.games.base)."""
+
+    name = "numeron"
+
+    def readers(self, seats: int = 2) -> tuple[str, ...]:
+        return READERS
+
+    def initial(self, setup: Mapping[str, Any] | None = None) -> NumeronState:
+        setup = setup or {}
+        digits = setup.get("digits", 3)
+        state = NumeronState(first=setup.get("first", 1), digits=digits, items=setup.get("items", 0),
+                             turn_seconds=setup.get("turn_seconds", 60), practice=bool(setup.get("practice", False)))
+        secret = setup.get("secret", "")
+        if state.practice and valid_number(secret, digits):
+            # The table's number is drawn before the game (the registry's `prepare`): play starts at once.
+            state = replace(state, numbers=(None, secret), phase=PLAY, turn=1, step=CALL, calls_left=1)
+        return state
+
+    def is_over(self, state: NumeronState) -> bool:
+        return state.phase == OVER
+
+    def apply(self, state: NumeronState, event: Event) -> tuple[NumeronState, list[Effect]]:
+        fx: list[Effect] = []
+        if isinstance(event, Referee):
+            state = _referee(state, event, fx)
+        elif isinstance(event, Scan):
+            state = _scan(state, event, fx)
+        else:
+            fx.append(Alert("event.unknown", {"event": repr(event)}))
+        return state, fx
+
+    def summary(self, state: NumeronState) -> list[Effect]:
+        from kikimimi.games.numeron.report import summary
+
+        return summary(state)
+
+    def observe(self, state: NumeronState, seat: int | None) -> dict[str, Any]:
+        from kikimimi.games.numeron.report import observation
+
+        return observation(state, seat)
+
+    def report(self, state: NumeronState) -> dict[str, Any]:
+        from kikimimi.games.numeron.report import state_report
+
+        return state_report(state)
+
+
+# -- the referee ------------------------------------------------------------------------------------
+
+
+def _referee(s: NumeronState, event: Referee, fx: list[Effect]) -> NumeronState:
+    if event.action == "end":
+        if s.phase == OVER:
+            return _refuse_referee("end", "the game is already over", fx, s)
+        fx.append(Say(SPEAKER, "game.ended"))
+        return _finish(s, None, "referee", fx)
+    if event.action == "timeout":
+        return _timeout(s, fx)
+    return _refuse_referee(str(event.action), "Numeron has no such referee action", fx, s)
+
+
+def _refuse_referee(action: str, why: str, fx: list[Effect], s: NumeronState) -> NumeronState:
+    fx.append(Alert("referee.refused", {"action": action, "why": why}))
+    fx.append(Say(SPEAKER, "referee.refused"))
+    return s
+
+
+def _timeout(s: NumeronState, fx: list[Effect]) -> NumeronState:
+    """D14: the awaited seat ran out of time. Only in play with a clock (a script line may send it too)."""
+    if s.phase != PLAY or s.turn_seconds == 0:
+        fx.append(Alert("timeout.ignored", {"phase": s.phase}))
+        return s
+    x = s.turn
+    assert x is not None
+    if s.step == DOUBLE_CHOICE:
+        fx.append(Say(SPEAKER, "timeout.double", {"seat": other(x)}))
+        return _double_reveal(s, 1, fx)
+    fx.append(Say(SPEAKER, "timeout.passed", {"seat": x}))
+    s = replace(s, call="", item=None, work=())
+    return _pass_turn(s, fx)
+
+
+# -- taps -------------------------------------------------------------------------------------------
+
+
+def _scan(s: NumeronState, event: Scan, fx: list[Effect]) -> NumeronState:
+    reader = event.reader
+    if reader not in READERS:
+        fx.append(Alert("reader.unknown", {"reader": reader, "tag": event.piece}))
+        return s
+    out = SPEAKER if reader == FIELD else reader
+    tag = parse(event.piece) if isinstance(event.piece, str) else None
+    if tag is None:
+        fx.append(Say(out, "tap.unknown_tag"))
+        fx.append(Alert("tag.unknown", {"reader": reader, "uid": event.uid, "tag": event.piece}))
+        return s
+    seat = _SEAT_OF.get(reader)
+    kind, value, _ = tag
+    if kind == "ctl" and value != CTL_CLEAR:  # ctl-repeat
+        if seat is None:
+            fx.append(Say(SPEAKER, "tap.refused"))
+        else:
+            _repeat(s, seat, fx)
+        return s
+    if s.phase == OVER:
+        fx.append(Say(out, "game.over"))
+        return s
+    if kind == "pos" and isinstance(value, int) and value > s.digits:
+        fx.append(Say(out, "place.none", {"place": value}))  # K > D: refused wherever it is tapped
+        return s
+    if s.phase == SET:
+        if seat is None:
+            fx.append(Say(SPEAKER, "set.field"))
+            return s
+        return _set_tap(s, seat, tag, fx)
+    if seat is None:
+        return _field_tap(s, tag, fx)
+    return _hand_tap(s, seat, tag, fx)
+
+
+def _hear(s: NumeronState, seat: int, tag: tuple[str, Any, int], fx: list[Effect]) -> None:
+    """D15: a hand tap that nothing awaits changes nothing; the seat hears what it tapped."""
+    out = hand(seat)
+    kind, value, copy = tag
+    if kind == "digit":
+        fx.append(Say(out, "hear.digit", {"digit": value}))
+    elif kind == "item":
+        key = "hear.item" if s.may_use(copy, value) else "hear.item_spent"
+        fx.append(Say(out, key, {"item": value, "seat": copy}))
+    elif kind == "pos":
+        number = s.number(seat)
+        pos = place_name(value, s.digits)
+        if number is None:
+            fx.append(Say(out, "hear.place_not_set", {"pos": pos}))
+        else:
+            fx.append(Say(out, "hear.place", {"pos": pos, "digit": int(number[value - 1])}))
+    else:  # ctl-clear with nothing to clear
+        fx.append(Say(out, "clear.nothing"))
+
+
+def _repeat(s: NumeronState, seat: int, fx: list[Effect]) -> None:
+    """D15: ctl-repeat, at any time: the seat's number, then the last five calls of both seats."""
+    out = hand(seat)
+    number = s.number(seat)
+    if number is None:
+        fx.append(Say(out, "repeat.not_set"))
+    else:
+        fx.append(Say(out, "repeat.number", {"number": number}))
+    calls = [r for r in s.log if r[0] == "call"][-REPEAT_CALLS:]
+    if not calls:
+        fx.append(Say(out, "repeat.no_calls"))
+    for _, by, call, eat, bite in calls:
+        fx.append(Say(out, "repeat.call", {"seat": by, "call": call, "eat": eat, "bite": bite}))
+
+
+# -- phase set ----------------------------------------------------------------------------------------
+
+
+def _set_tap(s: NumeronState, seat: int, tag: tuple[str, Any, int], fx: list[Effect]) -> NumeronState:
+    out = hand(seat)
+    kind, value, _ = tag
+    setting = not (s.practice and seat == 1)  # in practice only the table's seat sets a number
+    if kind == "ctl":  # ctl-clear
+        if not setting:
+            fx.append(Say(out, "clear.nothing"))
+            return s
+        if s.number(seat) is not None:  # D6: a set number reopens until both are set
+            s = s.with_seat("numbers", seat, None).with_seat("entries", seat, "")
+            fx.append(Say(out, "set.cleared"))
+            fx.append(Say(SPEAKER, "set.not_ready", {"seat": seat}))
+            return replace(s, entry_seat=seat)
+        if s.entries[seat - 1]:
+            fx.append(Say(out, "set.cleared"))
+            return replace(s.with_seat("entries", seat, ""), entry_seat=seat)
+        fx.append(Say(out, "clear.nothing"))
+        return s
+    if kind != "digit" or not setting or s.number(seat) is not None:
+        _hear(s, seat, tag, fx)
+        return s
+    entry = s.entries[seat - 1]
+    digit = str(value)
+    if digit in entry:
+        fx.append(Say(out, "set.repeated", {"digit": value}))
+        return s
+    entry += digit
+    fx.append(Say(out, "set.digit", {"digit": value}))
+    s = replace(s.with_seat("entries", seat, entry), entry_seat=seat)
+    if len(entry) < s.digits:
+        return s
+    s = s.with_seat("numbers", seat, entry).with_seat("entries", seat, "")
+    fx.append(Say(out, "set.number_set", {"number": entry}))
+    fx.append(Say(SPEAKER, "set.ready", {"seat": seat}))
+    if s.practice:
+        fx.append(Say(SPEAKER, "practice.start"))
+        return replace(s, phase=PLAY, turn=1, step=CALL, calls_left=1, entry_seat=None)
+    if all(s.number(k) is not None for k in SEATS):
+        fx.append(Say(SPEAKER, "play.start", {"seat": s.first}))
+        return replace(s, phase=PLAY, turn=s.first, step=CALL, calls_left=1, entry_seat=None)
+    return s
+
+
+# -- phase play: the field ---------------------------------------------------------------------------
+
+
+def _field_tap(s: NumeronState, tag: tuple[str, Any, int], fx: list[Effect]) -> NumeronState:
+    """D2: a field tap is the act of the seat to move."""
+    kind, value, copy = tag
+    x = s.turn
+    assert x is not None
+    step = s.step
+    if step == CALL:
+        if kind == "digit":
+            return _call_digit(s, x, value, fx)
+        if kind == "item":
+            return _use_item(s, x, value, copy, fx)
+    elif step == TARGET and kind == "digit":
+        return _target(s, x, value, fx)
+    elif step == CHANGE_PLACE and kind == "pos":
+        return _change_place(s, x, value, fx)
+    elif step == MOVE_FROM and kind == "pos":
+        fx.append(Say(SPEAKER, "move.from", {"pos": place_name(value, s.digits)}))
+        return replace(s, step=MOVE_TO, work=(value,))
+    elif step == MOVE_TO and kind == "pos":
+        if value == s.work[0]:
+            fx.append(Say(SPEAKER, "move.same_place"))
+            return s
+        return _move_to(s, x, value, fx)
+    fx.append(Say(SPEAKER, "tap.refused"))
+    return s
+
+
+def _call_digit(s: NumeronState, x: int, value: int, fx: list[Effect]) -> NumeronState:
+    digit = str(value)
+    if digit in s.call:  # D7: only this tap is dropped; the speaker never names it
+        fx.append(Say(SPEAKER, "call.repeated"))
+        return s
+    call = s.call + digit
+    fx.append(Say(SPEAKER, "call.digit", {"digit": value}))
+    if len(call) < s.digits:
+        return replace(s, call=call)
+    target = s.number(other(x))
+    assert target is not None
+    eat, bite = judge(target, call)
+    s = replace(s, call="", log=(*s.log, ("call", x, call, eat, bite)), calls_left=(s.calls_left or 1) - 1)
+    if eat == s.digits:  # NUMERON: wins at once, no equalising turn
+        fx.append(Say(SPEAKER, "call.numeron", {"call": call}))
+        return _finish(s, x, "numeron", fx)
+    fx.append(Say(SPEAKER, "call.judged", {"call": call, "eat": eat, "bite": bite}))
+    if s.calls_left:
+        fx.append(Say(SPEAKER, "call.again", {"seat": x}))
+        return s
+    return _pass_turn(s, fx)
+
+
+def _pass_turn(s: NumeronState, fx: list[Effect]) -> NumeronState:
+    x = s.turn
+    assert x is not None
+    nxt = x if s.practice else other(x)  # in practice the table never calls
+    fx.append(Say(SPEAKER, "turn.next", {"seat": nxt}))
+    return replace(s, turn=nxt, step=CALL, calls_left=1, call="", item=None, work=(), item_this_turn=False)
+
+
+def _use_item(s: NumeronState, x: int, name: str, owner: int, fx: list[Effect]) -> NumeronState:
+    """D8: the seat's own tag, each item once, at most `items`, one per turn, before the call."""
+    why = None
+    if s.items == 0:
+        why = "item.none"
+    elif owner != x:
+        why = "item.not_yours"
+    elif s.item_this_turn or s.call or s.calls_left != 1:
+        why = "item.not_now"
+    elif name in s.used_by(x):
+        why = "item.used"
+    elif len(s.used_by(x)) >= s.items:
+        why = "item.no_more"
+    if why:
+        fx.append(Say(SPEAKER, why, {"item": name} if why == "item.used" else {}))
+        return s
+    fx.append(Say(SPEAKER, "item.uses", {"seat": x, "item": name}))
+    if name == "high-low":
+        number = s.number(other(x))
+        assert number is not None
+        answer = tuple(klass(int(d)) for d in number)
+        for k, cls in enumerate(answer, 1):
+            fx.append(Say(SPEAKER, "highlow.answer", {"pos": place_name(k, s.digits), "cls": cls}))
+        return _spent(s, x, name, (("answer", tuple(class_word(c) for c in answer)),))
+    if name == "slash":
+        number = s.number(other(x))
+        assert number is not None
+        fx.append(Say(SPEAKER, "slash.answer", {"slash": slash(number)}))
+        return _spent(s, x, name, (("answer", slash(number)),))
+    step = ITEM_STEP[name]
+    if name == "double":
+        fx.append(Say(SPEAKER, "double.prompt", {"seat": other(x)}))
+    elif name == "shuffle":
+        fx.append(Say(hand(x), "shuffle.prompt"))
+    else:
+        fx.append(Say(SPEAKER, f"{name}.prompt"))
+    return replace(s, step=step, item=name, work=())
+
+
+def _spent(s: NumeronState, x: int, name: str, info: tuple[tuple[str, Any], ...]) -> NumeronState:
+    """D9: an item is spent when its effect is complete."""
+    return replace(s.with_seat("used", x, (*s.used_by(x), name)), log=(*s.log, ("item", x, name, info)),
+                   item=None, work=(), step=CALL, item_this_turn=True)
+
+
+def _target(s: NumeronState, x: int, value: int, fx: list[Effect]) -> NumeronState:
+    number = s.number(other(x))
+    assert number is not None
+    where = number.find(str(value))
+    if where < 0:
+        fx.append(Say(SPEAKER, "target.out", {"digit": value}))
+        return _spent(s, x, "target", (("digit", value), ("place", None)))
+    fx.append(Say(SPEAKER, "target.in", {"digit": value, "pos": place_name(where + 1, s.digits)}))
+    return _spent(s, x, "target", (("digit", value), ("place", where + 1)))
+
+
+def _double_reveal(s: NumeronState, k: int, fx: list[Effect]) -> NumeronState:
+    """D11: the opponent chose place K of the user's number; the speaker says that digit."""
+    x = s.turn
+    assert x is not None
+    number = s.number(x)
+    assert number is not None
+    digit = int(number[k - 1])
+    fx.append(Say(SPEAKER, "double.reveal", {"seat": x, "pos": place_name(k, s.digits), "digit": digit}))
+    revealed = dict(s.revealed[x - 1])
+    revealed[k] = digit  # D16: a record, never erased
+    s = s.with_seat("revealed", x, tuple(sorted(revealed.items())))
+    s = _spent(s, x, "double", (("place", k), ("digit", digit)))
+    fx.append(Say(SPEAKER, "call.again", {"seat": x}))
+    return replace(s, calls_left=2)
+
+
+def _change_options(number: str, k: int) -> list[int]:
+    old = int(number[k - 1])
+    return [d for d in range(10) if klass(d) == klass(old) and str(d) not in number]
+
+
+def _change_place(s: NumeronState, x: int, k: int, fx: list[Effect]) -> NumeronState:
+    fx.append(Say(SPEAKER, "change.place", {"pos": place_name(k, s.digits)}))
+    number = s.number(x)
+    assert number is not None
+    # D12: no digit can fit (5 digits of one class): the seat hears it privately and cancels.
+    fx.append(Say(hand(x), "change.ask" if _change_options(number, k) else "change.impossible"))
+    return replace(s, step=CHANGE_DIGIT, work=(k,))
+
+
+def _move_options(number: str, f: int, t: int) -> list[int]:
+    a, b = int(number[f - 1]), int(number[t - 1])
+    out = []
+    for amount in range(1, 10):
+        if a - amount < 0 or b + amount > 9:
+            break
+        digits = list(number)
+        digits[f - 1], digits[t - 1] = str(a - amount), str(b + amount)
+        if len(set(digits)) == len(digits):
+            out.append(amount)
+    return out
+
+
+def _move_to(s: NumeronState, x: int, t: int, fx: list[Effect]) -> NumeronState:
+    fx.append(Say(SPEAKER, "move.to", {"pos": place_name(t, s.digits)}))
+    number = s.number(x)
+    assert number is not None
+    f = s.work[0]
+    fx.append(Say(hand(x), "move.ask" if _move_options(number, f, t) else "move.impossible"))  # D13
+    return replace(s, step=MOVE_AMOUNT, work=(f, t))
+
+
+# -- phase play: the hand readers ----------------------------------------------------------------------
+
+
+def _hand_tap(s: NumeronState, seat: int, tag: tuple[str, Any, int], fx: list[Effect]) -> NumeronState:
+    out = hand(seat)
+    kind, value, _ = tag
+    x = s.turn
+    assert x is not None
+    if kind == "ctl":  # ctl-clear
+        if seat != x:
+            fx.append(Say(out, "clear.not_now"))
+            return s
+        if s.item is not None:  # cancelled unspent: the seat may use an item this turn
+            fx.append(Say(SPEAKER, "item.cancelled", {"seat": x, "item": s.item}))
+            return replace(s, item=None, work=(), step=CALL)
+        if s.call:
+            fx.append(Say(SPEAKER, "call.cleared", {"seat": x}))
+            return replace(s, call="")
+        fx.append(Say(out, "clear.nothing"))
+        return s
+    step = s.step
+    if step == DOUBLE_CHOICE and seat == other(x):
+        if kind == "pos":
+            return _double_reveal(s, value, fx)
+        fx.append(Say(out, "double.refused"))
+        return s
+    if seat == x and kind == "digit" and step in (SHUFFLE, CHANGE_DIGIT, MOVE_AMOUNT):
+        number = s.number(x)
+        assert number is not None
+        if step == SHUFFLE:
+            return _shuffle_digit(s, x, number, value, fx)
+        if step == CHANGE_DIGIT:
+            k = s.work[0]
+            if value not in _change_options(number, k):
+                fx.append(Say(out, "change.refused", {"digit": value}))
+                return s
+            new = number[: k - 1] + str(value) + number[k:]
+            fx.append(Say(out, "change.private", {"number": new}))
+            fx.append(Say(SPEAKER, "change.done",
+                          {"seat": x, "pos": place_name(k, s.digits), "cls": klass(value)}))
+            s = s.with_seat("numbers", x, new)
+            return _spent(s, x, "change", (("place", k), ("class", class_word(klass(value)))))
+        f, t = s.work
+        if value not in _move_options(number, f, t):
+            fx.append(Say(out, "move.refused", {"digit": value}))
+            return s
+        digits = list(number)
+        digits[f - 1], digits[t - 1] = str(int(digits[f - 1]) - value), str(int(digits[t - 1]) + value)
+        new = "".join(digits)
+        fx.append(Say(out, "move.private", {"number": new}))
+        fx.append(Say(SPEAKER, "move.done",
+                      {"seat": x, "pos": place_name(f, s.digits), "pos2": place_name(t, s.digits)}))
+        s = s.with_seat("numbers", x, new)
+        return _spent(s, x, "move", (("from", f), ("to", t)))
+    if seat == x and step in (SHUFFLE, CHANGE_DIGIT, MOVE_AMOUNT):
+        fx.append(Say(out, "step.refused"))  # a wrong tap for the item's step: refused, the step waits
+        return s
+    _hear(s, seat, tag, fx)
+    return s
+
+
+def _shuffle_digit(s: NumeronState, x: int, number: str, value: int, fx: list[Effect]) -> NumeronState:
+    out = hand(x)
+    digit = str(value)
+    entry = s.work[0] if s.work else ""
+    if digit not in number or digit in entry:
+        fx.append(Say(out, "shuffle.refused", {"digit": value}))
+        return s
+    entry += digit
+    fx.append(Say(out, "shuffle.digit", {"digit": value}))
+    if len(entry) < s.digits:
+        return replace(s, work=(entry,))
+    fx.append(Say(out, "shuffle.private", {"number": entry}))
+    fx.append(Say(SPEAKER, "shuffle.done", {"seat": x}))
+    return _spent(s.with_seat("numbers", x, entry), x, "shuffle", ())
+
+
+# -- the end ------------------------------------------------------------------------------------------
+
+
+def _finish(s: NumeronState, winner: int | None, reason: str, fx: list[Effect]) -> NumeronState:
+    if winner is not None:
+        fx.append(Say(SPEAKER, "game.won", {"seat": winner}))
+    for seat in SEATS:  # both numbers are public at the end
+        number = s.number(seat)
+        if number is not None:
+            fx.append(Say(SPEAKER, "game.number", {"seat": seat, "number": number}))
+    solver = None
+    if s.practice and s.number(2) is not None:
+        solver = solver_calls(s.number(2) or "", s.digits)
+        if winner is not None:
+            fx.append(Say(SPEAKER, "practice.calls", {"count": s.calls_by(1)}))
+        if solver is not None:
+            fx.append(Say(SPEAKER, "practice.solver", {"count": solver}))
+    s = replace(s, phase=OVER, winner=winner, reason=reason, turn=None, step=None, calls_left=None, call="",
+                item=None, work=(), solver_calls=solver)
+    fx.append(GameOver(outcome(s)))
+    return s
+
+
+def outcome(s: NumeronState) -> Outcome:
+    calls = {seat: s.calls_by(seat) for seat in SEATS}
+    winner = s.winner
+    ranking = (winner, other(winner)) if winner is not None else SEATS
+    details: dict[str, Any] = {"calls": calls, "numbers": {seat: s.number(seat) for seat in SEATS},
+                               "items_used": {seat: list(s.used_by(seat)) for seat in SEATS}}
+    if s.practice:
+        details["practice"] = True
+        details["solver_calls"] = s.solver_calls
+    return Outcome(ranking=ranking, winners=(winner,) if winner is not None else (), scores=calls,
+                   reason=s.reason, details=details)
+
+
+__all__ = ["ITEMS", "Numeron", "NumeronState", "outcome", "valid_number"]
