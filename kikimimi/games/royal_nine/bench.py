@@ -30,7 +30,10 @@ LABELS = {"expectimax": "bot (expectimax)", "greedy": "greedy", "random": "rando
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--deals", type=int, default=10_000, help="seeded deals per variant (default 10000)")
-    parser.add_argument("--brute", type=int, default=200, help="deals checked against the brute force (default 200)")
+    parser.add_argument("--brute", type=int, default=200,
+                        help="deals without tens checked against the brute force (default 200)")
+    parser.add_argument("--brute-tens", type=int, default=20,
+                        help="deals with tens checked against the brute force (default 20; ~5 s each)")
     parser.add_argument("--timing", type=int, default=500, help="deals whose decisions are timed (default 500)")
     parser.add_argument("--variants", choices=("both", "plain", "tens"), default="both")
     parser.add_argument("--jobs", type=int, default=2, help="worker processes for the score runs (default 2)")
@@ -163,8 +166,9 @@ def run(args: argparse.Namespace) -> int:
             "scores": measure_scores(args.deals, args.seed, tens, args.jobs),
             "times": measure_times(args.timing, args.seed, tens),
         }
-        if args.brute and not tens:  # the brute force takes ~2 s a first half (~5 s with tens)
-            figures[name]["brute"] = check_brute(args.brute, args.seed, tens)
+        brute = args.brute_tens if tens else args.brute  # the brute force: ~2 s a first half, ~5 s with tens
+        if brute:
+            figures[name]["brute"] = check_brute(brute, args.seed, tens)
     figures["seconds"] = time.perf_counter() - started
     if args.json:
         print(json.dumps(figures, indent=2))
