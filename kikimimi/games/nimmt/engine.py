@@ -228,6 +228,7 @@ def _choose(s: NimmtState, seat: int, card: int, fx: list[Effect]) -> None:
 def _reveal(s: NimmtState, fx: list[Effect]) -> None:
     order = tuple(sorted((card, seat) for seat, card in enumerate(s.chosen, 1) if card is not None))
     s.revealed = order
+    s.last_reveal = order
     s.queue = order
     for card, seat in order:
         fx.append(Say(SPEAKER, "reveal.card", {"card": card, "seat": seat}))

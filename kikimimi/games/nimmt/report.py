@@ -31,6 +31,7 @@ def state_report(s: NimmtState) -> dict[str, Any]:
         "bullheads": {str(seat): s.bullheads(seat) for seat in s.seats},
         "totals": {str(seat): s.total(seat) for seat in s.seats},
         "revealed": [[card, seat] for card, seat in s.revealed],
+        "last_reveal": [[card, seat] for card, seat in s.last_reveal],
         "reason": s.result.reason if s.result is not None else None,
         "result": _result(s),
     }

@@ -38,6 +38,7 @@ class NimmtState:
     past: tuple[int, ...] = ()  # seat - 1 -> bullheads of the rounds before this one
     revealed: tuple[tuple[int, int], ...] = ()  # (card, seat) of the turn being placed, ascending
     queue: tuple[tuple[int, int], ...] = ()  # of those, the ones not placed yet (take_row: the low card first)
+    last_reveal: tuple[tuple[int, int], ...] = ()  # (card, seat) of the last turn revealed: public, heard by all
     taker: int | None = None  # the seat choosing a row
     result: Outcome | None = None
 
