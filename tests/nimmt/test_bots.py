@@ -59,6 +59,12 @@ def test_bots_wait_for_human_seats():
     assert state.phase == "deal" and len(state.hand(2)) == 0 and len(state.hand(1)) == 10
 
 
+def seed_after_turn_1():
+    table = seed_table()
+    table.play(SEED_TURNS[0])
+    return table.state
+
+
 def test_bots_decide_from_the_observation_only():
     """The Monte Carlo bot gets the same card from a state and from another state that differs only in
     what its seat cannot know (the other hands)."""
@@ -66,6 +72,12 @@ def test_bots_decide_from_the_observation_only():
     table.play(SEED_TURNS[0])
     obs = GAME.observe(table.state, 1)
     assert set(obs["hands"]) == {"1"} and obs["chosen"]["2"] is None
+    table.field(96)
+    public = GAME.observe(table.state, None)
+    assert public["hands"] == {} and set(public["chosen"].values()) == {None}
+    assert public["has_chosen"]["1"] and public["last_reveal"] == [[16, 1], [27, 3], [51, 2], [77, 4]]
+    assert GAME.observe(table.state, 1)["chosen"]["1"] == 96 and GAME.observe(table.state, 2)["chosen"]["1"] is None
+    obs = GAME.observe(seed_after_turn_1(), 1)
     picks = {MonteCarlo(random.Random(4)).choose(obs) for _ in range(2)}
     assert len(picks) == 1 and picks <= set(obs["hands"]["1"])
     other = seed_table()  # the same rows and own hand, other seats' hands swapped
@@ -110,3 +122,16 @@ def test_the_deal_taps_random_undealt_cards():
         seen.add(event.piece)
         state, _ = GAME.apply(state, event)
     assert state.phase == "choose" and [list(r)[0] for r in state.rows] != list(SEED_ROWS)
+
+
+@pytest.mark.parametrize(("others", "careful"), [("safest", True), ("random", False)])
+def test_the_bot_learns_from_public_reveals_how_careful_the_others_are(others, careful):
+    from kikimimi.games.nimmt.bots import Player, random_player, safest_player
+
+    mc = MonteCarlo(random.Random(2), samples=8)
+    other = safest_player if others == "safest" else random_player
+    seats = {1: Player(lambda obs, _rng: mc.choose(obs), lambda obs, _rng: mc.take_row(obs), "bot"),
+             2: other(), 3: other(), 4: other()}
+    state, _ = _play(NimmtBots(6, seats), {"players": 4})
+    probabilities = mc._greedy(GAME.observe(state, 1))[1:]
+    assert all((p > 0.8) if careful else (p < 0.2) for p in probabilities), probabilities

@@ -197,6 +197,9 @@ class MonteCarlo:
         hand = sorted(obs["hands"][str(obs["seat"])])
         k, n, r = len(hand), len(hand), self.samples
         if self.model_others:
+            if self._turn(obs, k) == (1, 1):  # a new game: forget the last one's seats
+                self.seen.clear()
+                self.evidence.clear()
             self._learn(obs, k)
             self.seen[self._turn(obs, k)] = ([list(row) for row in obs["rows"]], _unseen(obs, hand))
         if len(hand) == 1:
