@@ -14,6 +14,15 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--reveal-hands", action="store_true",
                    help="start with hands and private lines shown (only when players cannot see the screen)")
     p.set_defaults(func=cmd_console)
+    from kikimimi.table.run import FRONT_ENDS
+
+    FRONT_ENDS["console"] = _console_front
+
+
+def _console_front(table) -> int:  # noqa: ANN001 - a LiveTable; `kikimimi play --console`
+    from kikimimi.console.app import run_console
+
+    return run_console(table)
 
 
 def cmd_console(args: argparse.Namespace) -> int:

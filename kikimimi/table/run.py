@@ -6,6 +6,7 @@ import argparse
 import logging
 import signal
 import threading
+from collections.abc import Callable
 
 from rich.console import Console
 from rich.logging import RichHandler
@@ -19,6 +20,10 @@ from kikimimi.table.transcript import PUBLIC, print_step
 from kikimimi.voice.catalog import catalog
 
 log = logging.getLogger(__name__)
+
+# Front ends that run a live table instead of the log (`play --console`). They register themselves (the
+# console's command module does), so the table never imports the console.
+FRONT_ENDS: dict[str, Callable[[LiveTable], int]] = {}
 
 
 def setup_logging(console: Console, quiet: bool = False) -> None:
@@ -61,9 +66,11 @@ def run_play(config: TableConfig, args: argparse.Namespace) -> int:
     code = 0
     try:
         if args.console:
-            from kikimimi.console.app import run_console
-
-            return run_console(table)
+            front = FRONT_ENDS.get("console")
+            if front is None:
+                log.error("no console installed (kikimimi.console registers itself when the command starts)")
+                return 2
+            return front(table)
         if not args.quiet:
             # Players may see this screen: hands stay hidden unless the Priest asks for them. The step log
             # shows what the speaker said; the voice's own transcript log would name private lines.
