@@ -129,3 +129,11 @@ def test_console_command_refuses_a_journal_it_cannot_open(tmp_path, capsys):
     assert main(["console", "--config", str(config)]) == 2
     err = capsys.readouterr().err
     assert err.startswith("console: journal") and str(damaged) in err
+
+
+def test_play_console_is_the_console_registering_itself_as_a_front_end():
+    from kikimimi.cli import build_parser
+    from kikimimi.table.run import FRONT_ENDS
+
+    build_parser()
+    assert FRONT_ENDS["console"].__module__ == "kikimimi.console.cli"
