@@ -278,6 +278,8 @@ def test_shuffle_reorders_privately_and_a_feint_is_legal():
     assert t.said("shuffle.refused", "hand:1", digit=0)
     t.hand(1, digit(5, 1))
     assert t.said("shuffle.refused", "hand:1", digit=5) and t.report["entry"] == "0"
+    t.hand(1, "pos-1")
+    assert t.said("step.refused", "hand:1") and t.said("hear.place", "hand:1", pos="thousands", digit=4)
     for d in "914":
         t.hand(1, digit(d, 1))
     assert t.state.number(1) == "0914" and t.said("shuffle.private", "hand:1", number="0914")
@@ -298,7 +300,7 @@ def test_double_reveal_two_calls_and_no_item_between():
     t.field("pos-2")
     assert t.said("tap.refused", "speaker")  # any field tap is refused
     t.hand(2, digit(3, 2))
-    assert t.said("double.refused", "hand:2")
+    assert t.said("double.refused", "hand:2") and t.said("hear.digit", "hand:2", digit=3)
     t.hand(2, "pos-2")
     assert t.said("double.reveal", "speaker", seat=1, pos="hundreds", digit=2)
     r = t.report

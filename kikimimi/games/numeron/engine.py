@@ -437,6 +437,7 @@ def _hand_tap(s: NumeronState, seat: int, tag: tuple[str, Any, int], fx: list[Ef
     if step == DOUBLE_CHOICE and seat == other(x):
         if kind == "pos":
             return _double_reveal(s, value, fx)
+        _hear(s, seat, tag, fx)  # a refusal on a hand reader names what was tapped
         fx.append(Say(out, "double.refused"))
         return s
     if seat == x and kind == "digit" and step in (SHUFFLE, CHANGE_DIGIT, MOVE_AMOUNT):
@@ -468,7 +469,8 @@ def _hand_tap(s: NumeronState, seat: int, tag: tuple[str, Any, int], fx: list[Ef
         s = s.with_seat("numbers", x, new)
         return _spent(s, x, "move", (("from", f), ("to", t)))
     if seat == x and step in (SHUFFLE, CHANGE_DIGIT, MOVE_AMOUNT):
-        fx.append(Say(out, "step.refused"))  # a wrong tap for the item's step: refused, the step waits
+        _hear(s, seat, tag, fx)  # a wrong tap for the item's step: named, refused, the step waits
+        fx.append(Say(out, "step.refused"))
         return s
     _hear(s, seat, tag, fx)
     return s
