@@ -1,13 +1,18 @@
-"""A Monte Carlo player: for each card it could play (or row it could take), play the rest of the round
-many times over with the unseen cards dealt at random to the other seats, and keep the choice that
-costs it the fewest bullheads on average.
+"""A Monte Carlo player: for each card it could play (or row it could take), play the next turns many
+times over with the unseen cards dealt at random to the other seats, and keep the choice that costs it
+the fewest bullheads on average (less a quarter of what it costs the others).
 
 It decides from one seat's observation only: its hand, the rows, the cards taken and revealed (all
-public). The cards nobody has seen are shuffled anew for each sample (a "determinization"); every
-candidate is scored on the same samples (common random numbers), which makes small differences
-between candidates visible with few samples. The rollouts are vectorised with numpy across all
-candidates x samples at once, one placement at a time; the rollout policy is uniform random play
-with the cheapest row taken by a lowest card (the contract's random player).
+public), and what it remembers hearing. The cards it has not seen are dealt anew for each sample (a
+"determinization"); every candidate is scored on the same samples (common random numbers), which
+makes small differences between candidates visible with few samples. The rollouts are vectorised with
+numpy across all candidates x samples at once, one placement at a time, `HORIZON` turns ahead.
+
+Rollout policy: the deciding seat plays a random card; each other seat plays its safest card (the
+contract's safest-card player) with the probability that it is a careful player, else a random card.
+That probability is learnt from the public reveals: a careful player's card ranks, among the cards it
+could have held, like the lowest of the k it held (density k(1-u)^(k-1)); a random player's anywhere
+(density 1). A lowest card takes the cheapest row, as both reference players do.
 """
 
 from __future__ import annotations
