@@ -14,7 +14,7 @@ from itertools import combinations, permutations
 import numpy as np
 
 from kikimimi.games.royal_nine.cards import CENTRE, INDEX, OWN_CELLS
-from kikimimi.games.royal_nine.scoring import DOUBLED, LINES, ROYAL_POINTS, grid_score
+from kikimimi.games.royal_nine.scoring import DOUBLED, LINES, ROYAL_POINTS
 from kikimimi.games.royal_nine.solver import line_table
 
 
@@ -72,7 +72,3 @@ def brute_best(fixed: Mapping[int, str], hand: Iterable[str], unseen: Iterable[s
     placements, values, _ = brute_values(fixed, hand, unseen, future)
     return placements[int(np.argmax(values))]
 
-
-def check_grid_score(grid: list[str | None], common: str) -> int:
-    """The engine's own scoring of a full grid (for spot checks of the brute force itself)."""
-    return grid_score(grid, common)
