@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from kikimimi.devices.deck import Deck
-from kikimimi.games.base import Event, Referee, Scan
+from kikimimi.games.base import Event, Referee, Scan, seat_of
 from kikimimi.games.registry import DEFAULT_GAME, GameInfo, SetupError, UnknownGame, game_ids, get_info
 
 SCAN_KEYS = {"scan", "piece", "uid", "t"}
@@ -54,7 +54,8 @@ def parse_line(obj: Any, deck: Deck | None, info: GameInfo, setup: Mapping[str, 
             raise ScriptLineError(f"unknown key(s) {sorted(extra)} (a scan line has scan, piece or uid, t)")
         reader = obj["scan"]
         readers = info.readers(setup)
-        if reader not in readers:
+        if reader not in readers and not (info.other_hands and isinstance(reader, str)
+                                          and (seat_of(reader) or 0) >= 1):
             raise ScriptLineError(f"unknown reader {reader!r} (readers of {info.id}: {', '.join(readers)})")
         if ("piece" in obj) == ("uid" in obj):
             raise ScriptLineError("a scan line needs exactly one of piece or uid")
