@@ -37,7 +37,7 @@ def _check(t: Table, ev) -> None:
             assert say.params["digit"] in t.report["revealed"][str(seat)].values()
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(events, max_size=60), st.sampled_from([("1234", "5678"), ("01234", "56789"), ("1907", "3809")]))
 def test_random_taps_in_play_with_items(evs, numbers):
     t = Table(digits=len(numbers[0]), items=7).start(*numbers)
@@ -45,7 +45,7 @@ def test_random_taps_in_play_with_items(evs, numbers):
         _check(t, ev)
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(st.lists(events, max_size=50))
 def test_random_taps_from_the_set_phase(evs):
     t = Table(digits=3)
@@ -53,7 +53,7 @@ def test_random_taps_from_the_set_phase(evs):
         _check(t, ev)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(st.lists(events, max_size=40))
 def test_random_taps_in_practice(evs):
     t = Table(digits=4, practice=True, secret="0319")

@@ -18,7 +18,7 @@ import numpy as np
 from kikimimi.games.base import FIELD, Event, Scan, hand
 from kikimimi.games.numeron.engine import Numeron
 from kikimimi.games.numeron.judge import token, tree
-from kikimimi.games.numeron.knowledge import after_change, after_move, after_shuffle, candidates
+from kikimimi.games.numeron.knowledge import _lookup, after_change, after_move, after_shuffle, candidates
 from kikimimi.games.numeron.solver import _arrays, choose, numbers
 from kikimimi.games.numeron.state import (
     CALL,
@@ -88,6 +88,12 @@ class NumeronBots:
         self.plans: dict[int, str] = {}  # seat -> the number it sets
         self.decisions: dict[tuple[Any, ...], tuple[Any, ...]] = {}
         self.cancelled: set[tuple[Any, ...]] = set()
+        # Load the opening tree and the number tables now, not inside the first decision (its 50 ms).
+        digits = int(self.setup.get("digits", 3))
+        tree(digits)
+        _arrays(digits)
+        if self.setup.get("items"):
+            _lookup(digits)
 
     def next_event(self, state: NumeronState, humans: Collection[int] = ()) -> Event | None:
         if state.phase == OVER:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import json
 from functools import cache
 from importlib import resources
@@ -30,12 +31,12 @@ def token(eat: int, bite: int) -> str:
 
 @cache
 def tree(digits: int) -> dict[str, str]:
-    """The shipped opening tree for `digits` (`data/tree<D>.json`): judgement history -> next call."""
+    """The shipped opening tree for `digits` (`data/tree<D>.json.gz`): judgement history -> next call."""
     try:
-        text = resources.files("kikimimi.games.numeron").joinpath(f"data/tree{digits}.json").read_text()
+        data = resources.files("kikimimi.games.numeron").joinpath(f"data/tree{digits}.json.gz").read_bytes()
     except (FileNotFoundError, OSError):
         return {}
-    return json.loads(text)["tree"]
+    return json.loads(gzip.decompress(data))["tree"]
 
 
 def tree_calls(secret: str, digits: int, book: dict[str, str] | None = None) -> int | None:

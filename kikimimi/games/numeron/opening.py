@@ -1,12 +1,13 @@
 """The opening trees: the solver's calls for every judgement history, computed offline, shipped as data.
 
-`python -m kikimimi.games.numeron.opening [DIGITS ...]` regenerates `data/tree<D>.json`. A tree maps a
+`python -m kikimimi.games.numeron.opening [DIGITS ...]` regenerates `data/tree<D>.json.gz`. A tree maps a
 history of judgements (each judgement two characters, EAT then BITE: "1103" is 1 EAT 1 BITE, then
 0 EAT 3 BITE) to the next call. It covers every secret, so a game without items never leaves it.
 """
 
 from __future__ import annotations
 
+import gzip
 import json
 import sys
 import time
@@ -112,9 +113,10 @@ def main(argv: list[str]) -> int:
         started = time.perf_counter()
         tree, cost = build(digits)
         d = depths(digits, tree)
-        path = Path(__file__).parent / "data" / f"tree{digits}.json"
-        path.write_text(json.dumps({"digits": digits, "total": cost, "secrets": len(d), "worst": max(d),
-                                    "tree": tree}, separators=(",", ":"), sort_keys=True))
+        path = Path(__file__).parent / "data" / f"tree{digits}.json.gz"
+        text = json.dumps({"digits": digits, "total": cost, "secrets": len(d), "worst": max(d), "tree": tree},
+                          separators=(",", ":"), sort_keys=True)
+        path.write_bytes(gzip.compress(text.encode(), mtime=0))  # mtime 0: the same tree, the same bytes
         print(f"{digits} digits: {cost}/{len(d)} = {cost / len(d):.4f} calls on average, worst {max(d)}, "
               f"{len(tree)} nodes, {time.perf_counter() - started:.1f} s -> {path}")
     return 0
