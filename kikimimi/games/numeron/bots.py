@@ -38,7 +38,7 @@ from kikimimi.games.numeron.state import (
 )
 
 GAME = Numeron()
-RUNTIME_LIMIT = 1_200_000  # guesses x candidates scored per decision (the 50 ms budget)
+RUNTIME_LIMIT = 600_000  # guesses x candidates scored per decision (the 50 ms budget)
 
 
 def digit_tag(value: int | str, copy: int) -> str:

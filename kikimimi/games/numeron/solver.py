@@ -71,11 +71,14 @@ def score(digits: int, guesses: np.ndarray, cands: np.ndarray) -> np.ndarray:
     """Each guess's score, larger better: the entropy of the judgement it gets over the candidates,
     a candidate first among equals (it may win at once)."""
     table = codes(digits, guesses, cands)
-    counts = np.bincount((np.arange(len(guesses))[:, None] * CODES + table).ravel(),
-                         minlength=len(guesses) * CODES).reshape(len(guesses), CODES)
-    p = counts / len(cands)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        entropy = -np.where(p > 0, p * np.log2(p), 0.0).sum(axis=1)
+    width = (digits + 1) ** 2  # judgements packed densely: eat * (D + 1) + bite
+    packed = (table >> 3) * (digits + 1) + (table & 7)
+    counts = np.bincount((np.arange(len(guesses), dtype=np.int32)[:, None] * width + packed).ravel(),
+                         minlength=len(guesses) * width).reshape(len(guesses), width)
+    n = len(cands)
+    c = np.arange(n + 1, dtype=np.float64)
+    c_log_c = c * np.log2(np.maximum(c, 1))  # sum of c log c over the parts gives the entropy
+    entropy = np.log2(n) - c_log_c[counts].sum(axis=1) / n
     return entropy + np.isin(guesses, cands) * 1e-6
 
 
