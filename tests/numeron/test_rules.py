@@ -464,3 +464,37 @@ def test_report_keys_are_the_contracts():
     import json
 
     json.dumps(t.report)
+
+
+# -- Privacy --------------------------------------------------------------------------------------------
+
+
+def test_the_privacy_check_catches_a_number_or_digit_out_of_place():
+    from kikimimi.games.base import Say, Scan
+    from kikimimi.games.numeron.invariants import privacy_leaks
+
+    t = Table().start("123", "456")
+    s = t.state
+    tap = Scan("hand:1", "digit-9-1")
+    assert privacy_leaks(s, tap, [Say("speaker", "repeat.number", {"number": "123"})], s)
+    assert privacy_leaks(s, tap, [Say("hand:2", "hear.digit", {"digit": 9})], s)
+    assert privacy_leaks(s, tap, [Say("hand:1", "repeat.number", {"number": "456"})], s)
+    assert privacy_leaks(s, tap, [Say("hand:1", "hear.place", {"pos": "ones", "digit": 6})], s)
+    assert privacy_leaks(s, Scan("field", "digit-9-3"), [Say("speaker", "call.digit", {"digit": 4})], s)
+    assert not privacy_leaks(s, tap, [Say("hand:1", "hear.digit", {"digit": 9})], s)
+
+
+def test_item_secrets_stay_on_the_users_earphone():
+    t = items_table("1907", "2345")
+    t.item(1, "move")
+    t.field("pos-4")
+    t.field("pos-1")
+    t.hand(1, digit(2, 1))
+    t.call("1234")
+    t.item(2, "shuffle")
+    for d in "5432":
+        t.hand(2, digit(d, 2))
+    spoken = [s for s in t.all if getattr(s, "to", None) == "speaker"]
+    assert not any(s.params.get("number") for s in spoken)
+    assert not any("5432" in str(s.params) or "3905" in str(s.params) for s in spoken)
+    assert not any(getattr(s, "to", "") == "hand:2" and "3905" in str(s.params) for s in t.all)
