@@ -9,7 +9,7 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-from kikimimi.voice.catalog import LANGUAGES, Catalog, CatalogError
+from kikimimi.voice.catalog import LANGUAGES, Catalog, CatalogError, catalog
 from kikimimi.voice.config import BACKENDS, ConfigError, OutputSpec, default_pack_dir, parse_voice
 
 
@@ -43,7 +43,12 @@ def cmd_render(args: argparse.Namespace) -> int:
     from kikimimi.voice.tts import BackendUnavailable, make_backend
 
     try:
-        phrases = Catalog.load(args.lang, args.catalog)
+        if args.catalog:
+            phrases: Catalog | list[Catalog] = Catalog.load(args.lang, args.catalog)
+        else:  # every registered game's phrases (and the common ones) in one pack
+            from kikimimi.games.registry import games
+
+            phrases = [catalog(args.lang, info.catalog) for info in games()]
         backend = make_backend(args.backend, args.lang)
     except (CatalogError, BackendUnavailable) as exc:
         print(f"voices render: {exc}", file=sys.stderr)

@@ -17,7 +17,7 @@ import json
 import logging
 import os
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -155,18 +155,22 @@ def pack_entries(catalog: Catalog, keys: Iterable[str] | None = None) -> Iterabl
 
 
 def render_pack(
-    catalog: Catalog,
+    catalog: Catalog | Sequence[Catalog],
     backend_name: str,
     voice: str,
     synth: Callable[[Line], Clip],
     folder: Path,
     progress: Callable[[int, int, str], None] | None = None,
 ) -> RenderReport:
-    """Render what is missing or changed into `folder`; drop entries no longer in the catalog."""
+    """Render what is missing or changed into `folder`; drop entries no longer in the catalogs. Several
+    catalogs (every game's, one language) go into one pack: game phrases are stored under their
+    namespace, the common ones once."""
     started = time.perf_counter()
+    catalogs = [catalog] if isinstance(catalog, Catalog) else list(catalog)
+    catalog = catalogs[0]
     old = Pack.load(folder, catalog.lang, backend_name)
     old_entries = old.entries if old is not None and old.voice == voice else {}
-    wanted = list(pack_entries(catalog))
+    wanted = list({entry[0]: entry for each in catalogs for entry in pack_entries(each)}.values())
     entries: dict[str, dict[str, Any]] = {}
     rendered: list[str] = []
     failed: dict[str, str] = {}

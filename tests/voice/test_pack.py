@@ -92,3 +92,17 @@ def test_recorded_key_alone_covers_every_parameter(tmp_path: Path) -> None:
     pack = RecordedPack.load(tmp_path)
     clip = pack.get("test.private", {"seat": 3})
     assert clip is not None and np.max(np.abs(clip.samples)) > 0.4
+
+
+def test_one_pack_holds_every_games_phrases_each_under_its_namespace(tmp_path: Path) -> None:
+    folder = tmp_path / "catalog"
+    folder.mkdir()
+    (folder / "common.en.toml").write_text('language = "en"\n[phrases]\n"table.ready" = "Ready."\n')
+    (folder / "one.en.toml").write_text('language = "en"\n[phrases]\n"game.over" = "One is over."\n')
+    (folder / "two.en.toml").write_text('language = "en"\n[phrases]\n"game.over" = "Two is over."\n')
+    catalogs = [Catalog.load("en", folder, namespace) for namespace in ("one", "two")]
+    render_pack(catalogs, "espeak", "v1", CountingSynth(), tmp_path / "pack")
+    pack = Pack.load(tmp_path / "pack", "en", "espeak")
+    assert set(pack.entries) == {"table.ready", "one:game.over", "two:game.over"}
+    for words in catalogs:  # each game's line finds its own audio
+        assert pack.get(words.render("game.over"), {}) is not None
