@@ -245,10 +245,8 @@ class ConsoleApp(App[int]):
 
     def refresh_state(self) -> None:
         report = self.loop.report()
-        info = self.info
         box = self._main("#state-box")
-        title = f"{info.title('en')} — {self.seats} seats"
-        box.border_title = title + (" — HANDS SHOWN" if self.reveal else "") + (" — PAUSED" if self.paused else "")
+        box.border_title = self._state_title()
         box.set_class(self.reveal, "revealed")
         players, titles = self.meeting.seats()
         public = report if self.reveal or self._view is not None else self._public()
@@ -271,11 +269,20 @@ class ConsoleApp(App[int]):
                 spoken_text(lines, name, reveal=self.reveal))
             self._main(f"#said-box-{widget_id(name)}", VerticalScroll).scroll_end(animate=False)
 
+    def _state_title(self) -> str:
+        """The game, its seats, and what the Priest must not miss: hands shown, paused, the turn clock."""
+        title = f"{self.info.title('en')} — {self.seats} seats"
+        clock = self.loop.clock.remaining()
+        if clock is not None:
+            title += f" — clock: seat {clock[0]}, {clock[1]:.0f} s"
+        return title + (" — HANDS SHOWN" if self.reveal else "") + (" — PAUSED" if self.paused else "")
+
     def _poll_health(self) -> None:
         if self._detached:
             return
         with contextlib.suppress(NoMatches):  # the timer ticked while the app is shutting down
             self.refresh_health()
+            self._main("#state-box").border_title = self._state_title()  # the clock counts down
 
     def refresh_health(self) -> None:
         readers = self.table.hub.health() if self.table.hub is not None else {}

@@ -10,6 +10,7 @@ whose token is no longer current (the seat moved in the meantime).
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable
 
 WARNING_SECONDS = 10
@@ -20,6 +21,7 @@ class TurnClock:
         self.notify = notify  # (kind "warning" | "timeout", seat, token) -> None; must only queue
         self.warning_seconds = warning_seconds
         self.demand: tuple[int, int] | None = None
+        self.deadline = 0.0  # time.monotonic() of the timeout
         self._token = 0
         self._timers: list[threading.Timer] = []
         self._lock = threading.Lock()
@@ -35,6 +37,7 @@ class TurnClock:
         if demand is None:
             return
         seat, seconds = demand
+        self.deadline = time.monotonic() + seconds
         with self._lock:
             token = self._token
             if seconds > self.warning_seconds:
@@ -46,6 +49,13 @@ class TurnClock:
         timer.daemon = True
         timer.start()
         self._timers.append(timer)
+
+    def remaining(self) -> tuple[int, float] | None:
+        """The seat the clock runs for and its seconds left (for the Priest's console), None when stopped."""
+        demand = self.demand
+        if demand is None:
+            return None
+        return demand[0], max(0.0, self.deadline - time.monotonic())
 
     def current(self, token: int) -> bool:
         with self._lock:
