@@ -115,3 +115,16 @@ def test_devices_watch_config_error_is_a_message_not_a_traceback():
 def test_devices_list_runs_without_hardware():
     result = kikimimi("devices", "list")
     assert result.returncode == 0 and "nfcpy USB readers" in result.stdout and "serial ports" in result.stdout
+
+
+@pytest.mark.parametrize("info", games(), ids=lambda info: info.id)
+def test_enrolling_any_game_asks_for_its_own_pieces_then_its_controls_and_writes_its_deck(info, tmp_path):
+    deck = tmp_path / f"{info.id}.toml"
+    slots = plan(info, control_sets=1)
+    assert [s.tag_id for s in slots] == [*info.pieces, *info.controls]
+    uids = iter(f"04{i:06x}" for i in range(len(slots)))
+    assert run(Enrollment(deck, info, control_sets=1), lambda: next(uids), lambda text: None) is True
+    written = load_deck(deck)
+    assert written.game == info.id and set(written.tags.values()) == set(info.pieces) | set(info.controls)
+    with pytest.raises(ValueError, match="is a deck of"):
+        Enrollment(deck, next(other for other in games() if other is not info))
