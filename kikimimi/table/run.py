@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import logging
 import signal
+import sys
 import threading
 from collections.abc import Callable
 
@@ -53,8 +54,8 @@ def run_play(config: TableConfig, args: argparse.Namespace) -> int:
     setup_logging(console, args.quiet)
     try:
         table = open_table(config, transcript_only=args.text_only)  # the hub logs each reader's health itself
-    except JournalError as exc:
-        console.print(f"[red]kikimimi: {exc}[/red]")
+    except JournalError as exc:  # TableRunning too: another process runs this table
+        print(f"kikimimi: {exc}", file=sys.stderr)  # plain, one line, never wrapped: paths stay whole
         return 2
     log.info("table ready in %.0f ms (journal %s, game %s%s)", table.ready_seconds * 1000, config.journal,
              table.loop.status.game_id, ", resumed" if table.loop.status.resumed else "")

@@ -117,11 +117,14 @@ def test_a_reader_unplugged_mid_game_leaves_the_others_playing(tmp_path):
     config = write_config(tmp_path, readers={
         "hand:1": f'path = "{port.link}"\nprotocol = "rdm6300"\nremoval_silence = 0.15'})
     table = open_table(load_config(config))
+    table.announcer.hold_off = 0.2  # a loss is said once it lasts this long (3 s at a real table)
     try:
         wait_for(lambda: table.hub.health()["hand:1"].status == "ok", what="the serial reader to open")
         tapper = SimTapper(table.loop, table.hub)
         port.unplug()
         wait_for(lambda: table.hub.health()["hand:1"].status != "ok", what="hand:1 to be seen down")
+        wait_for(lambda: any(line.key == "table.hand_reader_lost" for _, line in table.voice.transcript.lines),
+                 what="the loss to be said, past the hold-off")
         from kikimimi.games.base import Scan
 
         tapper.perform(Scan("hand:2", "heart-3"))  # the others keep playing
