@@ -19,7 +19,7 @@ from kikimimi.games.base import FIELD, Event, Scan, hand
 from kikimimi.games.numeron.engine import Numeron
 from kikimimi.games.numeron.judge import token, tree
 from kikimimi.games.numeron.knowledge import _lookup, after_change, after_move, after_shuffle, candidates
-from kikimimi.games.numeron.solver import _arrays, choose, numbers
+from kikimimi.games.numeron.solver import _arrays, choose
 from kikimimi.games.numeron.state import (
     CALL,
     CHANGE_DIGIT,
@@ -38,7 +38,8 @@ from kikimimi.games.numeron.state import (
 )
 
 GAME = Numeron()
-RUNTIME_LIMIT = 600_000  # guesses x candidates scored per decision (the 50 ms budget)
+MOVE_PAIRS = 6  # MOVE's (from, to) pairs a defence weighs
+RUNTIME_LIMIT = 300_000  # guesses x candidates scored per decision (the 50 ms budget)
 
 
 def digit_tag(value: int | str, copy: int) -> str:
@@ -60,17 +61,18 @@ def tree_call(digits: int, log: list[list[Any]], seat: int) -> str | None:
     return book.get(key)
 
 
-def next_call(digits: int, log: list[list[Any]], seat: int, rng: random.Random) -> str:
-    """The solver's call for `seat` from the public record."""
+def next_call(digits: int, log: list[list[Any]], seat: int, rng: random.Random,
+              cands: np.ndarray | None = None) -> str:
+    """The solver's call for `seat` from the public record (`cands`: its candidates, when known)."""
     if not any(r[0] == "item" for r in log):
         call = tree_call(digits, log, seat)
         if call is not None:
             return call
-    cands = candidates(digits, log, seat)
-    nums = numbers(digits)
+    if cands is None:
+        cands = candidates(digits, log, seat)
     if len(cands) == 0:  # an impossible record (a human's stray taps): any number
         return "".join(rng.sample("0123456789", digits))
-    return choose(digits, (nums[i] for i in cands), RUNTIME_LIMIT)
+    return choose(digits, cands, RUNTIME_LIMIT)
 
 
 def _entropy(values: np.ndarray) -> float:
@@ -173,16 +175,21 @@ class NumeronBots:
     def _decide(self, obs: dict[str, Any], seat: int) -> tuple[Any, ...]:
         """("item", name, plan) or ("call", number)."""
         digits, log = obs["digits"], obs["log"]
+        mine = None
         if obs["items"] and obs["step"] == CALL and not obs["item_this_turn"] and not obs["call"] \
                 and obs["calls_left"] == 1:
-            item = self._item(obs, seat)
+            mine = candidates(digits, log, seat)
+            item = self._item(obs, seat, mine)
             if item is not None:
                 return item
-        return ("call", next_call(digits, log, seat, self.rng))
+        if mine is not None and not any(r[0] == "item" for r in log) and tree_call(digits, log, seat):
+            mine = None  # the tree applies: no candidates needed
+        return ("call", next_call(digits, log, seat, self.rng, mine))
 
     # -- items ---------------------------------------------------------------------------------------
 
-    def _item(self, obs: dict[str, Any], seat: int) -> tuple[Any, ...] | None:
+    def _item(self, obs: dict[str, Any], seat: int, mine: np.ndarray) -> tuple[Any, ...] | None:
+        """An item worth using now, with its taps; `mine`: the other seat's candidates as this seat knows."""
         digits, log = obs["digits"], obs["log"]
         used = obs["used"][seat]
         left = obs["items"] - len(used)
@@ -192,7 +199,6 @@ class NumeronBots:
         def may(name: str) -> bool:
             return name not in used
 
-        mine = candidates(digits, log, seat)  # the other seat's number, as this seat knows it
         theirs = candidates(digits, log, other(seat))  # this seat's number, as the other seat knows it
         n, m = len(mine), len(theirs)
         my_calls = sum(1 for r in log if r[0] == "call" and r[1] == seat)
@@ -235,14 +241,11 @@ class NumeronBots:
                     size = len(after_change(digits, theirs, k, cls))
                     options.append((size, ("item", "change", (k, self.rng.choice(fits)))))
         if "move" not in used:
-            for f in range(1, digits + 1):
-                for t in range(1, digits + 1):
-                    if f == t:
-                        continue
-                    amounts = _move_amounts(number, f, t)
-                    if amounts:
-                        size = len(after_move(digits, theirs, f, t))
-                        options.append((size, ("item", "move", (f, t, self.rng.choice(amounts)))))
+            pairs = [(f, t) for f in range(1, digits + 1) for t in range(1, digits + 1)
+                     if f != t and _move_amounts(number, f, t)]
+            for f, t in self.rng.sample(pairs, min(len(pairs), MOVE_PAIRS)):  # a few: the 50 ms budget
+                size = len(after_move(digits, theirs, f, t))
+                options.append((size, ("item", "move", (f, t, self.rng.choice(_move_amounts(number, f, t))))))
         if not options:
             return None
         size, best = max(options, key=lambda o: o[0])

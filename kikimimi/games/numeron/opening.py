@@ -19,7 +19,7 @@ from kikimimi.games.numeron.solver import best_guesses, numbers, partition
 
 ALL_EAT = {d: d * 8 for d in (3, 4, 5)}
 # The rollout tries this many of the best-scored guesses at each node (0: the plain greedy rule).
-WIDTH = {3: 30, 4: 20, 5: 0}
+WIDTH = {3: 100, 4: 150, 5: 0}
 LIMIT = {3: 10**9, 4: 10**9, 5: 3_000_000}  # guesses x candidates scored at one node (5 digits: sampled)
 MAX_CALLS = {3: 6, 4: 7, 5: 8}  # the worst-case target: a deeper subtree is rebuilt from other guesses
 RETRIES = 60  # guesses tried at a node whose subtree is too deep

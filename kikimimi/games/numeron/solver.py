@@ -60,11 +60,11 @@ def codes(digits: int, guesses: np.ndarray, cands: np.ndarray) -> np.ndarray:
     """The judgement code of every guess (rows) against every candidate (columns), as int16."""
     arr, masks = _arrays(digits)
     g, c = arr[guesses], arr[cands]
-    eat = np.zeros((len(guesses), len(cands)), dtype=np.int16)
+    eat = np.zeros((len(guesses), len(cands)), dtype=np.int8)  # int8 throughout: the run-time budget
     for k in range(digits):
         eat += g[:, k, None] == c[None, :, k]
-    common = _POP[masks[guesses][:, None] & masks[cands][None, :]].astype(np.int16)
-    return eat * 8 + (common - eat)
+    common = _POP[masks[guesses][:, None] & masks[cands][None, :]]
+    return (eat * 7 + common).astype(np.int16)  # eat * 8 + (common - eat)
 
 
 def score(digits: int, guesses: np.ndarray, cands: np.ndarray) -> np.ndarray:
@@ -106,10 +106,13 @@ def best_guesses(digits: int, cands: np.ndarray, top: int = 1, limit: int = 4_00
     return [int(pool[i]) for i in order]
 
 
-def choose(digits: int, candidates: Iterable[str], limit: int = 1_500_000) -> str:
-    """The next call for a candidate set of numbers (the table's run-time rule)."""
-    index = _index(digits)
-    cands = np.array(sorted(index[c] for c in candidates), dtype=np.int64)
+def choose(digits: int, candidates: Iterable[str] | np.ndarray, limit: int = 1_500_000) -> str:
+    """The next call for a candidate set (numbers, or sorted indices into `numbers`): the run-time rule."""
+    if isinstance(candidates, np.ndarray):
+        cands = candidates.astype(np.int64)
+    else:
+        index = _index(digits)
+        cands = np.array(sorted(index[c] for c in candidates), dtype=np.int64)
     if len(cands) == 0:
         return numbers(digits)[0]
     return numbers(digits)[best_guesses(digits, cands, 1, limit)[0]]
