@@ -115,7 +115,7 @@ def parse_voice(
 def _output(name: str, table: Any, source: str) -> OutputSpec:
     where = f'{source}: [outputs."{name}"]'
     if name != "speaker" and not (name.startswith("hand:") and name[5:].isdigit() and int(name[5:]) >= 1):
-        raise ConfigError(f'{where}: unknown output name; use "speaker" or "hand:N" (N = seat 1, 2, 3)')
+        raise ConfigError(f'{where}: unknown output name; use "speaker" or "hand:N" (N = a seat, 1 to 10)')
     if not isinstance(table, Mapping):
         raise ConfigError(f"{where}: expected a table with device, channels, volume")
     _unknown_keys(table, OUTPUT_KEYS, source, f'[outputs."{name}"]')
