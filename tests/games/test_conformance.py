@@ -131,8 +131,11 @@ def test_undo_restores_the_state_before_each_event(info, bot_games):
         before = info.game.report(session.state)
         session.feed(event)
         if rng.random() < 0.2:
-            session.feed(Referee("undo"))
+            said = session.feed(Referee("undo"))
             assert info.game.report(session.state) == before
+            for lang in LANGUAGES:  # what the undo and the game's summary say exists in its catalogs
+                words = catalog(lang, info.catalog)
+                assert all("[" not in words.render(e.key, e.params).text for e in said if isinstance(e, Say))
             session.feed(event)
     assert info.game.report(session.state) == info.game.report(run.state)
 

@@ -56,8 +56,6 @@ PHRASES: dict[str, tuple[str, ...]] = {
     "summary.deal": ("round",),
     # referee
     "referee.refused": (),
-    "referee.undone": (),
-    "referee.nothing_to_undo": (),
 }
 
 # Phrases whose parameters may carry a card number: the privacy check looks at these.

@@ -9,6 +9,7 @@ from kikimimi.games.base import SPEAKER, Effect, Event, Say, Scan
 from kikimimi.games.royal_nine.cards import CARD_SET, OWN_CELLS
 from kikimimi.games.royal_nine.phrases import PHRASES, REVEAL_PHRASES
 from kikimimi.games.royal_nine.state import HALF, OVER, PLACES, SEATS, RoyalNineState
+from kikimimi.games.session import UNDO_PHRASES
 
 
 def _secret(before: RoyalNineState, after: RoyalNineState) -> str | None:
@@ -47,6 +48,8 @@ def phrase_problems(effects: Iterable[Effect]) -> list[str]:
     problems = []
     for effect in effects:
         if isinstance(effect, Say):
+            if effect.key in UNDO_PHRASES:
+                continue  # said by the generic undo (kikimimi.games.session)
             if effect.key not in PHRASES:
                 problems.append(f"unregistered phrase {effect.key!r}")
             elif set(effect.params) != set(PHRASES[effect.key]):

@@ -53,8 +53,6 @@ PHRASES: dict[str, tuple[str, ...]] = {
     "refuse.field_card": (),
     "tap.unknown_tag": (),
     "referee.refused": (),
-    "referee.undone": (),
-    "referee.nothing_to_undo": (),
 }
 
 # Phrases that depend on the common card: never said before it is opened (see invariants.py).

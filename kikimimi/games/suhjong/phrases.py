@@ -87,6 +87,4 @@ PHRASES: dict[str, tuple[str, ...]] = {
     "game.over": (),
     # referee
     "referee.refused": (),
-    "referee.undone": (),
-    "referee.nothing_to_undo": (),
 }
