@@ -88,3 +88,23 @@ def test_two_bots_play_a_whole_game_with_the_clock_on(tmp_path):
         assert table.loop.clock.remaining() is None  # the game is over: the clock stopped
     finally:
         table.close()
+
+
+def test_practice_the_table_draws_its_number_once_and_keeps_it_in_the_journal(tmp_path):
+    config = load_config(write_config(tmp_path), {"game": "numeron", "deck": "numeron-sim.toml",
+                                                  "practice": True, "turn_seconds": 0})
+    table = open_table(config, transcript_only=True)
+    try:
+        secret = table.loop.session.setup.get("secret")
+        assert isinstance(secret, str) and len(secret) == table.loop.session.setup["digits"]
+        said = [line.text for _, line in table.voice.transcript.lines]
+        assert not any(secret in text for text in said)  # never spoken before the end
+    finally:
+        table.close()
+    (record,) = Journal(config.journal).games()
+    assert record.setup["secret"] == secret  # replay and resume need no randomness
+    again = open_table(config, transcript_only=True)
+    try:
+        assert again.loop.status.resumed and again.loop.session.setup["secret"] == secret
+    finally:
+        again.close()
