@@ -3,7 +3,8 @@
 - RDM6300 / EM4100 modules: STX, 10 ASCII hex (2 version + 8 card digits), 2 ASCII hex checksum
   (XOR of the 5 bytes the 10 digits spell), ETX. Repeated about every 65 ms while a tag is held.
 - uid-line: one text line per event from a microcontroller bridge: `UID <hex>` when a tag arrives,
-  `REMOVED` when it leaves; other lines (`READY ...`, `# ...`) are information.
+  `REMOVED` when it leaves; other lines (`READY ...`, `# ...`) are information. A UID is 4, 7 or
+  10 bytes (ISO 14443-A single, double, triple size); any other length is a garbled line.
 
 Anything else is dropped and counted in `dropped`; a frame is only believed if complete and valid.
 """
@@ -87,6 +88,7 @@ class LineEvent:
 
 
 _UID_LINE = re.compile(r"^UID[ :]+([0-9A-Fa-f:]{4,47})$")
+UID_LINE_BYTES = (4, 7, 10)  # the sizes a real tag's UID has
 
 
 class UidLineParser:
@@ -131,7 +133,7 @@ class UidLineParser:
         match = _UID_LINE.match(line)
         if match:
             uid = match.group(1).replace(":", "").lower()
-            if 4 <= len(uid) <= 32 and len(uid) % 2 == 0:
+            if len(uid) in tuple(2 * n for n in UID_LINE_BYTES):
                 return LineEvent("uid", uid)
             self.dropped += 1
             return None

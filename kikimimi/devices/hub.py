@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import errno
 import logging
+import os
 import queue
 import threading
 import time
@@ -76,6 +77,7 @@ class Hub:
         now = time.monotonic()
         self._health = {s.role: ReaderHealth(s.role, s.path, s.protocol, "reconnecting", "not started",
                                              since=now) for s in specs}
+        _warn_paths(self._specs)
 
     # -- public ------------------------------------------------------------------------------------
 
@@ -147,8 +149,9 @@ class Hub:
             if changed:
                 new = replace(new, since=time.monotonic())
             self._health[role] = new
-        if changed:
-            log.info("reader %s: %s (%s)", role, new.status, new.detail)
+        if changed:  # a reader not working is a warning: --quiet shows it
+            log.log(logging.INFO if new.status == "ok" else logging.WARNING,
+                    "reader %s: %s (%s)", role, new.status, new.detail)
             if self._on_health is not None:
                 try:
                     self._on_health(role, new)
@@ -203,6 +206,25 @@ class Hub:
                 return
             for event in debouncer.push(item):
                 self._out.put(event)
+
+
+def _warn_paths(specs: Sequence[ReaderSpec]) -> None:
+    """Warn, before any reader opens, of a device path that does not exist and of one device under two
+    names (/dev/ttyUSB0 and its /dev/serial/by-id/ link): the second role would never read."""
+    seen: dict[str, str] = {}
+    for spec in specs:
+        if not spec.path.startswith("/"):
+            continue  # sim and nfcpy paths (usb:..., tty:...) are not files
+        if not os.path.exists(spec.path):
+            log.warning("reader %s: %s does not exist; is it plugged in and the path right? (retrying)",
+                        spec.role, spec.path)
+            continue
+        real = os.path.realpath(spec.path)
+        if real in seen:
+            log.warning("readers %s and %s are one device (%s); each physical reader serves one role: "
+                        "give each role its own reader", seen[real], spec.role, real)
+        else:
+            seen[real] = spec.role
 
 
 def _classify(exc: Exception, spec: ReaderSpec, attempts: int, ever_open: bool) -> tuple[Status, str]:

@@ -2,6 +2,7 @@
 
 import re
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -107,8 +108,18 @@ def test_uid_line_split_and_overlong_lines():
     p = UidLineParser()
     assert p.feed(b"UID 04A1") == []
     assert [e.value for e in p.feed(b"B2C3\n")] == ["04a1b2c3"]
-    assert p.feed(b"UID " + b"A" * 500 + b"\nUID 0102\n")[0].value == "0102"
+    assert p.feed(b"UID " + b"A" * 500 + b"\nUID 0102A0B0\n")[0].value == "0102a0b0"
     assert p.dropped == 1
+
+
+@pytest.mark.parametrize(("size", "tap"), [(2, False), (3, False), (4, True), (5, False), (6, False),
+                                           (7, True), (8, False), (10, True), (16, False)])
+def test_uid_line_takes_only_real_uid_sizes(size, tap):
+    """Real tags have 4, 7 or 10 byte UIDs; any other length is a garbled line: dropped, not a tap."""
+    p = UidLineParser()
+    events = p.feed(b"UID " + b"A1" * size + b"\n")
+    assert [e.kind for e in events] == (["uid"] if tap else [])
+    assert p.dropped == (0 if tap else 1)
 
 
 @settings(max_examples=300, deadline=None)
