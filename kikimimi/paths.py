@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import errno
+import os
 from pathlib import Path
 
 _PACKAGE = Path(__file__).resolve().parent
@@ -16,3 +18,32 @@ def data_dir(name: str) -> Path:
     if checkout.is_dir():
         return checkout
     raise FileNotFoundError(f"kikimimi data folder {name!r} not found in {installed} or {checkout}")
+
+
+def not_utf8(path: object, exc: UnicodeDecodeError) -> str:
+    """`FILE:LINE: not UTF-8 text ...`: where a file's bad byte is and what to do about it."""
+    data = exc.object if isinstance(exc.object, bytes | bytearray) else b""
+    line = data.count(b"\n", 0, exc.start) + 1
+    byte = data[exc.start] if exc.start < len(data) else 0
+    return f"{path}:{line}: not UTF-8 text (byte 0x{byte:02x}); save the file as UTF-8"
+
+
+def _nearest_existing(path: Path) -> Path:
+    for parent in (path, *path.parents):
+        if parent.exists():
+            return parent
+    return path
+
+
+def folder_problem(folder: Path, exc: OSError | None = None) -> str | None:
+    """Why `folder` cannot hold kikimimi's files (a read-only folder, a file in the way), or None when
+    it can and `exc` (if any) has another cause, such as a damaged file."""
+    folder = Path(folder)
+    there = _nearest_existing(folder)
+    if there.exists() and not there.is_dir():
+        return f"cannot create folder {folder}: {there} is a file, not a folder"
+    if not os.access(there, os.W_OK) or (exc is not None and exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS)):
+        return f"cannot write to {there}: permission denied"
+    if exc is not None and exc.errno in (errno.ENOTDIR, errno.EEXIST):
+        return f"cannot create folder {folder}: {exc.strerror}"
+    return None

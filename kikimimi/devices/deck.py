@@ -71,6 +71,10 @@ def load_deck(path: str | Path) -> Deck:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise DeckError(f"{path}: cannot read deck: {exc.strerror}") from exc
+    except UnicodeDecodeError as exc:
+        from kikimimi.paths import not_utf8
+
+        raise DeckError(not_utf8(path, exc)) from None
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:

@@ -238,9 +238,23 @@ def _records_import(args: argparse.Namespace, store: RecordStore) -> int:
 
 
 def _lines(source: str) -> Iterator[tuple[int, str]]:
-    handle = sys.stdin if source == "-" else open(source, encoding="utf-8")  # noqa: SIM115
+    """The file's result lines, numbered; opened now, so that a missing file stops before the meeting starts."""
+    if source == "-":
+        return _numbered(sys.stdin, source)
+    try:
+        handle = open(source, "rb")  # noqa: SIM115 - closed by _numbered
+    except OSError as exc:
+        raise EntryError(f"cannot read results file {source}: {exc.strerror or exc}") from None
+    return _numbered(handle, source)
+
+
+def _numbered(handle: Any, source: str) -> Iterator[tuple[int, str]]:
     with handle:
-        for number, line in enumerate(handle, start=1):
+        for number, raw in enumerate(handle, start=1):
+            try:
+                line = raw.decode("utf-8") if isinstance(raw, bytes) else raw
+            except UnicodeDecodeError:
+                raise EntryError(f"{source} line {number}: not UTF-8 text; save the file as UTF-8") from None
             if line.strip() and not line.lstrip().startswith("#"):
                 yield number, line
 

@@ -94,6 +94,8 @@ def parse_json_line(line: str, seat_players: Mapping[int, str]) -> Outcome:
         raw = json.loads(line)
     except json.JSONDecodeError as exc:
         raise EntryError(f"not JSON: {exc.msg} at column {exc.colno}") from None
+    except RecursionError:
+        raise EntryError("not a result: JSON nested too deeply") from None
     if not isinstance(raw, dict) or not isinstance(raw.get("ranking"), list):
         raise EntryError('each line is an object with "ranking": [players best first]')
     unknown = set(raw) - {"ranking", "winners", "scores", "crashed", "points", "pieces", "journal_game_id"}

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from kikimimi.games.registry import DEFAULT_GAME, UnknownGame, get_info
+from kikimimi.paths import not_utf8
 from kikimimi.records.kinds import GAMES_PER_MEETING, MEETING_KINDS
 from kikimimi.records.results import PlayerResult, ResultError, check_results
 from kikimimi.records.store import RecordError, RecordStore, check_name
@@ -69,7 +70,10 @@ def _held_at(value: Any) -> str:
         raise ValueError("`date` must be text like 2024-05-12 or 2024-05-12T19:30")
     moment = datetime.fromisoformat(value)
     # A time without a zone is the club's local time; the store keeps UTC so that text sorts by time.
-    return moment.astimezone(UTC).isoformat(timespec="seconds")
+    try:
+        return moment.astimezone(UTC).isoformat(timespec="seconds")
+    except (OverflowError, ValueError):  # 9999-12-31T23:00-05:00 is past the year 9999 in UTC
+        raise ValueError(f"`date` {value!r} is out of range; give the meeting's real date") from None
 
 
 def _int(value: Any, name: str) -> int | None:
@@ -155,7 +159,13 @@ def parse_sheets(lines: Iterable[str], source: str = "results") -> list[SheetMee
             if winner is not None and kind != "contest":
                 raise ValueError("only a contest has a `winner`")
             if winner is not None:
-                winner = check_name(str(winner))
+                if not isinstance(winner, str):
+                    raise ValueError(f"`winner` names a player, e.g. \"Ann\", got {winner!r}")
+                winner = check_name(winner)
+            game_number = _int(raw.get("game"), "game")
+        except RecursionError:
+            problems.append(f"{where}: not a results line: JSON nested too deeply")
+            continue
         except (ValueError, ResultError, RecordError, UnknownGame) as exc:  # JSONDecodeError is a ValueError
             message = str(exc)
             problems.append(message if message.startswith(where) else f"{where}: {message}")
@@ -171,7 +181,7 @@ def parse_sheets(lines: Iterable[str], source: str = "results") -> list[SheetMee
             if meeting.winner not in (None, winner):
                 problems.append(f"{where}: meeting {label!r} already names {meeting.winner!r} as winner")
             meeting.winner = winner
-        meeting.games.append((_int(raw.get("game"), "game"), number, results))
+        meeting.games.append((game_number, number, results))
     for meeting in meetings.values():
         problems += _check_meeting(meeting, source)
     if problems:
@@ -207,6 +217,8 @@ def import_results(store: RecordStore, path: str | Path, *, dry_run: bool = Fals
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise SheetError([f"cannot read {path}: {exc.strerror or exc}"]) from None
+    except UnicodeDecodeError as exc:
+        raise SheetError([not_utf8(path, exc)]) from None
     sheets = parse_sheets(text.splitlines(), str(path))
     imported: list[int] = []
     skipped: list[str] = []

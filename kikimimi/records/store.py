@@ -22,6 +22,7 @@ from typing import Any
 
 from kikimimi.games.base import Outcome
 from kikimimi.games.registry import DEFAULT_GAME, UnknownGame, get_info
+from kikimimi.paths import folder_problem
 from kikimimi.records import schema
 from kikimimi.records.kinds import (
     GAMES_PER_MEETING,
@@ -125,7 +126,12 @@ class RecordStore:
 
     def __init__(self, path: str | os.PathLike[str] | None = None) -> None:
         self.path = Path(path) if path is not None else default_db_path()
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        fix = "; set KIKIMIMI_DATA (or --db) to a folder you can write"
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            problem = folder_problem(self.path.parent, exc) or f"cannot create {self.path.parent}: {exc.strerror}"
+            raise schema.SchemaError(f"records database {self.path}: {problem}{fix}") from None
         try:
             self._db = sqlite3.connect(self.path, timeout=10)
             self._db.execute("PRAGMA journal_mode=WAL")
@@ -133,6 +139,11 @@ class RecordStore:
             self._db.execute("PRAGMA foreign_keys=ON")
             schema.migrate(self._db, where=f"records database {self.path}")
         except sqlite3.DatabaseError as exc:
+            problem = folder_problem(self.path.parent)  # a read-only folder is not a damaged file
+            if problem is None and self.path.exists() and not os.access(self.path, os.W_OK):
+                problem = f"cannot write to {self.path}: permission denied"
+            if problem is not None:
+                raise schema.SchemaError(f"records database {self.path}: {problem}{fix}") from None
             raise schema.SchemaError(
                 f"cannot open records database {self.path}: {exc} (is it a kikimimi records file?)"
             ) from exc

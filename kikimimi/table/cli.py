@@ -99,10 +99,12 @@ def cmd_replay(args: argparse.Namespace) -> int:
             error(f"replay: {exc}")
             return 2
     try:
-        text = sys.stdin.read() if str(args.script) == "-" else args.script.read_text(encoding="utf-8")
+        data = sys.stdin.buffer.read() if str(args.script) == "-" else args.script.read_bytes()
     except OSError as exc:
         error(f"replay: cannot read {args.script}: {exc.strerror}")
         return 2
+    # A line that is not UTF-8 is refused with its number (read_script), the others replayed.
+    text = data.decode("utf-8", errors="surrogateescape")
     result = replay(text.splitlines(), lang=args.lang, deck=deck)
     for number, message in result.refused:
         error(f"{args.script}:{number}: refused: {message}")
@@ -253,13 +255,20 @@ def cmd_journal_list(args: argparse.Namespace) -> int:
 
     from rich.table import Table
 
+    from kikimimi.table.journal import JournalError
+
     journal = _journal(args)
     if journal is None:
         return 2
     table = Table(title=f"journal {journal.path}")
     for col in ("game", "started", "events", "ended", "result"):
         table.add_column(col)
-    for g in journal.games():
+    try:
+        games = journal.games()
+    except JournalError as exc:
+        error(f"{exc}")
+        return 2
+    for g in games:
         ended = time.strftime("%H:%M:%S", time.localtime(g.ended_at)) if g.ended_at else "[yellow]unfinished[/]"
         result = ""
         if g.outcome:
@@ -273,11 +282,16 @@ def cmd_journal_list(args: argparse.Namespace) -> int:
 
 
 def cmd_journal_export(args: argparse.Namespace) -> int:
+    from kikimimi.table.journal import JournalError
+
     journal = _journal(args)
     if journal is None:
         return 2
     try:
         text = "".join(line + "\n" for line in journal.export(args.game))
+    except JournalError as exc:
+        error(f"{exc}")
+        return 2
     except KeyError:
         error(f"no single game {args.game!r} in {journal.path}; see `kikimimi journal list`")
         return 2

@@ -32,7 +32,7 @@ from kikimimi.devices.config import ReaderSpec, parse_readers
 from kikimimi.devices.deck import Deck, DeckError, load_deck
 from kikimimi.games.base import SPEAKER, hand
 from kikimimi.games.registry import DEFAULT_GAME, GameInfo, SetupError, UnknownGame, game_ids, get_info
-from kikimimi.paths import data_dir
+from kikimimi.paths import data_dir, not_utf8
 from kikimimi.voice.catalog import LANGUAGES
 from kikimimi.voice.config import OutputSpec, VoiceSpec, parse_voice
 
@@ -155,6 +155,8 @@ def load_config(path: str | Path | None = None, overrides: dict[str, Any] | None
         ) from None
     except OSError as exc:
         raise TableConfigError(f"{source}: cannot read: {exc.strerror}") from exc
+    except UnicodeDecodeError as exc:
+        raise TableConfigError(not_utf8(source, exc)) from None
     except tomllib.TOMLDecodeError as exc:
         raise TableConfigError(f"{source}: not valid TOML: {exc}") from exc
     raw.update(overrides or {})

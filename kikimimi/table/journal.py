@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from kikimimi.games.base import Event, Outcome, Referee, Scan
+from kikimimi.paths import folder_problem
 from kikimimi.table.script import event_to_json
 
 SCHEMA_VERSION = 1
@@ -83,9 +84,40 @@ class Journal:
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA synchronous=FULL")
             self._migrate()
+            tables = {row[0] for row in self.db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
         except (OSError, sqlite3.DatabaseError) as exc:
-            raise JournalError(f"journal {self.path}: {exc}; check the path in the table's `journal =` "
-                               "setting, or move the damaged file aside") from exc
+            # A read-only folder or a file in the way is not a damaged journal: say which it is.
+            problem = folder_problem(self.path.parent, exc if isinstance(exc, OSError) else None)
+            if problem is None and self.path.exists() and not os.access(self.path, os.W_OK):
+                problem = f"cannot write to {self.path}: permission denied"
+            if problem is not None:
+                raise JournalError(f"journal {self.path}: {problem}; check the path in the table's `journal =` "
+                                   "setting") from None
+            if isinstance(exc, OSError):
+                raise JournalError(f"journal {self.path}: {exc.strerror or exc}; check the path in the table's "
+                                   "`journal =` setting") from None
+            raise self._damaged(exc) from None
+        missing = [name for name in ("games", "events") if name not in tables]
+        if missing:
+            self.db.close()
+            raise self._damaged(f"no {' or '.join(missing)} table")
+
+    def _damaged(self, what: object) -> JournalError:
+        return JournalError(f"journal {self.path} is damaged ({what}); move it aside (mv {self.path} "
+                            f"{self.path}.damaged) and the table starts a new journal; its games stay in that file")
+
+    def _read(self, sql: str, params: tuple[Any, ...] = ()) -> list[Any]:
+        """Rows of a query; a damaged page is a JournalError that says what to do."""
+        try:
+            return self.db.execute(sql, params).fetchall()
+        except sqlite3.DatabaseError as exc:
+            raise self._damaged(exc) from None
+
+    def _json(self, text: str | None, what: str) -> Any:
+        try:
+            return json.loads(text) if text else None
+        except (ValueError, RecursionError):
+            raise self._damaged(f"{what} is not JSON") from None
 
     def _migrate(self) -> None:
         version = self.db.execute("PRAGMA user_version").fetchone()[0]
@@ -123,12 +155,12 @@ class Journal:
     # -- reading ---------------------------------------------------------------------------------
 
     def games(self) -> list[GameRecord]:
-        rows = self.db.execute(
+        rows = self._read(
             "SELECT g.id, g.game, g.setup, g.started_at, g.ended_at, g.outcome, "
             "(SELECT COUNT(*) FROM events e WHERE e.game_id = g.id) FROM games g ORDER BY g.started_at, g.rowid"
-        ).fetchall()
-        return [GameRecord(r[0], r[1], json.loads(r[2]), r[3], r[4], json.loads(r[5]) if r[5] else None, r[6])
-                for r in rows]
+        )
+        return [GameRecord(r[0], r[1], self._json(r[2], f"game {r[0]}'s set-up") or {}, r[3], r[4],
+                           self._json(r[5], f"game {r[0]}'s outcome"), r[6]) for r in rows]
 
     def unfinished(self) -> GameRecord | None:
         """The latest game that has not ended (the one to resume), if any."""
@@ -136,8 +168,11 @@ class Journal:
         return open_games[-1] if open_games else None
 
     def events(self, game_id: str) -> Iterator[Event]:
-        for (text,) in self.db.execute("SELECT event FROM events WHERE game_id = ? ORDER BY seq", (game_id,)):
-            yield event_from_json(json.loads(text))
+        for seq, text in self._read("SELECT seq, event FROM events WHERE game_id = ? ORDER BY seq", (game_id,)):
+            obj = self._json(text, f"game {game_id} event {seq}")
+            if not isinstance(obj, dict) or not ({"scan", "referee"} & set(obj)):
+                raise self._damaged(f"game {game_id} event {seq} is not an event")
+            yield event_from_json(obj)
 
     def game(self, game_id: str) -> GameRecord | None:
         matches = [g for g in self.games() if g.id == game_id or g.id.startswith(game_id)]
@@ -145,7 +180,7 @@ class Journal:
 
     def last_seq(self, game_id: str) -> int:
         """The sequence number of a game's last event (0 for none): where the next one goes."""
-        row = self.db.execute("SELECT MAX(seq) FROM events WHERE game_id = ?", (game_id,)).fetchone()
+        row = self._read("SELECT MAX(seq) FROM events WHERE game_id = ?", (game_id,))[0]
         return int(row[0] or 0)
 
     def export(self, game_id: str) -> Iterator[str]:
@@ -154,5 +189,6 @@ class Journal:
         if record is None:
             raise KeyError(game_id)
         yield json.dumps({"game": record.game, **record.setup})
-        for (text,) in self.db.execute("SELECT event FROM events WHERE game_id = ? ORDER BY seq", (record.id,)):
+        for seq, text in self._read("SELECT seq, event FROM events WHERE game_id = ? ORDER BY seq", (record.id,)):
+            self._json(text, f"game {record.id} event {seq}")
             yield text

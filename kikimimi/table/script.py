@@ -100,10 +100,18 @@ def read_script(lines: Iterable[str], deck: Deck | None = None) -> Iterator[Scri
             continue
         first = not seen_content
         seen_content = True
+        bad = next((i for i, c in enumerate(raw) if "\udc80" <= c <= "\udcff"), None)
+        if bad is not None:  # a byte that is not UTF-8, kept by the reader as a surrogate escape
+            yield ScriptLine(number, error=f"not UTF-8 text (byte 0x{ord(raw[bad]) - 0xDC00:02x} at column "
+                                           f"{bad + 1}); save the script as UTF-8")
+            continue
         try:
             obj = json.loads(raw)
         except json.JSONDecodeError as exc:
             yield ScriptLine(number, error=f"not JSON: {exc.msg} at column {exc.colno}")
+            continue
+        except RecursionError:
+            yield ScriptLine(number, error="not a script line: JSON nested too deeply")
             continue
         try:
             parsed = parse_line(obj, deck, info, setup, first)
