@@ -2,11 +2,15 @@
 
 A driver reads one device on the hub's thread for it. `open()` raises if the device is not there,
 `run()` reads until `stop` is set and raises when the device is lost; the hub reopens it with backoff.
+`run()` calls `beat()` every time round its loop (at least once a second): a reader that hangs while
+plugged in (nfcpy's RC-S380 read has no timeout) stops beating, and the hub's watchdog reports it
+`stalled` and reopens it.
 """
 
 from __future__ import annotations
 
 import threading
+import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 
@@ -48,6 +52,11 @@ class Driver(ABC):
     def __init__(self, spec: ReaderSpec) -> None:
         self.spec = spec
         self.dropped = 0  # bad frames, for health
+        self.last_beat: float | None = None  # time.monotonic() of the last sign of life while running
+
+    def beat(self) -> None:
+        """The read loop made progress (called from `run()` on the reader's thread)."""
+        self.last_beat = time.monotonic()
 
     @abstractmethod
     def open(self) -> None:

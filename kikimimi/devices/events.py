@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 EventKind = Literal["tap", "removed"]
-Status = Literal["ok", "reconnecting", "failed"]
+Status = Literal["ok", "reconnecting", "stalled", "failed"]
 
 
 @dataclass(frozen=True)
@@ -29,6 +29,7 @@ class ReaderHealth:
     """A snapshot of one reader's state for the console and bring-up.
 
     status: `ok` (open and reading), `reconnecting` (lost or not there yet, being reopened by itself),
+    `stalled` (open but its read loop stopped making progress: being reopened by the hub's watchdog),
     `failed` (needs a human: detail says why and how to fix it; it is still retried slowly).
     """
 

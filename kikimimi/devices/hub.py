@@ -5,7 +5,11 @@
         hub.health()["hand:1"].status         # "ok" | "reconnecting" | "failed"
 
 A reader that fails to open or is lost is reopened with backoff on its own thread; the others carry
-on. Health changes are not queue events: poll `health()` or pass `on_health(role, ReaderHealth)`,
+on. A reader that hangs while plugged in (its read never returns: nfcpy's RC-S380 has no timeout) is
+caught by a watchdog: its driver beats every time round its read loop, and one that has not beaten
+for `stall_after` seconds is reported `stalled`, closed from the watchdog's thread and reopened as a
+fresh driver on a fresh thread (the stuck thread is abandoned: whatever it does if it ever wakes is
+ignored). Health changes are not queue events: poll `health()` or pass `on_health(role, ReaderHealth)`,
 which is called on the reader's thread each time a reader's status or detail changes.
 """
 
@@ -33,6 +37,8 @@ BACKOFF_MAX = 2.0  # a reader coming back is picked up within this
 FAILED_RETRY = 5.0  # a failed reader is still tried this often: plugging it in later is enough
 ATTEMPTS_BEFORE_FAILED = 4
 JOIN_TIMEOUT = 2.0
+STALL_AFTER = 3.0  # seconds without a heartbeat before a reader is stalled (a no-tag poll cycle is < 1 s)
+REOPEN_AFTER_CLOSE = 1.0  # a reopened reader waits this long at most for the stuck one's close
 _STOP = object()
 
 HealthCallback = Callable[[str, ReaderHealth], None]
@@ -58,7 +64,7 @@ def make_driver(spec: ReaderSpec, sim: SimulatedReader | None = None) -> Driver:
 
 class Hub:
     def __init__(self, specs: Sequence[ReaderSpec], debounce: float = 0.3, *,
-                 on_health: HealthCallback | None = None) -> None:
+                 on_health: HealthCallback | None = None, stall_after: float | None = STALL_AFTER) -> None:
         roles = [s.role for s in specs]
         dup = {r for r in roles if roles.count(r) > 1}
         if dup:
@@ -70,7 +76,11 @@ class Hub:
         self._out: queue.SimpleQueue[ReaderEvent] = queue.SimpleQueue()
         self._stop = threading.Event()
         self._lock = threading.Lock()
-        self._threads: list[threading.Thread] = []
+        self._threads: list[threading.Thread] = []  # the dispatcher and the watchdog
+        self._readers: dict[str, threading.Thread] = {}  # each role's current reader thread
+        self._stall_after = stall_after
+        self._generation = {s.role: 0 for s in specs}  # bumped when a stalled reader's thread is abandoned
+        self._tags: dict[str, TagState] = {}
         self._started = False
         self._sims = {s.role: SimulatedReader(s.role) for s in specs if s.protocol == "sim"}
         self._drivers = {s.role: make_driver(s, self._sims.get(s.role)) for s in specs}
@@ -89,10 +99,11 @@ class Hub:
         dispatcher.start()
         self._threads.append(dispatcher)
         for spec in self._specs:
-            thread = threading.Thread(target=self._supervise, args=(spec, self._drivers[spec.role]),
-                                      name=f"reader-{spec.role}", daemon=True)
-            thread.start()
-            self._threads.append(thread)
+            self._start_reader(spec, self._drivers[spec.role], 0)
+        if self._stall_after and any(not isinstance(d, SimDriver) for d in self._drivers.values()):
+            watchdog = threading.Thread(target=self._watch, name="hub-watchdog", daemon=True)
+            watchdog.start()
+            self._threads.append(watchdog)
 
     def get(self, timeout: float | None = None) -> ReaderEvent | None:
         try:
@@ -118,7 +129,9 @@ class Hub:
         for driver in self._drivers.values():
             driver.interrupt()
         self._raw.put(_STOP)
-        for thread in self._threads:
+        with self._lock:
+            threads = self._threads + list(self._readers.values())
+        for thread in threads:
             thread.join(JOIN_TIMEOUT)
             if thread.is_alive():
                 log.warning("%s did not stop within %.1f s", thread.name, JOIN_TIMEOUT)
@@ -140,8 +153,10 @@ class Hub:
         self._raw.put(event)
 
     def _set(self, role: str, status: Status | None = None, detail: str | None = None,
-             error: bool = False) -> None:
+             error: bool = False, generation: int | None = None) -> None:
         with self._lock:
+            if generation is not None and generation != self._generation[role]:
+                return  # an abandoned (stalled) reader thread woke up: the new one reports now
             old = self._health[role]
             new = replace(old, status=status or old.status, detail=old.detail if detail is None else detail,
                           errors=old.errors + error)
@@ -158,36 +173,90 @@ class Hub:
                 except Exception:  # a console bug must not kill a reader thread
                     log.exception("on_health callback failed")
 
-    def _supervise(self, spec: ReaderSpec, driver: Driver) -> None:
+    def _start_reader(self, spec: ReaderSpec, driver: Driver, generation: int,
+                      after: threading.Thread | None = None) -> None:
+        thread = threading.Thread(target=self._supervise, args=(spec, driver, generation, after),
+                                  name=f"reader-{spec.role}" + (f"-{generation}" if generation else ""),
+                                  daemon=True)
+        with self._lock:
+            self._readers[spec.role] = thread
+        thread.start()
+
+    def _current(self, role: str, generation: int) -> bool:
+        return self._generation[role] == generation and not self._stop.is_set()
+
+    def _supervise(self, spec: ReaderSpec, driver: Driver, generation: int = 0,
+                   after: threading.Thread | None = None) -> None:
         role = spec.role
-        state = TagState(lambda kind, uid: self._emit(role, kind, uid))
-        backoff, attempts, ever_open = BACKOFF_FIRST, 0, False
-        while not self._stop.is_set():
+
+        def emit(kind: str, uid: str) -> None:
+            if self._generation[role] == generation:  # an abandoned thread's late reads are not taps
+                self._emit(role, kind, uid)
+
+        state = TagState(emit)
+        self._tags[role] = state
+        backoff, attempts, ever_open = BACKOFF_FIRST, 0, generation > 0
+        if after is not None:
+            after.join(REOPEN_AFTER_CLOSE)  # the stalled driver's close, so that the device is free again
+        while self._current(role, generation):
             try:
                 driver.open()
             except Exception as exc:  # noqa: BLE001 - any driver failure becomes health, never a crash
                 attempts += 1
                 status, detail = _classify(exc, spec, attempts, ever_open)
-                self._set(role, status, detail, error=True)
+                self._set(role, status, detail, error=True, generation=generation)
                 driver.close()
                 self._stop.wait(FAILED_RETRY if status == "failed" else backoff)
                 backoff = min(backoff * 2, BACKOFF_MAX)
                 continue
             ever_open, attempts, backoff = True, 0, BACKOFF_FIRST
             warning = spec.options.get("warning")
-            self._set(role, "ok", f"reading {spec.path}" + (f"; warning: {warning}" if warning else ""))
+            driver.beat()  # watched from here: run() beats from now on
+            self._set(role, "ok", f"reading {spec.path}" + (f"; warning: {warning}" if warning else ""),
+                      generation=generation)
             try:
                 driver.run(state, self._stop)
             except ReaderUnusable as exc:
-                self._set(role, "failed", str(exc), error=True)
+                driver.last_beat = None
+                self._set(role, "failed", str(exc), error=True, generation=generation)
                 self._stop.wait(FAILED_RETRY)
             except Exception as exc:  # noqa: BLE001
                 log.debug("reader %s lost", role, exc_info=True)
-                self._set(role, "reconnecting", f"{exc}; reopening", error=True)
+                self._set(role, "reconnecting", f"{exc}; reopening", error=True, generation=generation)
             finally:
-                if not self._stop.is_set():
+                driver.last_beat = None  # not running: nothing to watch
+                if self._current(role, generation):
                     state.gone()  # a tag on a reader that went away is no longer known to be there
                 driver.close()
+
+    def _watch(self) -> None:
+        """The watchdog: a reader whose run() has not beaten for `stall_after` s is stalled; reopen it."""
+        limit = float(self._stall_after or 0)
+        while not self._stop.wait(min(0.25, limit / 10)):
+            now = time.monotonic()
+            for spec in self._specs:
+                driver = self._drivers[spec.role]
+                beat = driver.last_beat
+                if beat is not None and now - beat > limit and not isinstance(driver, SimDriver):
+                    self._reopen_stalled(spec, driver, now - beat)
+
+    def _reopen_stalled(self, spec: ReaderSpec, stuck: Driver, silent: float) -> None:
+        role = spec.role
+        stuck.last_beat = None
+        fresh = make_driver(spec)
+        with self._lock:
+            self._generation[role] += 1
+            generation = self._generation[role]
+            self._drivers[role] = fresh
+        log.warning("reader %s: no answer for %.1f s while plugged in; reopening it", role, silent)
+        self._set(role, "stalled", f"no answer for {silent:.1f} s; reopening", error=True)
+        state = self._tags.get(role)
+        if state is not None and state.held is not None:  # the stuck thread no longer speaks for the reader
+            held, state.held = state.held, None
+            self._emit(role, "removed", held)
+        closer = threading.Thread(target=_release, args=(stuck,), name=f"close-stalled-{role}", daemon=True)
+        closer.start()  # on its own thread: closing a hung device may hang too
+        self._start_reader(spec, fresh, generation, after=closer)
 
     def _dispatch(self) -> None:
         debouncer = self._debouncer
@@ -225,6 +294,16 @@ def _warn_paths(specs: Sequence[ReaderSpec]) -> None:
                         "give each role its own reader", seen[real], spec.role, real)
         else:
             seen[real] = spec.role
+
+
+def _release(driver: Driver) -> None:
+    """Close a stalled driver from outside its thread: a blocked read usually fails once its device is
+    closed, and the device is free for the fresh driver."""
+    try:
+        driver.interrupt()
+        driver.close()
+    except Exception:  # noqa: BLE001 - best effort on a device that already misbehaves
+        log.debug("closing a stalled %s", driver.spec.path, exc_info=True)
 
 
 def _classify(exc: Exception, spec: ReaderSpec, attempts: int, ever_open: bool) -> tuple[Status, str]:

@@ -66,6 +66,7 @@ class NfcDriver(Driver):
         targets = [nfc.clf.RemoteTarget(brty) for brty in self.spec.options["targets"]]
         every = self.spec.options["presence_interval"]
         while not stop.is_set():
+            self.beat()  # a sensing cycle with no tag is short (udp: sense_timeout per target type)
             try:
                 self._sensing = True
                 target = clf.sense(*targets, iterations=1, interval=0)
@@ -77,7 +78,7 @@ class NfcDriver(Driver):
                     continue
                 state.seen(tag.identifier.hex())
                 while not stop.wait(every) and tag.is_present:
-                    pass
+                    self.beat()
                 if not stop.is_set():
                     state.gone()
             except nfc.clf.CommunicationError as exc:

@@ -46,6 +46,7 @@ class SerialDriver(Driver):
         silence = float(self.spec.options.get("removal_silence", 0.0))
         last_heard = time.monotonic()
         while not stop.is_set():
+            self.beat()
             try:
                 data = port.read(max(1, port.in_waiting))
             except (OSError, serial.SerialException) as exc:
