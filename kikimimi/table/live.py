@@ -80,8 +80,8 @@ class TableLock:
         except BlockingIOError:
             holder = _read_holder(fd)
             os.close(fd)
-            raise TableRunning(f"the table is already running ({holder}); stop it first, or attach the "
-                               "console to it") from None
+            raise TableRunning(f"the table is already running ({holder}); stop it first (its console is "
+                               "`kikimimi play --console`, in the same process)") from None
         except OSError as exc:
             os.close(fd)
             raise JournalError(f"table lock {self.path}: {exc.strerror or exc}") from exc
