@@ -20,6 +20,13 @@ def data_dir(name: str) -> Path:
     raise FileNotFoundError(f"kikimimi data folder {name!r} not found in {installed} or {checkout}")
 
 
+def data_home() -> Path:
+    """The writable folder of this table's own files: journal, records, voice packs
+    (`$KIKIMIMI_DATA`, else ~/.local/share/kikimimi; the boot service sets /var/lib/kikimimi)."""
+    env = os.environ.get("KIKIMIMI_DATA")
+    return Path(env).expanduser() if env else Path.home() / ".local" / "share" / "kikimimi"
+
+
 def not_utf8(path: object, exc: UnicodeDecodeError) -> str:
     """`FILE:LINE: not UTF-8 text ...`: where a file's bad byte is and what to do about it."""
     data = exc.object if isinstance(exc.object, bytes | bytearray) else b""

@@ -22,7 +22,6 @@ default audio device (or the transcript when there is none).
 
 from __future__ import annotations
 
-import os
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -32,7 +31,7 @@ from kikimimi.devices.config import ReaderSpec, parse_readers
 from kikimimi.devices.deck import Deck, DeckError, load_deck
 from kikimimi.games.base import SPEAKER, hand
 from kikimimi.games.registry import DEFAULT_GAME, GameInfo, SetupError, UnknownGame, game_ids, get_info
-from kikimimi.paths import data_dir, not_utf8
+from kikimimi.paths import data_dir, data_home, not_utf8
 from kikimimi.voice.catalog import LANGUAGES
 from kikimimi.voice.config import OutputSpec, VoiceSpec, parse_voice
 
@@ -127,12 +126,6 @@ def _missing_hardware(info: GameInfo, setup: dict[str, Any], roles: set[str], ou
 def default_config_path(game: str = DEFAULT_GAME) -> Path:
     """A game's simulated table (the default game's unless told)."""
     return data_dir("devices") / "tables" / f"{game}-sim.toml"
-
-
-def data_home() -> Path:
-    """Where the journal and the records live unless a config says otherwise."""
-    env = os.environ.get("KIKIMIMI_DATA")
-    return Path(env).expanduser() if env else Path.home() / ".local" / "share" / "kikimimi"
 
 
 def _resolve(base: Path, value: str, shipped: str) -> Path:

@@ -28,7 +28,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from kikimimi.paths import data_dir
+from kikimimi.paths import data_home
 
 SINKS = ("audio", "wav", "transcript", "null")
 BACKENDS = ("espeak", "jtalk", "none")
@@ -61,8 +61,9 @@ class VoiceSpec:
 
 
 def default_pack_dir(lang: str, backend: str) -> Path:
-    """Where `kikimimi voices render` writes and the table looks for a pre-rendered pack."""
-    return data_dir("voices") / "packs" / f"{lang}-{backend}"
+    """Where `kikimimi voices render` writes and the table looks for a pre-rendered pack: the table's
+    writable data folder (never the installed package, which the service user cannot write)."""
+    return data_home() / "packs" / f"{lang}-{backend}"
 
 
 def parse_voice(

@@ -56,3 +56,12 @@ def test_bad_settings_say_where_and_how(tmp_path: Path, voice: dict, outputs: di
     with pytest.raises(ConfigError, match=expected) as err:
         parse_voice(voice, outputs, "en", "my-table.toml", tmp_path)
     assert "my-table.toml" in str(err.value)
+
+
+def test_voice_packs_go_to_the_tables_writable_data_folder_not_the_package(tmp_path, monkeypatch):
+    from kikimimi.paths import data_dir
+    from kikimimi.voice.config import default_pack_dir
+
+    monkeypatch.setenv("KIKIMIMI_DATA", str(tmp_path / "var"))
+    assert default_pack_dir("ja", "espeak") == tmp_path / "var" / "packs" / "ja-espeak"
+    assert data_dir("voices") not in default_pack_dir("ja", "espeak").parents
