@@ -69,6 +69,9 @@ def describe_alert(alert: Alert, *, reveal: bool = False) -> str:
         return f"the journal could not be written ({p.get('error')}): the game goes on unsaved"
     if alert.key == "reader.down":
         return f"reader {p.get('reader')} is {p.get('status')}: {p.get('detail')}"
+    if alert.key == "reader.two_tags":
+        return (f"two tags take turns on reader {p.get('reader')}: a piece is lying on it? "
+                "(keep the tap zone clear of played pieces)")
     if alert.key == "reader.back":
         return f"reader {p.get('reader')} is back"
     if alert.key == "output.lost":

@@ -24,6 +24,7 @@ from kikimimi.devices.events import ReaderEvent
 from kikimimi.games.base import SPEAKER, Alert, Effect, Event, GameOver, Outcome, Referee, Say, Scan, hand, seat_of
 from kikimimi.games.registry import GameInfo, SetupError, UnknownGame, get_info
 from kikimimi.games.session import Session
+from kikimimi.table.alternation import AlternationWatch
 from kikimimi.table.clock import TurnClock
 from kikimimi.table.config import TableConfig, TableConfigError
 from kikimimi.table.journal import Journal
@@ -72,6 +73,7 @@ class TableLoop:
         self.deck = config.deck
         self.session: Session = Session(self.game, self._setup(config.setup))
         self.clock = TurnClock(self._queue_clock)
+        self.two_tags = AlternationWatch()
         self.paused = False
         self.status = TableStatus()
         self.listeners: list[Listener] = []
@@ -287,6 +289,10 @@ class TableLoop:
         if event.kind != "tap":
             self.status.removed += 1
             return
+        if self.two_tags.tap(event.reader, event.uid, event.t):
+            # The table cannot tell which tag was meant: the Priest checks the reader (no tag names here).
+            log.warning("reader %s: two tags take turns on it; is a piece lying on the reader?", event.reader)
+            self.status.alerts.append((time.time(), Alert("reader.two_tags", {"reader": event.reader})))
         tag = self.deck.resolve(event.uid)
         if tag is None:
             # Not in the deck: answered on that reader's own output, logged with its UID, nothing changes.
