@@ -13,8 +13,6 @@ from kikimimi.games.base import SPEAKER, Alert, Effect, Event, Game, Referee, Sa
 
 S = TypeVar("S")
 
-# What undo says, for every game (the phrases are in the common catalog), with their parameters.
-UNDO_PHRASES: dict[str, tuple[str, ...]] = {"referee.undone": (), "referee.nothing_to_undo": ()}
 
 
 class Session(Generic[S]):

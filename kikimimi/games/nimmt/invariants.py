@@ -11,7 +11,7 @@ from kikimimi.games.base import SPEAKER, Effect, Event, Say, Scan, seat_of
 from kikimimi.games.nimmt.phrases import CARD_PARAM, PHRASES
 from kikimimi.games.nimmt.pieces import CARD_COUNT
 from kikimimi.games.nimmt.state import CHOOSE, DEAL, HAND_SIZE, OVER, ROW_LIMIT, ROWS, TAKE_ROW, NimmtState
-from kikimimi.games.session import UNDO_PHRASES
+from kikimimi.games.phrasebook import phrase_problem
 
 # Refusals never name a card (D16).
 REFUSALS = ("tap.not_yours", "tap.refused", "deal.hand_full", "deal.rows_full", "deal.held", "row.not_laid",
@@ -77,12 +77,9 @@ def privacy_leaks(before: NimmtState, event: Event, effects: Iterable[Effect], a
     for effect in effects:
         if not isinstance(effect, Say):
             continue
-        if effect.key in UNDO_PHRASES:
-            continue  # said by the generic undo (kikimimi.games.session)
-        if effect.key not in PHRASES:
-            problems.append(f"unregistered phrase {effect.key!r}")
-        elif set(effect.params) != set(PHRASES[effect.key]):
-            problems.append(f"phrase {effect.key!r} with params {sorted(effect.params)}")
+        problem = phrase_problem(effect, PHRASES)
+        if problem:
+            problems.append(problem)
         card = effect.params.get(CARD_PARAM)
         if effect.key in REFUSALS and card is not None:
             problems.append(f"a refusal named card {card}")

@@ -13,7 +13,7 @@ from kikimimi.games.base import FIELD, SPEAKER, Effect, Event, Say, Scan, seat_o
 from kikimimi.games.numeron.phrases import HAND_ONLY, PHRASES, SPEAKER_ONLY
 from kikimimi.games.numeron.pieces import PLACE_NAMES, parse
 from kikimimi.games.numeron.state import OVER, SEATS, NumeronState
-from kikimimi.games.session import UNDO_PHRASES
+from kikimimi.games.phrasebook import phrase_problem
 
 # Hand phrases a seat hears for a tap on another reader: the steps of its own item.
 _FOR_FIELD_TAP = {"shuffle.prompt", "change.ask", "change.impossible", "move.ask", "move.impossible"}
@@ -41,13 +41,11 @@ def privacy_leaks(before: NumeronState, event: Event, effects: Iterable[Effect],
         if not isinstance(effect, Say):
             continue
         key, params = effect.key, effect.params
-        if key in UNDO_PHRASES:
-            continue  # said by the generic undo (kikimimi.games.session)
-        if key not in PHRASES:
-            problems.append(f"unregistered phrase {key!r}")
-            continue
-        if set(params) != set(PHRASES[key]):
-            problems.append(f"phrase {key!r} with params {sorted(params)}, expected {sorted(PHRASES[key])}")
+        problem = phrase_problem(effect, PHRASES)
+        if problem:
+            problems.append(problem)
+            if key not in PHRASES:
+                continue
         if effect.to == SPEAKER:
             if key in HAND_ONLY:
                 problems.append(f"the speaker said the private phrase {key!r}")

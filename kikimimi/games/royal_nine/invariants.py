@@ -6,10 +6,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from kikimimi.games.base import SPEAKER, Effect, Event, Say, Scan
+from kikimimi.games.phrasebook import phrase_problem
 from kikimimi.games.royal_nine.cards import CARD_SET, OWN_CELLS
 from kikimimi.games.royal_nine.phrases import PHRASES, REVEAL_PHRASES
 from kikimimi.games.royal_nine.state import HALF, OVER, PLACES, SEATS, RoyalNineState
-from kikimimi.games.session import UNDO_PHRASES
 
 
 def _secret(before: RoyalNineState, after: RoyalNineState) -> str | None:
@@ -48,12 +48,9 @@ def phrase_problems(effects: Iterable[Effect]) -> list[str]:
     problems = []
     for effect in effects:
         if isinstance(effect, Say):
-            if effect.key in UNDO_PHRASES:
-                continue  # said by the generic undo (kikimimi.games.session)
-            if effect.key not in PHRASES:
-                problems.append(f"unregistered phrase {effect.key!r}")
-            elif set(effect.params) != set(PHRASES[effect.key]):
-                problems.append(f"phrase {effect.key!r} with params {sorted(effect.params)}")
+            problem = phrase_problem(effect, PHRASES)
+            if problem:
+                problems.append(problem)
     return problems
 
 

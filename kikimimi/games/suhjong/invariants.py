@@ -7,7 +7,7 @@ import json
 from collections.abc import Iterable, Sequence
 
 from kikimimi.games.base import SPEAKER, Effect, Event, Say, Scan, seat_of
-from kikimimi.games.session import UNDO_PHRASES
+from kikimimi.games.phrasebook import phrase_problem
 from kikimimi.games.suhjong.phrases import PHRASES
 from kikimimi.games.suhjong.pieces import CARD_SET, VALUE
 from kikimimi.games.suhjong.state import DEAL, HAND_SIZE, OVER, SCORING, SEATS, TURN, SuhjongState
@@ -40,12 +40,9 @@ def check(state: SuhjongState, event: Event, effects: Iterable[Effect]) -> list[
         problems.append("cards in a river or the sea during the deal")
     for effect in effects:
         if isinstance(effect, Say):
-            if effect.key in UNDO_PHRASES:
-                continue  # said by the generic undo (kikimimi.games.session)
-            if effect.key not in PHRASES:
-                problems.append(f"unregistered phrase {effect.key!r}")
-            elif set(effect.params) != set(PHRASES[effect.key]):
-                problems.append(f"phrase {effect.key!r} with params {sorted(effect.params)}")
+            problem = phrase_problem(effect, PHRASES)
+            if problem:
+                problems.append(problem)
     return problems
 
 
