@@ -15,6 +15,10 @@ looked up in `common` plus that game's file only, so two games may use the same 
     [phrases."turn.seat"]
     text = "{seat}番の番です"            # display text
     kana = "{seat}ばんのばんです"         # reading for espeak-ng (Japanese only; kanji are not read)
+    short = "{seat}番"                  # optional: said instead when the output is behind (same parameters)
+    short_kana = "{seat}ばん"            # its reading (Japanese: required with `short`)
+    supersedes = "turn"                 # optional: a newer phrase of group "turn" replaces this one while
+                                        # it still waits on the speaker (never a private one, never one playing)
 
 Parameters are typed by name (PARAM_TYPES, plus a game's `[params]`): seats and numbers are spoken as
 numbers, `digits` one digit at a time ("zero three one"), `suit` and `kind` by their names from the
@@ -59,6 +63,7 @@ PARAM_KINDS = ("seat", "number", "digits", "text")  # besides these, a type name
 SEAT_VALUES = range(1, 4)
 NUMBER_VALUES = range(0, 61)
 COMMON = "common"
+SHORT_SUFFIX = "~short"  # a short form's entry in a voice pack: `<entry>~short[params]`
 
 _DIGIT_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
 _DIGIT_KANA = ("ぜろ", "いち", "に", "さん", "よん", "ご", "ろく", "なな", "はち", "きゅう")
@@ -86,6 +91,9 @@ class Phrase:
     kana: str | None
     params: tuple[str, ...]
     source: str
+    short: str | None = None  # a shorter text with the same parameters, said when the output is behind
+    short_kana: str | None = None
+    supersedes: str | None = None  # its supersession group: a newer one of the group drops a queued one
 
 
 def phrase_params(template: str) -> tuple[str, ...]:
@@ -154,7 +162,8 @@ class Catalog:
                 if unknown:
                     raise CatalogError(f"{path}: phrase {key!r} uses unknown parameter(s) {unknown}; "
                                        f"known: {sorted(param_types)} (a game adds its own under [params])")
-                phrases[key] = Phrase(key, text, kana, params, str(path))
+                short, short_kana, group = _extras(path, key, entry, lang, params)
+                phrases[key] = Phrase(key, text, kana, params, str(path), short, short_kana, group)
         return cls(lang, phrases, values, namespace, param_types, ranges)
 
     def entry_key(self, key: str) -> str:
@@ -164,17 +173,31 @@ class Catalog:
             return key
         return f"{self.namespace}:{key}"
 
-    def render(self, key: str, params: Mapping[str, Any] | None = None) -> Line:
-        """The phrase in this language. A missing key or value renders visibly instead of raising."""
+    def render(self, key: str, params: Mapping[str, Any] | None = None, short: bool = False) -> Line:
+        """The phrase in this language (with `short`, its short form if it has one; a pack stores that
+        under `<entry>~short`). A missing key or value renders visibly instead of raising."""
         params = params or {}
         phrase = self.phrases.get(key)
         if phrase is None:
             return Line(key, f"[{key}]", key, self.lang, key)
         shown = {name: self._value(name, params.get(name), reading=False) for name in phrase.params}
         read = {name: self._value(name, params.get(name), reading=True) for name in phrase.params}
+        if short and phrase.short is not None:
+            text = phrase.short.format_map(shown)
+            reading = (phrase.short_kana or phrase.short).format_map(read)
+            return Line(key, text, reading, self.lang, f"{self.entry_key(key)}{SHORT_SUFFIX}")
         text = phrase.text.format_map(shown)
         reading = (phrase.kana or phrase.text).format_map(read)
         return Line(key, text, reading, self.lang, self.entry_key(key))
+
+    def has_short(self, key: str) -> bool:
+        phrase = self.phrases.get(key)
+        return phrase is not None and phrase.short is not None
+
+    def group(self, key: str) -> str | None:
+        """The phrase's supersession group (None: a newer phrase never replaces it)."""
+        phrase = self.phrases.get(key)
+        return None if phrase is None else phrase.supersedes
 
     def _value(self, name: str, value: Any, reading: bool) -> str:
         vtype = self.param_types.get(name, "")
@@ -228,6 +251,33 @@ def _entry(path: Path, where: str, entry: Any, lang: str) -> tuple[str, str | No
         if not _KANA_ONLY.match(kana):
             raise CatalogError(f"{path}: {where}: kana reading {kana!r} contains kanji")
     return entry["text"], kana
+
+
+def _extras(path: Path, key: str, entry: Any, lang: str,
+            params: tuple[str, ...]) -> tuple[str | None, str | None, str | None]:
+    """A phrase's optional `short` (and `short_kana`) form and `supersedes` group, checked."""
+    if not isinstance(entry, dict):
+        return None, None, None
+    where = f"{path}: phrase {key!r}"
+    short, short_kana, group = entry.get("short"), entry.get("short_kana"), entry.get("supersedes")
+    if short is not None:
+        if not isinstance(short, str) or not short.strip():
+            raise CatalogError(f"{where}: `short` must be a non-empty string")
+        if set(phrase_params(short)) != set(params):
+            raise CatalogError(f"{where}: short form has parameters {phrase_params(short)}, text has {params} "
+                               f"(a short form says the same thing, so it takes the same parameters)")
+    if short_kana is not None:
+        if short is None:
+            raise CatalogError(f"{where}: `short_kana` without a `short` text")
+        if not isinstance(short_kana, str) or set(phrase_params(short_kana)) != set(params):
+            raise CatalogError(f"{where}: short_kana must be a string with the parameters {params}")
+        if not _KANA_ONLY.match(short_kana):
+            raise CatalogError(f"{where}: short_kana reading {short_kana!r} contains kanji")
+    elif short is not None and lang == "ja":
+        raise CatalogError(f"{where}: a Japanese `short` form needs a `short_kana` reading")
+    if group is not None and (not isinstance(group, str) or not group.strip()):
+        raise CatalogError(f"{where}: `supersedes` must name a group, e.g. supersedes = \"turn\"")
+    return short, short_kana, group
 
 
 def _param_types(path: Path, table: Any) -> dict[str, str]:

@@ -10,6 +10,16 @@ time. A phrase's audio comes from the first that has it: the recorded pack, the 
 only ever queued on `hand:N`'s own output; an effect to an output that is not configured is
 written to the transcript, never redirected. A device that is missing or vanishes falls back to
 the transcript, and a watchdog tries it again every few seconds.
+
+Keeping the speaker current (a fast game says more than it can speak):
+- a new speaker phrase whose catalog entry names a `supersedes` group drops any phrase of that group
+  still waiting (not yet started) on the speaker: "seat 3, heart" replaces a queued "seat 2, spade".
+  Only on the speaker: a private (earphone) phrase is never dropped, one playing is never cut, and
+  the phrases that stay keep their order.
+- a phrase with a `short` form is said short when its output is behind: it waited more than
+  SHORT_AFTER_SECONDS, or SHORT_QUEUE or more phrases wait behind it.
+A sound card's worker hands the mixer at most LOOKAHEAD_SECONDS of audio ahead, so the backlog stays
+in the queue, where it can still be dropped or shortened.
 """
 
 from __future__ import annotations
@@ -26,6 +36,7 @@ from types import ModuleType
 
 import numpy as np
 
+from kikimimi.games import base as games_base
 from kikimimi.games.base import Say
 from kikimimi.voice.catalog import Catalog, Line, catalog
 from kikimimi.voice.clip import Clip, first_sound, resample
@@ -45,8 +56,12 @@ from kikimimi.voice.tts import SpeechWorker
 log = logging.getLogger(__name__)
 
 LineHook = Callable[[str, Line], None]
+StartHook = Callable[[str, Say, float, float], None]  # (output, effect, said, started), perf_counter times
 RETRY_SECONDS = 5.0
 WATCH_SECONDS = 0.25
+SHORT_AFTER_SECONDS = 1.0  # a phrase that waited longer than this is said in its short form
+SHORT_QUEUE = 2  # ... as is one with this many phrases waiting behind it
+LOOKAHEAD_SECONDS = 0.3  # audio handed to a sound card's mixer ahead of what is playing
 
 
 @dataclass(frozen=True)
@@ -121,6 +136,7 @@ class _Output:
         self.status = "ok"
         self.detail = ""
         self.thread: threading.Thread | None = None
+        self.dropped = 0  # phrases superseded while they waited
         self._resampled: OrderedDict[tuple[str, int], np.ndarray] = OrderedDict()
 
     def set_health(self, status: str, detail: str) -> None:
@@ -158,6 +174,10 @@ class Voice:
         self.audio = audio
         self.on_line = on_line
         self.on_first_frame = on_first_frame
+        self.on_start: StartHook | None = None  # a phrase leaves its queue (for a sound card: its first
+        # frame follows within LOOKAHEAD_SECONDS plus what plays before it)
+        self.supersede = True  # drop a queued speaker phrase that a newer one of its group replaces
+        self.short_forms = True  # say a phrase's short form when its output is behind
         self.transcript = Transcript()
         self.outputs: dict[str, _Output] = {}
         self.devices: list[DeviceStream] = []
@@ -319,7 +339,24 @@ class Voice:
             self.transcript.write(effect.to, line)
             self._emit_line(effect.to, line)
             return
+        if self.supersede and effect.to == games_base.SPEAKER and (group := self.catalog.group(effect.key)):
+            self._drop_superseded(out, group)
         out.jobs.put((effect, now, self.catalog))  # the phrases of the game that said it, even if it changes
+
+    def _drop_superseded(self, out: _Output, group: str) -> None:
+        """Remove the queued (not started) phrases of `group` from a public output; the rest keep
+        their order. The worker takes phrases under the same lock, so a started one is never here."""
+        with out.jobs.mutex:
+            waiting = out.jobs.queue
+            kept = [job for job in waiting if job is None or job[2].group(job[0].key) != group]
+            dropped = len(waiting) - len(kept)
+            if not dropped:
+                return
+            waiting.clear()
+            waiting.extend(kept)
+            out.jobs.unfinished_tasks -= dropped
+        out.dropped += dropped
+        log.debug("output %s: %d queued %r phrase(s) superseded", out.name, dropped, group)
 
     def use_catalog(self, namespace: str) -> None:
         """Speak another game's phrases from now on (the table changed game). Call from the one thread
@@ -381,7 +418,10 @@ class Voice:
     # -- workers ----------------------------------------------------------------------------------
 
     def _work(self, out: _Output) -> None:
-        while (job := out.jobs.get()) is not None:
+        while True:
+            self._wait_for_room(out)
+            if (job := out.jobs.get()) is None:
+                return
             out.working = True
             try:
                 self._speak(out, *job)
@@ -390,12 +430,44 @@ class Voice:
             finally:
                 out.working = False
 
+    def _wait_for_room(self, out: _Output) -> None:
+        """A sound card's mixer plays what it is handed: hand it the next phrase only when little is
+        left to play, so the backlog waits in the queue (where it can be superseded or shortened)."""
+        while not self._closed.is_set():
+            lane, device = out.lane, out.device
+            if lane is None or device is None or not device.ok or not device.rate:
+                return
+            if self._lane_seconds(lane, device.rate) <= LOOKAHEAD_SECONDS:
+                return
+            time.sleep(0.005)
+
+    @staticmethod
+    def _lane_seconds(lane: Lane, rate: int) -> float:
+        try:
+            playing = [lane.current, *list(lane.pending)]  # the audio callback changes these
+        except RuntimeError:
+            return float("inf")
+        return sum(len(p.samples) - p.pos for p in playing if p is not None) / rate
+
+    def _behind(self, out: _Output, say_time: float, now: float) -> bool:
+        return now - say_time > SHORT_AFTER_SECONDS or out.jobs.qsize() >= SHORT_QUEUE
+
     def _speak(self, out: _Output, effect: Say, say_time: float, phrases: Catalog) -> None:
+        started = time.perf_counter()
+        if self.on_start is not None:
+            try:
+                self.on_start(out.name, effect, say_time, started)
+            except Exception:
+                log.exception("on_start hook failed for %s", out.name)
         params = dict(effect.params)
         phrase = phrases.phrases.get(effect.key)
         if phrase is not None:  # extra parameters do not change the words, so not the audio either
             params = {name: params[name] for name in phrase.params if name in params}
-        line = phrases.render(effect.key, params)
+        short = self.short_forms and phrases.has_short(effect.key) and self._behind(out, say_time, started)
+        line = phrases.render(effect.key, params, short=short)
+        sounding = out.spec.sink not in ("null", "transcript") and out.status == "ok"
+        if short and sounding and self.audio.find(line, params)[0] is None:
+            line = phrases.render(effect.key, params)  # no sound for the short form: say it in full
         self._emit_line(out.name, line)
         sink = out.spec.sink
         if sink == "null":

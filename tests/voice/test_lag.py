@@ -1,0 +1,192 @@
+"""Keeping the speaker current: superseded public phrases dropped, short forms when behind (issue 15, item 11)."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from kikimimi.games.base import SPEAKER, Say, hand
+from kikimimi.voice.catalog import SHORT_SUFFIX, Catalog, CatalogError, catalog
+from kikimimi.voice.clip import Clip
+from kikimimi.voice.config import OutputSpec, VoiceSpec
+from kikimimi.voice.router import Voice
+
+CATALOG = """
+language = "en"
+[values.suit]
+heart = "heart"
+spade = "spade"
+[phrases]
+"t.turn" = { text = "Seat {seat}, {suit}.", short = "{seat}, {suit}.", supersedes = "turn" }
+"t.play" = { text = "Seat {seat} plays", short = "{seat} plays" }
+"t.other" = "Something else."
+"""
+
+
+class _Audio:
+    speech = None
+
+    def find(self, line, params):  # noqa: ANN001
+        return Clip(np.zeros(100, dtype=np.float32), 1000), "tts", ""
+
+
+class _GatedSink:
+    """Blocks each phrase until `gate` opens: the first phrase is 'playing' while the rest queue."""
+
+    def __init__(self) -> None:
+        self.gate = threading.Event()
+        self.playing = threading.Event()
+
+    def play(self, clip, gain) -> None:  # noqa: ANN001
+        self.playing.set()
+        assert self.gate.wait(5)
+
+    def close(self) -> None:
+        pass
+
+
+@pytest.fixture
+def rig(tmp_path: Path):
+    folder = tmp_path / "catalog"
+    folder.mkdir()
+    (folder / "t.en.toml").write_text(CATALOG)
+    phrases = Catalog.load("en", folder)
+    lines: list[tuple[str, str]] = []
+    outputs = [OutputSpec(name, None, (1,), 1.0, "wav") for name in (SPEAKER, hand(1))]
+    spec = VoiceSpec("en", "none", None, None, False, tmp_path / "wav")
+    voice = Voice.open(spec, outputs, on_line=lambda out, line: lines.append((out, line.text)), phrases=phrases)
+    voice.audio = _Audio()  # type: ignore[assignment]
+    sinks = {}
+    for name, out in voice.outputs.items():
+        assert out.wav is not None
+        out.wav.close()
+        out.wav = sinks[name] = _GatedSink()  # type: ignore[assignment]
+    yield voice, sinks, lines
+    for sink in sinks.values():
+        sink.gate.set()
+    voice.close()
+
+
+def _said(voice: Voice, sinks: dict, lines: list, output: str) -> list[str]:
+    sinks[output].gate.set()
+    assert voice.wait_idle(timeout=5)
+    return [text for out, text in lines if out == output]
+
+
+def test_a_queued_superseded_speaker_phrase_is_dropped_and_the_playing_one_is_not_cut(rig) -> None:
+    voice, sinks, lines = rig
+    voice.say(Say(SPEAKER, "t.turn", {"seat": 1, "suit": "heart"}))
+    assert sinks[SPEAKER].playing.wait(5)  # seat 1's turn is playing: never cut
+    voice.say(Say(SPEAKER, "t.play", {"seat": 1}))
+    voice.say(Say(SPEAKER, "t.turn", {"seat": 2, "suit": "spade"}))  # queued, then superseded
+    voice.say(Say(SPEAKER, "t.other", {}))
+    voice.say(Say(SPEAKER, "t.turn", {"seat": 3, "suit": "heart"}))
+    said = _said(voice, sinks, lines, SPEAKER)
+    assert said[0] == "Seat 1, heart."
+    assert [s for s in said if "2" in s] == []
+    assert said[1] == "1 plays" or said[1] == "Seat 1 plays"  # the others keep their order
+    assert said[2] == "Something else."
+    assert said[3].endswith("3, heart.")
+    assert len(said) == 4
+    assert voice.outputs[SPEAKER].dropped == 1
+
+
+def test_an_earphone_phrase_is_never_dropped(rig) -> None:
+    voice, sinks, lines = rig
+    seat = hand(1)
+    voice.say(Say(seat, "t.turn", {"seat": 1, "suit": "heart"}))
+    assert sinks[seat].playing.wait(5)
+    for n in (2, 3, 1):
+        voice.say(Say(seat, "t.turn", {"seat": n, "suit": "spade"}))
+    said = _said(voice, sinks, lines, seat)
+    assert [s.split(",")[0][-1] for s in said] == ["1", "2", "3", "1"]
+    assert voice.outputs[seat].dropped == 0
+
+
+def test_supersession_off_keeps_every_phrase(rig) -> None:
+    voice, sinks, lines = rig
+    voice.supersede = False
+    voice.say(Say(SPEAKER, "t.other", {}))
+    assert sinks[SPEAKER].playing.wait(5)
+    voice.say(Say(SPEAKER, "t.turn", {"seat": 2, "suit": "spade"}))
+    voice.say(Say(SPEAKER, "t.turn", {"seat": 3, "suit": "heart"}))
+    assert len(_said(voice, sinks, lines, SPEAKER)) == 3
+
+
+def test_short_form_when_behind_full_when_not(rig) -> None:
+    voice, sinks, lines = rig
+    voice.say(Say(SPEAKER, "t.play", {"seat": 1}))  # nothing queued: full
+    assert sinks[SPEAKER].playing.wait(5)
+    voice.say(Say(SPEAKER, "t.play", {"seat": 2}))  # two phrases wait behind it: short
+    voice.say(Say(SPEAKER, "t.other", {}))
+    voice.say(Say(SPEAKER, "t.other", {}))
+    voice.say(Say(SPEAKER, "t.play", {"seat": 3}))  # last, said at once: full
+    said = _said(voice, sinks, lines, SPEAKER)
+    assert said == ["Seat 1 plays", "2 plays", "Something else.", "Something else.", "Seat 3 plays"]
+
+
+def test_short_forms_off_says_everything_in_full(rig) -> None:
+    voice, sinks, lines = rig
+    voice.short_forms = False
+    voice.say(Say(SPEAKER, "t.other", {}))
+    assert sinks[SPEAKER].playing.wait(5)
+    for _ in range(3):
+        voice.say(Say(SPEAKER, "t.play", {"seat": 2}))
+    assert _said(voice, sinks, lines, SPEAKER)[1:] == ["Seat 2 plays"] * 3
+
+
+# -- catalog ----------------------------------------------------------------------------------------
+
+
+def _load(tmp_path: Path, body: str, lang: str = "en") -> Catalog:
+    (tmp_path / f"x.{lang}.toml").write_text(f'language = "{lang}"\n[phrases]\n{body}\n')
+    return Catalog.load(lang, tmp_path)
+
+
+def test_catalog_reads_short_forms_and_groups(tmp_path: Path) -> None:
+    c = _load(tmp_path, '"a" = { text = "Seat {seat} plays", short = "{seat} plays", supersedes = "turn" }\n'
+                        '"b" = "Plain."')
+    assert (c.group("a"), c.group("b"), c.group("missing")) == ("turn", None, None)
+    assert c.has_short("a") and not c.has_short("b")
+    full, short = c.render("a", {"seat": 2}), c.render("a", {"seat": 2}, short=True)
+    assert (full.text, short.text) == ("Seat 2 plays", "2 plays")
+    assert short.entry == "a" + SHORT_SUFFIX and full.entry == "a"
+    assert c.render("b", short=True).text == "Plain."  # no short form: the full text
+
+
+def test_japanese_short_form_has_its_reading(tmp_path: Path) -> None:
+    c = _load(tmp_path, '"a" = { text = "{seat}番です", kana = "{seat}ばんです", short = "{seat}番", '
+                        'short_kana = "{seat}ばん" }', "ja")
+    line = c.render("a", {"seat": 2}, short=True)
+    assert (line.text, line.reading) == ("2番", "にばん")
+
+
+@pytest.mark.parametrize(
+    ("body", "lang", "says"),
+    [
+        ('"a" = { text = "Seat {seat} plays", short = "Seat plays" }', "en", "same parameters"),
+        ('"a" = { text = "Seat {seat} plays", short = "{count} plays" }', "en", "same parameters"),
+        ('"a" = { text = "Hi", short = "" }', "en", "non-empty"),
+        ('"a" = { text = "Hi", supersedes = 3 }', "en", "supersedes"),
+        ('"a" = { text = "Hi", short_kana = "はい" }', "en", "without a `short`"),
+        ('"a" = { text = "{seat}番", kana = "{seat}ばん", short = "{seat}" }', "ja", "short_kana"),
+        ('"a" = { text = "{seat}番", kana = "{seat}ばん", short = "{seat}", short_kana = "{seat}番" }', "ja", "kanji"),
+    ],
+)
+def test_catalog_refuses_bad_short_forms(tmp_path: Path, body: str, lang: str, says: str) -> None:
+    with pytest.raises(CatalogError, match=says):
+        _load(tmp_path, body, lang)
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_the_trident_declares_its_turn_group_and_short_forms(lang: str) -> None:
+    c = catalog(lang, "trident")
+    assert c.group("turn.next") == c.group("turn.attacked") == "turn"
+    for key in ("turn.next", "play.by", "penalty.wrong_play", "draw.owed", "turn.attacked"):
+        assert c.has_short(key), key
+        full = c.render(key, {"seat": 2, "suit": "heart", "count": 4})
+        short = c.render(key, {"seat": 2, "suit": "heart", "count": 4}, short=True)
+        assert len(short.reading) < len(full.reading), key
