@@ -10,18 +10,19 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from kikimimi.games.base import FIELD, SPEAKER, Alert, Effect, Event, Referee, Say, Scan, hears
+from kikimimi.games.base import FIELD, SPEAKER, Alert, Effect, Event, Referee, Say, hears
 from kikimimi.voice.catalog import Catalog
 
 _OUTPUT_STYLE = {"speaker": "bold yellow", "hand:1": "cyan", "hand:2": "green", "hand:3": "magenta"}
 
 
 def describe_event(event: Event, hidden: bool = False) -> str:
-    """One line for an event; `hidden` says only which reader was tapped (another seat's private tap)."""
+    """One line for an event. `hidden`: no piece is named (the log players may see): a tap says only which
+    reader was tapped, a referee action leaves out its `piece`."""
     if isinstance(event, Referee):
-        extra = " ".join(f"{k}={v}" for k, v in dict(event.params or {}).items())
+        extra = " ".join(f"{k}={v}" for k, v in dict(event.params or {}).items() if not (hidden and k == "piece"))
         return f"referee {event.action} {extra}".rstrip()
-    if hidden:
+    if hidden and (event.piece is not None or event.reader != FIELD):
         return f"{event.reader:<7} ◀ (a tap)"
     tag = event.piece if event.piece is not None else f"unknown tag {event.uid or ''}".rstrip()
     return f"{event.reader:<7} ◀ {tag}"
@@ -36,11 +37,11 @@ def print_step(console: Console, label: str, event: Event, effects: Iterable[Eff
 
     seat None: everything (replay, the bots' demo). seat N: only what seat N may know (a person playing that
     seat): the speaker, its own earphone. seat PUBLIC: what anyone may see (the live table's log, which players
-    may read): earphone lines only as "(private)". Hand taps are never named when not showing everything:
-    players learn pieces by listening, and an Unknown stays hidden.
+    may read): earphone lines only as "(private)". Pieces are never named when not showing everything:
+    players learn pieces by listening, an Unknown stays hidden, and a field tap may be a wrong play whose
+    piece is still in a hand (a good play is named by the speaker). Nor is a referee's `piece`.
     """
-    hand_tap = seat is not None and isinstance(event, Scan) and event.reader != FIELD
-    console.print(Text(f"{label:>5}  ", style="dim") + Text(describe_event(event, hand_tap), style="bold"))
+    console.print(Text(f"{label:>5}  ", style="dim") + Text(describe_event(event, seat is not None), style="bold"))
     for effect in effects:
         if isinstance(effect, Say):
             private = not hears(effect.to, seat)

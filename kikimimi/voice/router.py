@@ -37,7 +37,7 @@ from types import ModuleType
 import numpy as np
 
 from kikimimi.games import base as games_base
-from kikimimi.games.base import Say
+from kikimimi.games.base import Say, hears
 from kikimimi.voice.catalog import Catalog, Line, catalog
 from kikimimi.voice.clip import Clip, first_sound, resample
 from kikimimi.voice.config import ConfigError, OutputSpec, VoiceSpec, device_key
@@ -335,7 +335,8 @@ class Voice:
         if out is None or self._closed.is_set():
             # Never redirect: a private phrase for an output that is not configured is text only.
             line = self.catalog.render(effect.key, effect.params)
-            log.warning("no output %r configured (phrase %s); text only", effect.to, effect.key)
+            log.warning("no output %r configured (phrase %s); text only", effect.to,
+                        effect.key if hears(effect.to, 0) else "private")  # a private key names a piece
             self.transcript.write(effect.to, line)
             self._emit_line(effect.to, line)
             return
