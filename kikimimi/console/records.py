@@ -12,7 +12,7 @@ from pathlib import Path
 from rich.console import Group, RenderableType
 from rich.text import Text
 
-from kikimimi.records.store import RecordStore, default_db_path
+from kikimimi.records.store import RecordStore, default_db_path, printable
 from kikimimi.records.view import MeetingView, meeting_view, standings_table
 
 
@@ -27,11 +27,14 @@ class MeetingPanel:
         return self.view is not None and self.view.meeting.status == "open"
 
     def seats(self) -> tuple[dict[int, str], dict[str, str]]:
-        """(seat -> player, player -> title) while a meeting is open; empty otherwise."""
+        """(seat -> player, player -> title) while a meeting is open; empty otherwise. Names as shown:
+        control characters escaped (`printable`), for screens only."""
         if self.view is None or not self.open:
             return {}, {}
-        players = dict(enumerate(self.view.meeting.players, start=1))
-        titles = {name: self.view.statuses[name].title for name in players.values() if name in self.view.statuses}
+        statuses = self.view.statuses
+        names = dict(enumerate(self.view.meeting.players, start=1))
+        players = {seat: printable(name) for seat, name in names.items()}
+        titles = {printable(name): statuses[name].title for name in names.values() if name in statuses}
         return players, titles
 
     def renderable(self) -> RenderableType:
@@ -55,7 +58,7 @@ def read_meeting(path: Path | None = None) -> MeetingPanel:
         with RecordStore(path) as store:
             view = meeting_view(store)
     except Exception as exc:  # a damaged records file must not stop the console
-        return MeetingPanel(note=f"Cannot read the records {path}: {exc}", error=True)
+        return MeetingPanel(note=printable(f"Cannot read the records {path}: {exc}"), error=True)
     if view is None:
         return MeetingPanel(note=f"No meeting in the records ({path}).")
     return MeetingPanel(view, note="")

@@ -18,7 +18,7 @@ from kikimimi.records.importer import SheetError, import_results
 from kikimimi.records.kinds import TITLE_FORMS, NoLadder, check_game, default_ladder_game, ladder
 from kikimimi.records.meeting import run_meeting
 from kikimimi.records.schema import SchemaError
-from kikimimi.records.store import RecordError, RecordStore, default_db_path
+from kikimimi.records.store import RecordError, RecordStore, default_db_path, printable
 from kikimimi.records.view import game_title, meeting_view, players_table, standings_table
 
 ENTERED = "This meeting takes each game's result from {source} instead of the table."
@@ -131,7 +131,7 @@ def _with_store(handler: Handler) -> Callable[[argparse.Namespace], int]:
             with RecordStore(args.db) as store:
                 return handler(args, store)
         except (RecordError, SchemaError, SheetError, EntryError, NoLadder) as exc:
-            print(f"kikimimi: {exc}", file=sys.stderr)
+            _say(f"kikimimi: {exc}", file=sys.stderr)
             return 1
 
     run.__name__ = handler.__name__
@@ -142,20 +142,26 @@ def _out() -> Console:
     return Console(highlight=False)
 
 
+def _say(text: str, file: Any = None) -> None:
+    """Lines holding data (names, labels, messages quoting them): control characters never reach the
+    terminal (see `printable`); the line breaks of a message of several lines stay."""
+    print("\n".join(printable(line) for line in str(text).split("\n")), file=file)
+
+
 # -- players --------------------------------------------------------------------------------------
 
 
 @_with_store
 def _players_add(args: argparse.Namespace, store: RecordStore) -> int:
     player = store.add_player(args.name, args.title_form)
-    print(f"added {player.name} ({player.title_form} titles); registered once they play an official meeting")
+    _say(f"added {player.name} ({player.title_form} titles); registered once they play an official meeting")
     return 0
 
 
 @_with_store
 def _players_set(args: argparse.Namespace, store: RecordStore) -> int:
     player = store.set_title_form(args.name, args.title_form)
-    print(f"{player.name}: {store.status(player.name).title} ({player.title_form} titles)")
+    _say(f"{player.name}: {store.status(player.name).title} ({player.title_form} titles)")
     return 0
 
 
@@ -192,11 +198,11 @@ def _players_show(args: argparse.Namespace, store: RecordStore) -> int:
         data["played"] = {g: {"games": n, "wins": w} for g, (n, w) in played.items()}
         print(json.dumps(data, ensure_ascii=False, indent=2))
         return 0
-    print(f"{s.name}: {s.title}")
-    print(f"  wins {s.wins} (1st places {s.first_places}), streaks {s.streaks}, crashes {s.crashes}")
+    _say(f"{s.name}: {s.title}")
+    _say(f"  wins {s.wins} (1st places {s.first_places}), streaks {s.streaks}, crashes {s.crashes}")
     by_rank = ", ".join(f"{n} as {r.title(s.title_form)}" for r, n in sorted(s.streaks_by_rank.items()))
-    print(f"  streaks by rank: {by_rank or 'none'}; in a row now: {s.run} wins, {s.crash_run} crashes")
-    print(f"  games {s.games} in {s.meetings} meetings; contests won {s.contests_won}; demotions {s.demotions}")
+    _say(f"  streaks by rank: {by_rank or 'none'}; in a row now: {s.run} wins, {s.crash_run} crashes")
+    _say(f"  games {s.games} in {s.meetings} meetings; contests won {s.contests_won}; demotions {s.demotions}")
     nxt = s.next_rank()
     if nxt:
         rank, need = nxt
@@ -205,13 +211,13 @@ def _players_show(args: argparse.Namespace, store: RecordStore) -> int:
             parts.append(f"{need.streaks} streaks as {need.streaks_at.title()}")
         if need.peerage:
             parts.append("a peerage")
-        print(f"  next: {rank.title(s.title_form)} at {' and '.join(parts)}")
+        _say(f"  next: {rank.title(s.title_form)} at {' and '.join(parts)}")
     if args.history:
         for change in replayed.changes:
-            print(f"  meeting {change.meeting_id}: {change.text()}")
+            _say(f"  meeting {change.meeting_id}: {change.text()}")
     others = ", ".join(f"{game_title(g)} {n} games, {w} won" for g, (n, w) in played.items() if g != game)
     if others:
-        print(f"  other games (no ranks): {others}")
+        _say(f"  other games (no ranks): {others}")
     return 0
 
 
@@ -222,15 +228,15 @@ def _players_show(args: argparse.Namespace, store: RecordStore) -> int:
 def _records_import(args: argparse.Namespace, store: RecordStore) -> int:
     summary = import_results(store, args.results, dry_run=args.dry_run)
     for label in summary.skipped:
-        print(f"skipped meeting {label!r}: already in the records")
+        _say(f"skipped meeting {label!r}: already in the records")
     for name in summary.new_players:
-        print(f"new player {name} (king titles; change with `kikimimi players set {name} --title-form queen`)")
+        _say(f"new player {name} (king titles; change with `kikimimi players set {name} --title-form queen`)")
     if args.dry_run:
-        print(f"{args.results} reads well; nothing written (dry run)")
+        _say(f"{args.results} reads well; nothing written (dry run)")
         return 0
-    print(f"imported {len(summary.imported)} meeting(s) from {args.results}")
+    _say(f"imported {len(summary.imported)} meeting(s) from {args.results}")
     for line in summary.changes:
-        print(f"  {line}")
+        _say(f"  {line}")
     return 0
 
 
@@ -285,7 +291,7 @@ def _result_source(results: str | None) -> Callable[[Mapping[int, str]], Outcome
             try:
                 return parse_typed(text, seat_players)
             except EntryError as exc:
-                print(f"  {exc}")
+                _say(f"  {exc}")
 
     return from_keyboard
 
@@ -300,19 +306,19 @@ def _play(args: argparse.Namespace, store: RecordStore, **meeting: Any) -> int:
         try:
             table = open_table(load_config(args.config))
         except (TableConfigError, OSError) as exc:
-            print(f"kikimimi: {exc}", file=sys.stderr)
+            _say(f"kikimimi: {exc}", file=sys.stderr)
             return 2
         play_one_game: Callable[..., Any] = table_games(table, game=meeting.get("game", DEFAULT_GAME))
-        print(f"Playing on the table ({table.config.source}); each game starts when the last one ends.")
+        _say(f"Playing on the table ({table.config.source}); each game starts when the last one ends.")
     else:
         source = "the keyboard" if args.results == "-" else args.results
-        print(ENTERED.format(source=source))
+        _say(ENTERED.format(source=source))
         play_one_game = _result_source(None if args.results == "-" else args.results)
     try:
         report = run_meeting(
             store,
             play_one_game=play_one_game,
-            say=print,
+            say=_say,
             games=args.games,
             contest_winner=args.winner,
             **meeting,
@@ -320,7 +326,7 @@ def _play(args: argparse.Namespace, store: RecordStore, **meeting: Any) -> int:
     except (EntryError, RecordError) as exc:
         open_meeting = store.current_meeting()
         hint = f" (resume with `kikimimi meeting resume {open_meeting.id}`)" if open_meeting else ""
-        print(f"kikimimi: {exc}{hint}", file=sys.stderr)
+        _say(f"kikimimi: {exc}{hint}", file=sys.stderr)
         return 1
     else:
         if table is not None:
@@ -354,7 +360,7 @@ def _meeting_resume(args: argparse.Namespace, store: RecordStore) -> int:
 def _meeting_seats(args: argparse.Namespace, store: RecordStore) -> int:
     rules = ladder(args.game)
     if rules is None:
-        print(f"{args.game} keeps no ranks: players choose their seats as they agree")
+        _say(f"{args.game} keeps no ranks: players choose their seats as they agree")
         return 0
     # A name not in the records yet is a first-timer: below every Apprentice.
     statuses = [
@@ -363,7 +369,7 @@ def _meeting_seats(args: argparse.Namespace, store: RecordStore) -> int:
     ]
     for place, name in enumerate(rules.seat_order(statuses), start=1):
         status = next(s for s in statuses if s.name.casefold() == name.casefold())
-        print(f"{place}. {name} ({status.title}) chooses a seat")
+        _say(f"{place}. {name} ({status.title}) chooses a seat")
     return 0
 
 
@@ -386,21 +392,21 @@ def _meeting_list(args: argparse.Namespace, store: RecordStore) -> int:
     if not every:
         print("no meetings yet")
     for m in every:
-        print(f"{m.describe()} held {m.held_at}: {', '.join(m.players)}" + (f"; won by {m.winner}" if m.winner else ""))
+        _say(f"{m.describe()} held {m.held_at}: {', '.join(m.players)}" + (f"; won by {m.winner}" if m.winner else ""))
     return 0
 
 
 @_with_store
 def _meeting_finish(args: argparse.Namespace, store: RecordStore) -> int:
     changes = store.finish_meeting(args.id, contest_winner=args.winner)
-    print(f"meeting {args.id} finished")
+    _say(f"meeting {args.id} finished")
     for change in changes:
-        print(f"  {change.text()}")
+        _say(f"  {change.text()}")
     return 0
 
 
 @_with_store
 def _meeting_abandon(args: argparse.Namespace, store: RecordStore) -> int:
     store.abandon_meeting(args.id)
-    print(f"meeting {args.id} abandoned: its games are kept and never counted")
+    _say(f"meeting {args.id} abandoned: its games are kept and never counted")
     return 0

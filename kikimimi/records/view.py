@@ -2,7 +2,7 @@
 
 `meeting_view(store)` gathers it as plain data; `standings_table(view)` draws it with rich. The
 console (kikimimi.console) embeds either. Names are data: every name and title goes into the tables
-as rich `Text`, never as markup (a name may hold `[`).
+as rich `Text`, never as markup (a name may hold `[`), its control characters escaped (`printable`).
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from rich.text import Text
 from kikimimi.games.registry import DEFAULT_GAME, UnknownGame, get_info
 from kikimimi.records.kinds import ladder
 from kikimimi.records.standings import Standing, standings
-from kikimimi.records.store import MeetingInfo, RecordStore
+from kikimimi.records.store import MeetingInfo, RecordStore, printable
 
 
 @dataclass(frozen=True)
@@ -86,7 +86,7 @@ def standings_table(view: MeetingView) -> Table:
     due = f"/{m.games_due}" if m.games_due else ""
     ranked = bool(view.statuses)
     game = "" if m.game == DEFAULT_GAME else f"{game_title(m.game)}, "
-    table = Table(title=escape(f"Meeting {m.id} ({game}{m.kind}, {m.status}) — game {m.games_played}{due}"))
+    table = Table(title=escape(printable(f"Meeting {m.id} ({game}{m.kind}, {m.status}) — game {m.games_played}{due}")))
     columns = ("#", "player", "title", "wins", "places", "crashes", "points", "ladder wins") if ranked else (
         "#", "player", "wins", "places", "score")
     for column in columns:
@@ -95,19 +95,19 @@ def standings_table(view: MeetingView) -> Table:
         places = " ".join(str(n) for n in s.places)
         if ranked:
             status = view.statuses[s.player]
-            table.add_row(str(s.position), Text(s.player), Text(status.title), str(s.wins), places,
-                          str(s.crashes), str(s.points), str(status.wins))
+            table.add_row(str(s.position), Text(printable(s.player)), Text(printable(status.title)), str(s.wins),
+                          places, str(s.crashes), str(s.points), str(status.wins))
         else:
-            table.add_row(str(s.position), Text(s.player), str(s.wins), places, str(s.points))
+            table.add_row(str(s.position), Text(printable(s.player)), str(s.wins), places, str(s.points))
     return table
 
 
 def players_table(statuses: Sequence[Any], title: str = "Players") -> Table:
     """Every player's standing on a ladder (the ladder's PlayerStatus)."""
-    table = Table(title=escape(title))
+    table = Table(title=escape(printable(title)))
     for column in ("player", "title", "wins", "streaks", "crashes", "games", "meetings"):
         table.add_column(column, justify="left" if column in ("player", "title") else "right")
     for s in statuses:
-        table.add_row(Text(s.name), Text(s.title), str(s.wins), str(s.streaks), str(s.crashes), str(s.games),
-                      str(s.meetings))
+        table.add_row(Text(printable(s.name)), Text(printable(s.title)), str(s.wins), str(s.streaks),
+                      str(s.crashes), str(s.games), str(s.meetings))
     return table
