@@ -188,6 +188,11 @@ class ConsoleApp(App[int]):
             return
         if any(isinstance(e, GameOver) for e in message.step.effects):
             self.refresh_meeting()
+        for effect in message.step.effects:  # said to the Priest, who asked
+            if isinstance(effect, Alert) and effect.key == "referee.refused":
+                what, why = effect.params.get("action", "the action"), effect.params.get("why", "")
+                self.notify(f"The game refused {what}: {why}".rstrip(": "), severity="warning")
+        self.refresh_bindings()
         if (self.loop.info.id, self.seats) != self._shown_game:
             self._use_game(self.loop.info)
         self.refresh_all()
@@ -305,9 +310,26 @@ class ConsoleApp(App[int]):
     # -- actions -----------------------------------------------------------------------------------
 
     def action_reveal(self) -> None:
-        self.reveal = not self.reveal
+        """Hiding is at once; showing the hands asks first (the players may see the screen)."""
+        if self.reveal:
+            self._set_reveal(False)
+            return
+        self.push_screen(Confirm("Show every hand and private line? Only when no player can see this screen."),
+                         lambda yes: yes and self._set_reveal(True))
+
+    def _set_reveal(self, reveal: bool) -> None:
+        self.reveal = reveal
         self.notify("Hands revealed: players may see the screen." if self.reveal else "Hands hidden.")
         self.refresh_all()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Actions the game cannot take now are shown disabled (None) rather than offered and refused:
+        undo with nothing to undo, end once the game is over."""
+        if action == "undo" and not self.loop.session.events:
+            return None
+        if action == "end" and self.loop.session.game.is_over(self.loop.state):
+            return None
+        return True
 
     def action_new_game(self) -> None:
         report = self.loop.report()

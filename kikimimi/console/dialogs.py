@@ -68,6 +68,7 @@ class Confirm(ModalScreen[bool]):
             with Horizontal():
                 yield Button("Yes (y)", id="yes", variant="warning")
                 yield Button("No (n)", id="no")
+            yield Static("y yes · n or Esc no", classes="help")
 
     def on_mount(self) -> None:
         self.query_one("#no", Button).focus()
@@ -101,6 +102,7 @@ class PickOne(ModalScreen[str | None]):
                     letter = next((k for k, v in self.letters.items() if v == value), None)
                     shown = f"{label} ({letter or key})" if (letter or key) else label
                     yield Button(shown, id=f"opt-{safe_id(value)}", compact=True)
+            yield Static("the key in brackets picks · Esc cancels", classes="help")
 
     def on_key(self, event: Any) -> None:
         value = self.letters.get(event.key)
@@ -164,6 +166,9 @@ class PickTag(ModalScreen[str | None]):
                 yield Input(placeholder="or a piece id (i), Enter taps", id="tag-id",
                             suggester=SuggestFromList([*self.pieces, *self.controls], case_sensitive=False))
             yield Static("", id="error", classes="error")
+            hints = ["1-9 a control" if self.controls else "", "i types an id, Enter taps" if self.pieces else "",
+                     "Esc cancels"]
+            yield Static(" · ".join(h for h in hints if h), classes="help")
 
     def on_mount(self) -> None:
         if not self.controls and self.pieces:
@@ -343,8 +348,9 @@ class MovePiece(ModalScreen[tuple[str, str] | None]):
                     yield RadioButton(where, value=i == 0, id=f"to-{safe_id(where.replace(':', '-'))}")
             yield Static("", id="error", classes="error")
             with Horizontal():
-                yield Button("Move", id="move", variant="warning")
+                yield Button("Move (Enter)", id="move", variant="warning")
                 yield Button("Cancel (Esc)", id="cancel")
+            yield Static("Enter in the id field moves · Tab, arrows, Space choose where · Esc cancels", classes="help")
 
     def on_mount(self) -> None:
         self.query_one("#piece", Input).focus()

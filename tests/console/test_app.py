@@ -37,6 +37,7 @@ def test_the_table_at_a_glance_and_hands_hidden_until_revealed(table):
         assert "(private line)" in screen
         assert "Spade" not in shown(app, "#said-hand-2")  # seat 2 heard its drawn spade, privately
         await pilot.press("h")
+        await pilot.press("y")  # revealing asks first
         await settle(pilot, table)
         assert "spade-8" in shown(app, "#state") and "unknown-turn-left" in shown(app, "#state")
         assert "Spade" in shown(app, "#said-hand-2")
@@ -431,7 +432,7 @@ def test_alerts_for_unknown_tags_and_foreign_pieces(table):
         assert "unknown tag deadbeef on field" in alerts
         assert "a piece of seat 1 was tapped on seat 2's hand reader" in alerts
         assert "heart-1" not in screen_text(app)
-        await pilot.press("h")
+        await pilot.press("h", "y")  # revealing asks first
         await settle(pilot, table)
         assert "(heart-1)" in shown(app, "#alerts")
 
@@ -484,7 +485,7 @@ def test_virtual_table_by_keyboard_alone(table):
         assert "no simulated reader 'hand:9'" in app.messages[-1]
         await enter(app, pilot, "f nonsense")
         assert "'nonsense' is not a piece or control id" in app.messages[-1]
-        await pilot.press("escape", "h")  # back to the console's keys: h reveals
+        await pilot.press("escape", "h", "y")  # back to the console's keys: h reveals (asks first)
         await settle(pilot, table)
         assert app.reveal
         assert table.loop.processed == n

@@ -1,7 +1,8 @@
 """The Trident at the keyboard: a person plays one seat of the demo (`kikimimi demo --seat N`).
 
 Pieces look alike on the real table, so the keyboard player sees only numbered pieces ("piece 3") and
-learns what they are by listening.
+learns what they are by listening. A piece keeps its number while held (numbers are given in the order
+pieces come to hand, which tells nothing about them): what was learnt of "piece 3" stays true after a draw.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ class KeyboardSeat:
         self.seat = seat
         console.print(HELP.format(seat=seat))
         self.salt = str(seed).encode()
+        self.labels: dict[str, int] = {}  # piece -> its number, given when first held
         self.console = console
         self.bots = BotTable(seed + 1)  # for "a piece from the basket": the person does not choose it
 
@@ -39,9 +41,14 @@ class KeyboardSeat:
             return s.drawer == self.seat
         return s.turn == self.seat
 
-    def pieces(self, s: TridentState) -> list[str]:
-        """My pieces in an order that tells nothing about what they are."""
-        return sorted(s.hand(self.seat), key=lambda p: hashlib.sha256(self.salt + p.encode()).hexdigest())
+    def pieces(self, s: TridentState) -> dict[int, str]:
+        """My pieces by their numbers: each numbered when it first came to hand, in an order that tells
+        nothing about what they are (the hand is a set: newcomers are numbered by a hash, not by name)."""
+        held = s.hand(self.seat)
+        newcomers = held - self.labels.keys()
+        for piece in sorted(newcomers, key=lambda p: hashlib.sha256(self.salt + p.encode()).hexdigest()):
+            self.labels[piece] = len(self.labels) + 1
+        return {self.labels[p]: p for p in sorted(held, key=self.labels.__getitem__)}
 
     def decide(self, s: TridentState) -> Event | str | None:
         mine = self.pieces(s)
@@ -58,9 +65,9 @@ class KeyboardSeat:
             if cmd in ("?", ""):
                 self.console.print(HELP.format(seat=self.seat))
             elif cmd == "h":
-                self.console.print(" ".join(f"piece {i}" for i in range(1, len(mine) + 1)) or "no pieces")
-            elif cmd in ("l", "p") and arg.isdigit() and 1 <= int(arg) <= len(mine):
-                piece = mine[int(arg) - 1]
+                self.console.print(" ".join(f"piece {i}" for i in mine) or "no pieces")
+            elif cmd in ("l", "p") and arg.isdigit() and int(arg) in mine:
+                piece = mine[int(arg)]
                 return Scan(hand(self.seat) if cmd == "l" else FIELD, piece)
             elif cmd in ("d", "b"):
                 piece = self.bots._basket_piece(s)
