@@ -31,6 +31,8 @@ from kikimimi.table.journal import Journal
 
 log = logging.getLogger(__name__)
 
+REFUSED = "referee.refused"  # what a game says when it refuses a referee action
+
 
 @dataclass(frozen=True)
 class Step:
@@ -320,7 +322,7 @@ class TableLoop:
             journaled = True
         self._seq = seq
         effects = self.session.feed(event)
-        self._effects(effects)
+        self._effects(effects, priest=isinstance(event, Referee) and event.action != "timeout")
         self._clock_after_step()
         self._notify(Step(seq, event, effects, uid, received, journaled))
 
@@ -341,8 +343,10 @@ class TableLoop:
         reader = getattr(event, "reader", None)
         return reader if isinstance(reader, str) and seat_of(reader) is not None else SPEAKER
 
-    def _effects(self, effects: list[Effect]) -> None:
-        self._speak([e for e in effects if isinstance(e, Say)])
+    def _effects(self, effects: list[Effect], priest: bool = False) -> None:
+        # A referee action the game refuses is the Priest's business: the console shows it (an alert),
+        # the players do not hear it.
+        self._speak([e for e in effects if isinstance(e, Say) and not (priest and e.key == REFUSED)])
         for effect in effects:
             if isinstance(effect, Alert):
                 self.status.alerts.append((time.time(), effect))

@@ -92,3 +92,15 @@ def test_the_journal_file_is_readable_by_its_owner_only(tmp_path):
     path.chmod(0o644)
     Journal(path).close()  # an older, world-readable journal is made private when opened
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
+
+
+def test_a_refused_referee_action_is_told_to_the_priest_not_said_on_the_speaker(tmp_path):
+    table = open_table(load_config(write_config(tmp_path)), transcript_only=True)
+    try:
+        table.loop.submit(Referee("forgot"))  # refused in the deal
+        assert table.loop.wait_processed(1)
+        table.voice.wait_idle(timeout=5)
+        assert not [line for out, line in table.voice.transcript.lines if line.key == "referee.refused"]
+        assert any(alert.key == "referee.refused" for _, alert in table.loop.status.alerts)
+    finally:
+        table.close()
