@@ -3,6 +3,9 @@
     kikimimi bringup [--config FILE]              live table of readers and outputs; each tap is printed
                                                   with its UID and spoken on that reader's own output
     kikimimi bringup --audio-test                 each output in turn: "this is the speaker", "... seat N"
+    kikimimi bringup --audio-test --repeat        ... each again and again until Enter (q: stop)
+    kikimimi bringup --channel-probe DEVICE       beeps on each channel of a sound card in turn, channel K
+                                                  K beeps, to find which jack is which (7.1 card: 8)
     kikimimi bringup --assign                     bind physical readers to roles by a tap on each and
                                                   write paths that survive a re-plug into the config
     kikimimi bringup --latency                    the live table with tap-to-speech per reader
@@ -32,10 +35,17 @@ def register(subparsers: Any) -> None:
     p.add_argument("--config", type=Path, help="table configuration (default: the simulated table)")
     mode = p.add_argument_group("modes (default: the live table)")
     mode.add_argument("--audio-test", action="store_true", help="say which output it is on each output in turn")
+    mode.add_argument("--channel-probe", metavar="DEVICE",
+                      help="K beeps on channel K of this device, one channel after the other (which jack is "
+                           "which); DEVICE as in [outputs] device, or its number in `kikimimi voices list-outputs`")
     mode.add_argument("--assign", action="store_true",
                       help="bind readers to roles by a tap on each and rewrite the config's reader paths")
     mode.add_argument("--latency", action="store_true",
                       help="measure tap to first audio frame per reader (simulated readers are tapped for you)")
+    p.add_argument("--repeat", action="store_true",
+                   help="--audio-test and --channel-probe: repeat each until Enter is pressed (q: stop)")
+    p.add_argument("--channels", type=int, default=0,
+                   help="--channel-probe: probe channels 1..N (default: the device's, at most 8)")
     p.add_argument("--seconds", type=float, default=0.0, help="stop after this long (default: Ctrl-C)")
     p.add_argument("--taps", type=int, default=0, help="stop after this many taps (default: Ctrl-C)")
     p.add_argument("--rounds", type=int, default=20,
@@ -70,6 +80,10 @@ def cmd_bringup(args: argparse.Namespace) -> int:
     config = _load(args, err)
     if config is None:
         return 2
+    if args.channel_probe is not None:
+        from kikimimi.bringup.probe import run_probe
+
+        return run_probe(args, config.voice.latency, err)
     if args.assign:
         from kikimimi.bringup.assign_cli import run_assign
 
@@ -78,7 +92,7 @@ def cmd_bringup(args: argparse.Namespace) -> int:
 
     session = Bringup.open(config, transcript_only=args.transcript)
     try:
-        if args.audio_test:
+        if args.audio_test or args.repeat:
             return _audio_test(session, args, err)
         return _live(session, args, err)
     except KeyboardInterrupt:
@@ -88,19 +102,31 @@ def cmd_bringup(args: argparse.Namespace) -> int:
 
 
 def _audio_test(session, args: argparse.Namespace, err: Console) -> int:
-    from kikimimi.bringup.audiotest import audio_test
+    from kikimimi.bringup.audiotest import audio_test, audio_test_repeat, stdin_lines
 
     out = Console(highlight=False, soft_wrap=True)
 
     def report(check) -> None:
         if args.json:
-            print(json.dumps({"output": check.output, "said": check.text, "status": check.status,
-                              "detail": check.detail}, ensure_ascii=False), flush=True)
+            record = {"output": check.output, "said": check.text, "status": check.status, "detail": check.detail}
+            if args.repeat:
+                record["times"] = check.times
+            print(json.dumps(record, ensure_ascii=False), flush=True)
         else:
             style = "green" if check.status == "ok" else "yellow"
-            out.print(f"{check.output:8} [{style}]{check.status}[/{style}]  said: {check.text}   ({check.detail})")
+            times = f" ×{check.times}" if args.repeat else ""
+            out.print(f"{check.output:8} [{style}]{check.status}[/{style}]  said{times}: {escape(check.text)}   "
+                      f"({escape(check.detail)})")
 
-    checks = audio_test(session.voice, report)
+    def prompt(name: str, text: str) -> None:
+        err.print(f"{name}: saying \"{escape(text)}\" until you press Enter (q and Enter: stop)")
+
+    if args.repeat:
+        checks, stopped = audio_test_repeat(session.voice, stdin_lines(), report, prompt)
+        if stopped and len(checks) < len(session.voice.outputs) and not args.json:
+            err.print(f"stopped after {len(checks)} of {len(session.voice.outputs)} outputs")
+    else:
+        checks = audio_test(session.voice, report)
     bad = [c.output for c in checks if c.status != "ok"]
     if bad and not args.json:
         err.print(f"[yellow]not sounding on a device: {', '.join(bad)} (see the detail; audio guide: "
