@@ -226,7 +226,8 @@ def _summary(session, args: argparse.Namespace) -> int:
         print(json.dumps({
             "readers": {r.role: {"path": r.path, "status": r.status, "detail": r.detail, "taps": r.taps,
                                  "errors": r.errors, "last_uid": r.last_uid} for r in rows},
-            "outputs": {n: {"status": h.status, "detail": h.detail} for n, h in session.outputs().items()},
+            "outputs": {n: {"status": h.status, "detail": h.detail, "underruns": h.underruns}
+                        for n, h in session.outputs().items()},
             "latency": latency if args.latency else None,
             "all_ok": ok,
         }, ensure_ascii=False), flush=True)

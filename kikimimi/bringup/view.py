@@ -62,9 +62,12 @@ def outputs_table(outputs: Mapping[str, OutputHealth]) -> Table:
     table = Table(title="outputs", title_justify="left", expand=True)
     table.add_column("output", no_wrap=True)
     table.add_column("status", no_wrap=True)
+    table.add_column("underruns", justify="right", no_wrap=True)
     table.add_column("detail", overflow="fold", ratio=1)
     for name, health in outputs.items():
-        table.add_row(name, _status(health.status), health.detail)
+        # an underrun is the card running dry (a click or gap); shared by the outputs of one card
+        runs = Text(str(health.underruns), style="yellow" if health.underruns else "")
+        table.add_row(name, _status(health.status), runs, health.detail)
     return table
 
 

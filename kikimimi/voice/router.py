@@ -68,6 +68,9 @@ LOOKAHEAD_SECONDS = 0.3  # audio handed to a sound card's mixer ahead of what is
 class OutputHealth:
     status: str  # "ok" | "fallback" (speaking to the transcript, being retried) | "failed"
     detail: str
+    underruns: int = 0  # PortAudio output underflows of the output's device stream since it started
+    # (the sound card ran dry: a click or gap; many of them: raise [voice] latency). Shared by the
+    # outputs of one device; 0 for a wav, transcript or null sink.
 
 
 def sound_cards() -> str:
@@ -365,7 +368,10 @@ class Voice:
         self.catalog = catalog(self.spec.lang, namespace)
 
     def health(self) -> dict[str, OutputHealth]:
-        return {name: OutputHealth(out.status, out.detail) for name, out in self.outputs.items()}
+        return {
+            name: OutputHealth(out.status, out.detail, out.device.underflows if out.device is not None else 0)
+            for name, out in self.outputs.items()
+        }
 
     def set_volume(self, output: str, volume: float) -> None:
         out = self._output(output)
