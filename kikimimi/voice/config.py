@@ -60,6 +60,19 @@ class VoiceSpec:
     latency: str | float = "low"  # PortAudio output latency: "low", "high" or seconds
 
 
+PI_MODEL = Path("/proc/device-tree/model")  # the board's name, on a Raspberry Pi "Raspberry Pi 4 Model B ..."
+
+
+def default_latency() -> str:
+    """`[voice] latency` when it is not set: "high" on a Raspberry Pi, whose USB audio runs dry (clicks,
+    underruns) at PortAudio's low latency while readers and speech share its CPU; "low" elsewhere."""
+    try:
+        model = PI_MODEL.read_bytes()
+    except OSError:
+        return "low"
+    return "high" if b"Raspberry Pi" in model else "low"
+
+
 def default_pack_dir(lang: str, backend: str) -> Path:
     """Where `kikimimi voices render` writes and the table looks for a pre-rendered pack: the table's
     writable data folder (never the installed package, which the service user cannot write)."""
@@ -86,7 +99,9 @@ def parse_voice(
         raise ConfigError(
             f"{source}: [voice] allow_shared_channels must be true or false, not {allow_shared!r}"
         )
-    latency = voice_table.get("latency", "low")
+    latency = voice_table.get("latency")
+    if latency is None:
+        latency = default_latency()
     if not (latency in ("low", "high") or (isinstance(latency, int | float) and 0 < latency < 2)):
         raise ConfigError(
             f'{source}: [voice] latency = {latency!r}: use "low", "high" or seconds (e.g. 0.02)'
