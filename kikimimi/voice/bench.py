@@ -196,18 +196,20 @@ class _RealTimeSink:
 
 
 def measure_lag(lang: str, games: int, tap: float, cps: float, speed: float, seed: int, keep_current: bool) -> dict:
-    """Bot Trident games at `tap` seconds a tap through a Voice with real-time speech; every lag in
-    table seconds. `keep_current`: supersession and short forms on."""
+    """Bot games of the default game (the Trident) at `tap` seconds a tap through a Voice with real-time
+    speech; every lag in table seconds. `keep_current`: supersession and short forms on."""
     from kikimimi.games.base import SPEAKER, GameOver, Say, hand
-    from kikimimi.games.trident.bots import BotTable
-    from kikimimi.games.trident.engine import Trident
+    from kikimimi.games.registry import DEFAULT_GAME, get_info
     from kikimimi.voice.catalog import SHORT_SUFFIX, catalog
+
+    info = get_info(DEFAULT_GAME)
     from kikimimi.voice.config import OutputSpec, VoiceSpec
     from kikimimi.voice.router import Voice
 
     lags: dict[str, list[float]] = {}
     said = {"count": 0, "short": 0}
-    outputs = [OutputSpec(name, None, (1,), 1.0, "wav") for name in (SPEAKER, *map(hand, (1, 2, 3)))]
+    seats = info.seat_count(info.setup_defaults)
+    outputs = [OutputSpec(name, None, (1,), 1.0, "wav") for name in (SPEAKER, *map(hand, range(1, seats + 1)))]
 
     def started(output: str, effect: Say, at: float, start: float) -> None:
         lags.setdefault(output, []).append((start - at) * speed)
@@ -219,7 +221,7 @@ def measure_lag(lang: str, games: int, tap: float, cps: float, speed: float, see
 
     with tempfile.TemporaryDirectory(prefix="kikimimi-bench-lag-") as wav_dir:
         spec = VoiceSpec(lang, "none", None, None, False, Path(wav_dir))
-        voice = Voice.open(spec, outputs, on_line=line_said, phrases=catalog(lang, "trident"))
+        voice = Voice.open(spec, outputs, on_line=line_said, phrases=catalog(lang, info.catalog))
         voice.audio = _SpokenLength(cps)  # type: ignore[assignment]
         for out in voice.outputs.values():
             if out.wav is not None:
@@ -230,8 +232,10 @@ def measure_lag(lang: str, games: int, tap: float, cps: float, speed: float, see
         events = 0
         try:
             for game_no in range(games):
-                game, bots = Trident(), BotTable(seed + game_no)
-                state = game.initial({"first": 1 + game_no % 3, "rules": "standard"})
+                setup = {**info.setup_defaults, "first": 1 + game_no % seats} if "first" in info.setup_defaults \
+                    else info.setup_defaults
+                game, bots = info.game, info.new_bots(seed + game_no, setup)
+                state = game.initial(setup)
                 due = time.perf_counter()
                 while (event := bots.next_event(state)) is not None and events < 100_000:
                     due += tap / speed
