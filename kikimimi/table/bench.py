@@ -69,7 +69,6 @@ def measure(lang: str, n: int, device: str | int) -> dict:
     from dataclasses import replace
 
     from kikimimi.devices.simdeck import sim_uid
-    from kikimimi.games.trident.pieces import PIECES
     from kikimimi.table.config import load_config
     from kikimimi.table.live import open_table
     from kikimimi.voice.catalog import Catalog, catalog
@@ -106,8 +105,8 @@ def measure(lang: str, n: int, device: str | int) -> dict:
             if table.voice.devices and table.voice.devices[0].stream is not None:
                 figures["block_ms"] = 1000 * table.voice.devices[0].stream.latency
             # Deal five pieces to each seat; then tap them again and again (each tap: its name, privately).
-            hands = {seat: [p for p in PIECES if p.startswith(suit)][:5]
-                     for seat, suit in ((1, "heart"), (2, "spade"), (3, "clover"))}
+            pieces = config.info.pieces  # the table's game (the default: the Trident)
+            hands = {seat: list(pieces[(seat - 1) * 5:seat * 5]) for seat in (1, 2, 3)}
             delays = []
             for i in range(n):
                 seat = 1 + i % 3
@@ -115,7 +114,7 @@ def measure(lang: str, n: int, device: str | int) -> dict:
                 output = f"hand:{seat}"
                 frames.clear()
                 tapped = time.perf_counter()
-                table.hub.simulated(output).tap_and_remove(sim_uid(piece))
+                table.hub.simulated(output).tap_and_remove(sim_uid(piece, 0, config.info))
                 deadline = tapped + 2.0
                 while not any(o == output for o, _ in frames) and time.perf_counter() < deadline:
                     time.sleep(0.0002)
