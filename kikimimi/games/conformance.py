@@ -13,7 +13,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from kikimimi.games.base import SPEAKER, Event, GameOver, Outcome, Say, seat_of
+from kikimimi.games.base import Event, GameOver, Outcome, Say
 from kikimimi.games.registry import GameInfo, load
 
 
@@ -28,10 +28,6 @@ class BotGame:
     state: Any = None
     outcome: Outcome | None = None
     problems: list[str] = field(default_factory=list)
-
-
-def _snapshot(state: Any) -> Any:
-    return copy.deepcopy(state)
 
 
 def play_bot_game(info: GameInfo, seed: int, setup: dict[str, Any] | None = None, *, deep: bool = False,
@@ -50,13 +46,13 @@ def play_bot_game(info: GameInfo, seed: int, setup: dict[str, Any] | None = None
         event = players.next_event(state)
         if event is None:
             break
-        before = _snapshot(state) if deep else None
+        before = copy.deepcopy(state) if deep else None
         try:
             after, effects = game.apply(state, event)
         except Exception as exc:  # noqa: BLE001 - any raise is a finding, not a crash of the checker
             run.problems.append(f"seed {seed} event {len(run.events) + 1} {event}: apply raised {exc!r}")
             break
-        if deep and _snapshot(state) != before and repr(_snapshot(state)) != repr(before):
+        if deep and state != before:
             run.problems.append(f"seed {seed} event {len(run.events) + 1} {event}: apply changed its input state")
         run.events.append(event)
         for effect in effects:
@@ -101,13 +97,6 @@ def check_outcome(info: GameInfo, setup: dict[str, Any], outcome: Outcome | None
     except (TypeError, ValueError) as exc:
         problems.append(f"seed {seed}: the outcome is not JSON: {exc}")
     return problems
-
-
-def private_outputs_only_hear_their_reader(says: list[Say], event: Event) -> list[str]:
-    """A helper games may use in their privacy checks: an earphone hears only its own reader's taps."""
-    reader = getattr(event, "reader", None)
-    return [f"{say.to} heard {say.key} for a tap on {reader or 'the referee'}"
-            for say in says if say.to != SPEAKER and seat_of(say.to) is not None and say.to != reader]
 
 
 @dataclass

@@ -66,10 +66,6 @@ class TableConfig:
         return {"game": self.game, **self.game_setup}
 
     @property
-    def first(self) -> int:
-        return int(self.game_setup.get("first", 1))
-
-    @property
     def simulated(self) -> bool:
         return all(spec.protocol == "sim" for spec in self.readers)
 

@@ -10,6 +10,7 @@ import logging
 import time
 from collections.abc import Iterable
 
+from kikimimi.devices.deck import Deck
 from kikimimi.devices.hub import Hub
 from kikimimi.games.base import Event, Referee, seat_of
 from kikimimi.table.loop import TableLoop
@@ -31,7 +32,8 @@ class SimTapper:
         self._last_tap: dict[tuple[str, str], float] = {}
 
     @property
-    def deck(self):  # noqa: ANN201 - the current game's Deck (it changes with a new game of another game)
+    def deck(self) -> Deck:
+        """The current game's deck (it changes with a new game of another game)."""
         return self.loop.deck
 
     def uid_for(self, reader: str, tag: str) -> str:
