@@ -20,12 +20,15 @@ COMMAND_MODULES = [
     "kikimimi.bringup.cli",  # bringup
     "kikimimi.console.cli",  # console
     "kikimimi.records.cli",  # players, records, meeting
+    "kikimimi.venue.cli",  # venue host/join/status: a meeting over several tables
 ]
 
 BENCH_TARGETS = {  # besides these, `kikimimi bench <game id>` for every registered game with a benchmark
     "readers": "kikimimi.devices.bench",
     "voice": "kikimimi.voice.bench",
     "table": "kikimimi.table.bench",
+    "standings": "kikimimi.records.bench",  # ladder recomputation over many players, on SQLite or PostgreSQL
+    "meeting": "kikimimi.venue.bench",  # many tables reporting into one host and PostgreSQL
 }
 
 
