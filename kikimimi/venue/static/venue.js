@@ -1,0 +1,296 @@
+// The venue's standings page: draws the host's snapshot (docs/venue-page.md) and follows its stream.
+// Every name comes from the data and is set as text (textContent), never parsed as HTML.
+"use strict";
+
+(function () {
+  const LABELS = {
+    ja: {
+      position: "順位", player: "名前", table: "卓", wins: "勝", points: "点", crashes: "クラッシュ",
+      rank: "ランク", peerage: "爵位", tables: "各卓の対局", waiting: "ホストからの情報を待っています…",
+      reconnecting: "再接続中…", updated: "更新",
+      kinds: { full: "本戦 (全10戦)", half: "半戦 (全5戦)", contest: "コンテスト" },
+      gamesPerTable: (n) => `各卓 ${n} 戦`,
+      status: { open: "進行中", finished: "最終順位", abandoned: "中止" },
+      tableName: (n) => `第${n}卓`,
+      round: (n, due) => (due ? `第${n}戦 / 全${due}戦` : `第${n}戦`),
+      allPlayed: "全戦終了", notStarted: "開始前",
+      phases: {
+        deal: "配り", start: "開始", turn: "対局中", play: "対局中", drawing: "ドロー", choose_suit: "スート選択",
+        over: "終局", idle: "待機", waiting: "待機",
+      },
+      health: { ok: "正常", degraded: "機器に不調", lost: "機器が外れた" },
+      lost: "通信途絶", notJoined: "未参加",
+    },
+    en: {
+      position: "#", player: "Player", table: "Table", wins: "Wins", points: "Points", crashes: "Crashes",
+      rank: "Rank", peerage: "Peerage", tables: "Tables", waiting: "Waiting for the host…",
+      reconnecting: "Reconnecting…", updated: "Updated",
+      kinds: { full: "Full trial", half: "Half trial", contest: "Contest" },
+      gamesPerTable: (n) => `${n} games per table`,
+      status: { open: "In progress", finished: "Final standings", abandoned: "Abandoned" },
+      tableName: (n) => `Table ${n}`,
+      round: (n, due) => (due ? `Round ${n} of ${due}` : `Round ${n}`),
+      allPlayed: "All games played", notStarted: "Not started",
+      phases: {
+        deal: "Dealing", start: "Starting", turn: "Playing", play: "Playing", drawing: "Drawing",
+        choose_suit: "Choosing a suit", over: "Game over", idle: "Idle", waiting: "Waiting",
+      },
+      health: { ok: "OK", degraded: "Degraded", lost: "Device lost" },
+      lost: "LOST", notJoined: "Not joined",
+    },
+  };
+  const RETRY_MS = 2000; // a stream the browser gave up on (an HTTP error) is reopened after this
+  const FLASH_MS = 1800;
+
+  const root = document.documentElement;
+  const lang = Object.prototype.hasOwnProperty.call(LABELS, root.lang) ? root.lang : "ja";
+  const T = LABELS[lang];
+  const meeting = root.dataset.meeting || "current";
+  const rotateMs = 1000 * (Number(root.dataset.rotate) || 10);
+  const $ = (id) => document.getElementById(id);
+
+  // What the page shows now, kept to tell which rows changed and to drop an older snapshot.
+  let lastVersion = -1;
+  let lastStandings = null; // Map player -> row signature
+  let lastTables = null; // Map table -> card signature
+  let snapshot = null;
+  let standingsPage = 0;
+  let tablesPage = 0;
+
+  function text(tag, value, className) {
+    const element = document.createElement(tag);
+    element.textContent = value === null || value === undefined ? "" : String(value);
+    if (className) element.className = className;
+    return element;
+  }
+
+  function translated(table, key) {
+    return Object.prototype.hasOwnProperty.call(table, key) ? table[key] : key;
+  }
+
+  function title(value) {
+    // A rank or peerage is {"ja": ..., "en": ...} or null.
+    if (!value) return "";
+    return value[lang] || value.en || value.ja || "";
+  }
+
+  function drawLabels() {
+    for (const element of document.querySelectorAll("[data-label]")) {
+      element.textContent = T[element.dataset.label];
+    }
+  }
+
+  function drawHeader(info) {
+    const gameTitle = title(info.title) || info.game || "";
+    $("game-title").textContent = gameTitle;
+    $("meeting-label").textContent = info.label || "";
+    $("kind").textContent = translated(T.kinds, info.kind || "");
+    $("games-due").textContent = info.games_due ? T.gamesPerTable(info.games_due) : "";
+    $("status").textContent = translated(T.status, info.status || "");
+    $("status").dataset.status = info.status || "";
+    document.title = [gameTitle, info.label].filter(Boolean).join(" · ") || "kikimimi";
+  }
+
+  function changed(previous, key, signature) {
+    // Nothing flashes on the first drawing; a new row or a different one does.
+    return previous !== null && previous.get(key) !== signature;
+  }
+
+  function drawStandings(rows) {
+    const body = $("standings");
+    const seen = new Map();
+    const drawn = [];
+    for (const row of rows) {
+      const rank = title(row.rank);
+      const peerage = title(row.peerage);
+      const cells = [row.position, row.player, row.table, row.wins, row.points, row.crashes, rank, peerage];
+      const signature = JSON.stringify(cells);
+      const tr = document.createElement("tr");
+      tr.dataset.player = row.player;
+      tr.appendChild(text("td", row.position, "num position"));
+      tr.appendChild(text("td", row.player, "name"));
+      tr.appendChild(text("td", row.table ?? "", "num"));
+      tr.appendChild(text("td", row.wins, "num wins"));
+      tr.appendChild(text("td", row.points, "num"));
+      tr.appendChild(text("td", row.crashes, "num crashes"));
+      tr.appendChild(text("td", rank, "ladder rank"));
+      tr.appendChild(text("td", peerage, "ladder peerage"));
+      if (row.position <= 3) tr.classList.add(`top${row.position}`);
+      if (row.crashes > 0) tr.classList.add("crashed");
+      if (changed(lastStandings, row.player, signature)) flash(tr);
+      seen.set(row.player, signature);
+      drawn.push(tr);
+    }
+    body.replaceChildren(...drawn);
+    // A game without a ladder has no ranks: its columns go, the names get the room.
+    const ladder = rows.some((row) => row.rank || row.peerage);
+    $("standings-table").classList.toggle("no-ladder", !ladder);
+    lastStandings = seen;
+  }
+
+  function tableState(table) {
+    if (!table.connected) return table.last_seen ? "lost" : "absent";
+    return table.health === "ok" ? "ok" : table.health === "degraded" ? "degraded" : "device-lost";
+  }
+
+  function progress(table) {
+    const due = table.games_due;
+    if (due && table.games_played >= due) return T.allPlayed;
+    if (!table.round) return T.notStarted;
+    const phase = table.phase ? translated(T.phases, table.phase) : "";
+    return [T.round(table.round, due), phase].filter(Boolean).join(" · ");
+  }
+
+  function drawTables(tables) {
+    const list = $("tables");
+    const seen = new Map();
+    const cards = [];
+    for (const table of tables) {
+      const state = tableState(table);
+      const card = document.createElement("article");
+      card.className = `table-card state-${state}`;
+      card.dataset.table = table.table;
+      const top = document.createElement("div");
+      top.className = "card-top";
+      top.appendChild(text("span", T.tableName(table.table), "table-name"));
+      const badge = {
+        lost: T.lost, absent: T.notJoined, ok: T.health.ok, degraded: T.health.degraded,
+        "device-lost": T.health.lost,
+      }[state];
+      top.appendChild(text("span", badge, `badge badge-${state}`));
+      card.appendChild(top);
+      card.appendChild(text("div", progress(table), "progress"));
+      const players = document.createElement("div");
+      players.className = "players";
+      for (const name of table.players || []) players.appendChild(text("span", name, "player"));
+      card.appendChild(players);
+      const signature = JSON.stringify([state, progress(table), table.players]);
+      if (changed(lastTables, table.table, signature)) flash(card);
+      seen.set(table.table, signature);
+      cards.push(card);
+    }
+    list.replaceChildren(...cards);
+    lastTables = seen;
+  }
+
+  function flash(element) {
+    element.classList.add("changed");
+    setTimeout(() => element.classList.remove("changed"), FLASH_MS);
+  }
+
+  // --- pages: a list longer than the screen shows one screenful at a time, in turn ---
+
+  function capacity(container, items, reserved) {
+    // How many items fit: the room the container has, over one item's height (all are alike).
+    if (!items.length) return 1;
+    for (const item of items) item.hidden = false;
+    const gap = parseFloat(getComputedStyle(container).rowGap) || 0;
+    const itemHeight = items[0].getBoundingClientRect().height + gap;
+    const room = container.getBoundingClientRect().height - (reserved || 0) + gap;
+    return Math.max(1, Math.floor((room + 0.5) / itemHeight));
+  }
+
+  function paginate(items, room, pager, page, reserved) {
+    const perPage = capacity(room, items, reserved);
+    const pages = Math.max(1, Math.ceil(items.length / perPage));
+    const current = page % pages;
+    items.forEach((item, index) => {
+      item.hidden = Math.floor(index / perPage) !== current;
+    });
+    pager.textContent = pages > 1 ? `${current + 1} / ${pages}` : "";
+    pager.dataset.pages = String(pages);
+    return current;
+  }
+
+  function layout() {
+    if (!snapshot) return;
+    const cards = Array.from($("tables").children);
+    // Many tables: one line each, so more fit on a page.
+    $("tables").classList.remove("compact");
+    if (cards.length && capacity($("tables"), cards) < cards.length) $("tables").classList.add("compact");
+    tablesPage = paginate(cards, $("tables"), $("tables-pager"), tablesPage);
+    const heading = $("standings-table").tHead.getBoundingClientRect().height;
+    standingsPage = paginate(Array.from($("standings").children), $("standings-room"), $("standings-pager"),
+      standingsPage, heading);
+  }
+
+  function draw(next) {
+    snapshot = next;
+    drawHeader(next.meeting || {});
+    drawStandings(next.standings || []);
+    drawTables(next.tables || []);
+    $("board").hidden = false;
+    $("waiting").hidden = true;
+    if (next.updated_at) {
+      const when = new Date(next.updated_at);
+      $("updated").textContent = isNaN(when) ? "" : `${T.updated} ${when.toLocaleTimeString(lang)}`;
+    }
+    layout();
+    root.dataset.version = String(next.version);
+  }
+
+  // --- the stream ---
+
+  const base = `/api/meetings/${encodeURIComponent(meeting)}`;
+  let source = null;
+
+  function showLink(up) {
+    $("link").hidden = up;
+    root.dataset.link = up ? "up" : "down";
+  }
+
+  function onSnapshot(event) {
+    let next;
+    try {
+      next = JSON.parse(event.data);
+    } catch (error) {
+      console.warn("kikimimi: a snapshot that is not JSON was ignored", error);
+      return;
+    }
+    if (typeof next.version === "number" && next.version <= lastVersion) return; // older (or the same)
+    lastVersion = typeof next.version === "number" ? next.version : lastVersion;
+    draw(next);
+  }
+
+  async function explainFailure() {
+    // EventSource hides why it failed; the snapshot URL answers with the host's one-line error.
+    try {
+      const response = await fetch(base, { cache: "no-store" });
+      if (response.ok) return;
+      const body = await response.json().catch(() => ({}));
+      $("waiting-detail").textContent = body.error || `${base}: HTTP ${response.status}`;
+    } catch (error) {
+      $("waiting-detail").textContent = "";
+    }
+  }
+
+  function connect() {
+    source = new EventSource(`${base}/events`);
+    source.addEventListener("snapshot", onSnapshot);
+    source.addEventListener("open", () => {
+      // A host restarted counts its versions afresh: the first snapshot of a new stream always draws.
+      lastVersion = -1;
+      showLink(true);
+      $("waiting-detail").textContent = "";
+    });
+    source.addEventListener("error", () => {
+      showLink(false);
+      if (source.readyState === EventSource.CLOSED) {
+        // The browser retries a dropped stream by itself, but not one refused with an HTTP error.
+        source.close();
+        explainFailure();
+        setTimeout(connect, RETRY_MS);
+      }
+    });
+  }
+
+  drawLabels();
+  root.dataset.link = "connecting";
+  window.addEventListener("resize", layout);
+  setInterval(() => {
+    standingsPage += 1;
+    tablesPage += 1;
+    layout();
+  }, rotateMs);
+  connect();
+})();

@@ -1,0 +1,405 @@
+"""The venue's standings page in a real headless Chromium (Debian's), served by uvicorn on a local port.
+
+The host here is a TEST DOUBLE of `kikimimi.venue.host` (a few lines below): it mounts the page's real
+`routes()` and serves one snapshot and its Server-Sent Events stream exactly as the venue API contract
+says, so each test can push the snapshot it needs (a result, a lost table, an older version, a dropped
+stream). tests/venue/test_page_host.py runs the page against the real host and a real records store.
+
+Regenerate the screenshot in docs/ with
+    KIKIMIMI_VENUE_SCREENSHOT=1 .venv/bin/pytest tests/venue/test_page_browser.py -k screenshot
+(the regular run writes it to a temporary folder only).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import copy
+import json
+import os
+import socket
+import threading
+import time
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response, StreamingResponse
+from starlette.routing import Route
+
+from kikimimi.venue import page
+from kikimimi.voice.catalog import Catalog
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+pytestmark = pytest.mark.skipif(
+    not Path(CHROMIUM).exists(), reason=f"{CHROMIUM} is missing: install Debian's chromium package"
+)
+
+DOCS_SCREENSHOT = Path(__file__).resolve().parents[2] / "docs" / "venue-standings.png"
+
+
+def _titles() -> dict[str, dict[str, str]]:
+    """Every rank and peerage name in ja and en, from the voice catalogs (as the host takes them)."""
+    ja, en = Catalog.load("ja").values["title"], Catalog.load("en").values["title"]
+    return {key: {"ja": ja[key][0], "en": en[key][0]} for key in en}
+
+
+NAMES = ["Aiko", "Bruno", "Chiara", "Daisuke", "Emma", "Fumiko", "Gus", "Haruto", "Ines", "Jun", "Kate", "Leo"]
+RANKS = ["general", "knight", "knight", "wizard", "wizard", "bishop", "bishop", "bishop", "apprentice"]
+PEERAGES = ["duchess", "earl", "baroness", None, "baron", None, None, "viscountess"]
+
+
+def meeting_snapshot(*, players: int = 12, tables: int = 4, names: list[str] | None = None) -> dict[str, Any]:
+    """A realistic snapshot, as the contract has it: a Trident full trial mid-way, three players a table."""
+    titles = _titles()
+    names = list(names or []) + [
+        NAMES[i % len(NAMES)] + (f" {i // len(NAMES) + 1}" if i >= len(NAMES) else "") for i in range(players)
+    ]
+    names = names[:players]
+    seats = {name: 1 + i // 3 % tables for i, name in enumerate(names)}
+    standings = []
+    for position, name in enumerate(sorted(names, key=lambda n: (-(len(names) - names.index(n)), n)), start=1):
+        wins = max(0, 5 - position // 3)
+        standings.append({
+            "position": position, "player": name, "table": seats[name], "games": 6, "wins": wins,
+            "points": 12 + 3 * position, "crashes": 1 if position % 5 == 0 else 0,
+            "rank": titles[RANKS[min(position - 1, len(RANKS) - 1)]],
+            "peerage": titles[p] if (p := PEERAGES[(position - 1) % len(PEERAGES)]) else None,
+        })
+    phases = ["turn", "drawing", "choose_suit", "over"]
+    table_rows = [{
+        "table": n, "players": [name for name in names if seats[name] == n][:3], "games_played": 5 + n % 2,
+        "games_due": 10, "round": 6 + n % 2, "phase": phases[(n - 1) % len(phases)], "game_id": f"g-{n}",
+        "health": "ok", "connected": True, "last_seen": "2026-11-22T10:00:00+00:00", "controller": f"table-{n}",
+    } for n in range(1, tables + 1)]
+    return {
+        "version": 1, "updated_at": "2026-11-22T10:00:00+00:00",
+        "meeting": {"id": 3, "label": "Autumn trial", "game": "trident", "title": {"ja": "トライデント",
+                    "en": "The Trident"}, "kind": "full", "status": "open", "tables": tables, "games_due": 10},
+        "standings": standings, "tables": table_rows,
+    }
+
+
+@contextlib.contextmanager
+def serve(app: Any) -> Iterator[str]:
+    """Serve `app` with uvicorn on a free 127.0.0.1 port in a thread; yields its base URL."""
+    import uvicorn
+
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=1))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 10
+    while not server.started:
+        assert thread.is_alive() and time.monotonic() < deadline, "uvicorn did not start"
+        time.sleep(0.01)
+    try:
+        yield f"http://127.0.0.1:{sock.getsockname()[1]}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=5)
+        sock.close()
+
+
+@contextlib.contextmanager
+def browser_session() -> Iterator[Any]:
+    """Debian's Chromium driven by Playwright (its own browser builds are never downloaded)."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+
+
+class HostDouble:
+    """The venue API's two read endpoints over a snapshot the test sets: `push` is a change at the host."""
+
+    def __init__(self, snapshot: dict[str, Any]) -> None:
+        self.snapshot = snapshot
+        self.refusing = False  # the stream answers 503, as a host that is down behind a proxy would
+        self._streams: set[asyncio.Queue[dict[str, Any] | None]] = set()
+        self._loop: asyncio.AbstractEventLoop | None = None
+
+    def app(self) -> Starlette:
+        return Starlette(routes=[
+            Route("/api/meetings/{meeting}", self._snapshot),
+            Route("/api/meetings/{meeting}/events", self._events),
+            *page.routes(),
+        ])
+
+    async def _snapshot(self, request: Request) -> Response:
+        return JSONResponse(self.snapshot)
+
+    async def _events(self, request: Request) -> Response:
+        if self.refusing:
+            return JSONResponse({"error": "the host is restarting"}, status_code=503)
+        self._loop = asyncio.get_running_loop()
+        queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
+        self._streams.add(queue)
+
+        async def stream() -> AsyncIterator[str]:
+            try:
+                # retry: how soon the browser comes back after a dropped stream (its default is ~3 s).
+                yield f"retry: 300\nevent: snapshot\ndata: {json.dumps(self.snapshot)}\n\n"
+                while (item := await queue.get()) is not None:
+                    yield f"event: snapshot\ndata: {json.dumps(item)}\n\n"
+            finally:
+                self._streams.discard(queue)
+
+        return StreamingResponse(stream(), media_type="text/event-stream", headers={"Cache-Control": "no-cache"})
+
+    def push(self, snapshot: dict[str, Any] | None) -> None:
+        """Send a snapshot on every open stream (None ends them, as a host going down does)."""
+        if snapshot is not None:
+            self.snapshot = snapshot
+        for queue in list(self._streams):
+            assert self._loop is not None
+            self._loop.call_soon_threadsafe(queue.put_nowait, snapshot)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with browser_session() as chromium:
+        yield chromium
+
+
+@pytest.fixture(scope="module")
+def host() -> Iterator[tuple[HostDouble, str]]:
+    double = HostDouble(meeting_snapshot())
+    with serve(double.app()) as base_url:
+        yield double, base_url
+
+
+@pytest.fixture
+def fresh(host: tuple[HostDouble, str]) -> tuple[HostDouble, str]:
+    """The double with a realistic 4-table, 12-player meeting at version 1 again."""
+    double, base_url = host
+    double.refusing = False
+    double.snapshot = meeting_snapshot()
+    return double, base_url
+
+
+def open_page(browser: Any, url: str, *, locale: str = "en-US", width: int = 1920, height: int = 1080) -> Any:
+    context = browser.new_context(locale=locale, viewport={"width": width, "height": height})
+    tab = context.new_page()
+    tab.goto(url)
+    return tab
+
+
+def drawn_version(tab: Any, version: int, timeout_ms: float = 2000) -> None:
+    tab.wait_for_selector(f"html[data-version='{version}']", state="attached", timeout=timeout_ms)
+
+
+def standings_rows(tab: Any) -> list[list[str]]:
+    return tab.eval_on_selector_all(
+        "#standings tr", "rows => rows.map(r => Array.from(r.cells).map(c => c.textContent))"
+    )
+
+
+def test_the_snapshot_draws_the_standings_and_the_tables(browser: Any, fresh: tuple[HostDouble, str]) -> None:
+    double, base_url = fresh
+    tab = open_page(browser, f"{base_url}/meetings/3?lang=en")
+    drawn_version(tab, 1)
+    expected = double.snapshot
+    rows = standings_rows(tab)
+    assert [row[1] for row in rows] == [s["player"] for s in expected["standings"]]
+    first = expected["standings"][0]
+    assert rows[0][:6] == [str(first[k]) for k in ("position", "player", "table", "wins", "points", "crashes")]
+    assert rows[0][6:] == [first["rank"]["en"], first["peerage"]["en"] if first["peerage"] else ""]
+    cards = tab.locator(".table-card")
+    assert cards.count() == len(expected["tables"])
+    table_one = expected["tables"][0]
+    assert cards.nth(0).locator(".player").all_text_contents() == table_one["players"]
+    assert f"Round {table_one['round']} of {table_one['games_due']}" in cards.nth(0).inner_text()
+    assert tab.inner_text("#game-title") == expected["meeting"]["title"]["en"]
+    assert tab.inner_text("#meeting-label") == expected["meeting"]["label"]
+    tab.context.close()
+
+
+def test_a_result_pushed_by_the_host_shows_within_two_seconds(browser: Any, fresh: tuple[HostDouble, str]) -> None:
+    double, base_url = fresh
+    tab = open_page(browser, f"{base_url}/meetings/current?lang=en")
+    drawn_version(tab, 1)
+    after = copy.deepcopy(double.snapshot)
+    after["version"] = 2
+    winner = after["standings"][5]
+    winner["wins"] += 1
+    winner["games"] += 1
+    sent = time.monotonic()
+    double.push(after)
+    tab.wait_for_function(
+        "([name, wins]) => Array.from(document.querySelectorAll('#standings tr'))"
+        ".some(r => r.dataset.player === name && r.querySelector('.wins').textContent === String(wins))",
+        arg=[winner["player"], winner["wins"]], timeout=2000,
+    )
+    assert time.monotonic() - sent < 2.0
+    # The row that changed flashes; one that did not, does not.
+    assert tab.locator(f"#standings tr[data-player='{winner['player']}']").get_attribute("class").count("changed")
+    assert "changed" not in (tab.locator("#standings tr").nth(0).get_attribute("class") or "")
+
+    older = copy.deepcopy(after)
+    older["version"] = 1
+    older["standings"][0]["wins"] = 99
+    double.push(older)
+    newer = copy.deepcopy(after)
+    newer["version"] = 3
+    newer["meeting"]["label"] = "After the older one"
+    double.push(newer)
+    drawn_version(tab, 3)
+    assert standings_rows(tab)[0][3] == str(after["standings"][0]["wins"]), "an older version was drawn"
+    tab.context.close()
+
+
+def test_labels_follow_the_lang_query_then_the_browser(browser: Any, fresh: tuple[HostDouble, str]) -> None:
+    _, base_url = fresh
+    heads = "els => els.map(e => e.textContent)"
+    english = open_page(browser, f"{base_url}/?lang=en", locale="ja-JP")
+    drawn_version(english, 1)
+    japanese = open_page(browser, f"{base_url}/meetings/3", locale="ja-JP")
+    drawn_version(japanese, 1)
+    default = open_page(browser, f"{base_url}/", locale="fr-FR")
+    drawn_version(default, 1)
+    en_heads = english.eval_on_selector_all("#standings-table th", heads)
+    ja_heads = japanese.eval_on_selector_all("#standings-table th", heads)
+    assert en_heads[1:6] == ["Player", "Table", "Wins", "Points", "Crashes"]
+    assert ja_heads[1:6] == ["名前", "卓", "勝", "点", "クラッシュ"]
+    assert default.eval_on_selector_all("#standings-table th", heads) == ja_heads  # no ja/en wanted: ja
+    assert japanese.inner_text("#game-title") == "トライデント"
+    assert "第1卓" in japanese.locator(".table-card").nth(0).inner_text()
+    ja_rank = fresh[0].snapshot["standings"][0]["rank"]["ja"]
+    assert standings_rows(japanese)[0][6] == ja_rank
+    assert japanese.evaluate("document.documentElement.lang") == "ja"
+    for tab in (english, japanese, default):
+        tab.context.close()
+
+
+def test_a_name_is_shown_as_text_never_as_html(browser: Any, fresh: tuple[HostDouble, str]) -> None:
+    double, base_url = fresh
+    hostile = ["<b>x</b>", "<img src=x onerror=\"window.owned=1\">", "Eve\u202ereversed"]
+    snapshot = meeting_snapshot(names=hostile)
+    double.snapshot = snapshot
+    tab = open_page(browser, f"{base_url}/?lang=en")
+    drawn_version(tab, 1)
+    shown = [row[1] for row in standings_rows(tab)]
+    for name in hostile:
+        assert name in shown
+    assert tab.locator("#standings b, #standings img, #tables b, #tables img").count() == 0
+    players_at_tables = tab.locator(".table-card .player").all_text_contents()
+    assert set(hostile) <= set(players_at_tables)
+    assert tab.evaluate("window.owned") is None
+    tab.context.close()
+
+
+def test_a_table_not_reporting_is_marked_lost(browser: Any, fresh: tuple[HostDouble, str]) -> None:
+    double, base_url = fresh
+    snapshot = meeting_snapshot()
+    snapshot["tables"][2]["connected"] = False
+    snapshot["tables"][3]["health"] = "degraded"
+    double.snapshot = snapshot
+    for lang, lost, ok in (("en", "LOST", "OK"), ("ja", "通信途絶", "正常")):
+        tab = open_page(browser, f"{base_url}/?lang={lang}")
+        drawn_version(tab, 1)
+        badges = tab.locator(".table-card .badge")
+        assert badges.nth(2).inner_text() == lost
+        assert badges.nth(2).is_visible()
+        assert "state-lost" in tab.locator(".table-card").nth(2).get_attribute("class")
+        assert badges.nth(0).inner_text() == ok
+        assert "state-degraded" in tab.locator(".table-card").nth(3).get_attribute("class")
+        tab.context.close()
+
+
+def test_a_dropped_stream_shows_reconnecting_then_comes_back(browser: Any, fresh: tuple[HostDouble, str]) -> None:
+    double, base_url = fresh
+    tab = open_page(browser, f"{base_url}/?lang=en")
+    drawn_version(tab, 1)
+    assert tab.locator("#link").is_hidden()
+    double.refusing = True
+    double.push(None)  # the host goes away
+    tab.wait_for_selector("#link", state="visible", timeout=2000)
+    assert tab.inner_text("#link") == "Reconnecting…"
+    # It comes back with its version count started afresh and a result recorded meanwhile.
+    back = meeting_snapshot()
+    back["standings"][0]["wins"] += 1
+    double.snapshot = back
+    double.refusing = False
+    tab.wait_for_selector("#link", state="hidden", timeout=5000)
+    tab.wait_for_function(
+        "wins => document.querySelector('#standings tr .wins').textContent === String(wins)",
+        arg=back["standings"][0]["wins"], timeout=2000,
+    )
+    tab.context.close()
+
+
+def test_thirty_tables_and_ninety_players_turn_pages(browser: Any, fresh: tuple[HostDouble, str]) -> None:
+    double, base_url = fresh
+    double.snapshot = meeting_snapshot(players=90, tables=30)
+    tab = open_page(browser, f"{base_url}/?lang=en&rotate=1")
+    drawn_version(tab, 1)
+    visible = "sel => Array.from(document.querySelectorAll(sel)).filter(e => !e.hidden).map(e => e.textContent)"
+    first_page = tab.evaluate(visible, "#standings tr")
+    pages = int(tab.get_attribute("#standings-pager", "data-pages"))
+    assert 1 < pages <= 90 // len(first_page) + 1
+    assert tab.inner_text("#standings-pager") == f"1 / {pages}"
+    assert "compact" in tab.get_attribute("#tables", "class")
+    assert _fits_the_screen(tab)
+    tab.wait_for_function("() => document.querySelector('#standings-pager').textContent.startsWith('2 /')",
+                          timeout=2500)
+    assert set(tab.evaluate(visible, "#standings tr")).isdisjoint(first_page)
+    tab.context.close()
+
+
+def _fits_the_screen(tab: Any) -> bool:
+    """No scrolling, and every row and card on show lies inside the window."""
+    return tab.evaluate("""() => {
+        const el = document.scrollingElement;
+        if (el.scrollHeight > innerHeight || el.scrollWidth > innerWidth) return false;
+        const shown = Array.from(document.querySelectorAll('#standings tr, .table-card')).filter(e => !e.hidden);
+        return shown.every(e => {
+            const box = e.getBoundingClientRect();
+            return box.bottom <= innerHeight && box.right <= innerWidth;
+        });
+    }""")
+
+
+@pytest.mark.parametrize("width,height", [(1280, 720), (1920, 1080), (3840, 2160)])
+def test_twelve_players_and_four_tables_fit_without_scrolling(
+    browser: Any, fresh: tuple[HostDouble, str], width: int, height: int, tmp_path: Path
+) -> None:
+    _, base_url = fresh
+    tab = open_page(browser, f"{base_url}/?lang=en", width=width, height=height)
+    drawn_version(tab, 1)
+    assert tab.locator("#standings tr:not([hidden])").count() == 12
+    assert tab.locator(".table-card:not([hidden])").count() == 4
+    assert tab.inner_text("#standings-pager") == ""
+    assert _fits_the_screen(tab)
+    row_text = tab.evaluate("parseFloat(getComputedStyle(document.querySelector('#standings td.name')).fontSize)")
+    assert row_text >= 0.04 * height
+    tab.context.close()
+
+
+def test_screenshot_of_a_four_table_meeting(browser: Any, fresh: tuple[HostDouble, str], tmp_path: Path) -> None:
+    """The picture in docs/: written there only when KIKIMIMI_VENUE_SCREENSHOT is set."""
+    double, base_url = fresh
+    shown = meeting_snapshot()
+    shown["tables"][3]["connected"] = False  # one table's network dropped: the page's "lost" marker
+    shown["tables"][1]["health"] = "degraded"
+    double.snapshot = shown
+    tab = open_page(browser, f"{base_url}/?lang=en")
+    drawn_version(tab, 1)
+    target = DOCS_SCREENSHOT if os.environ.get("KIKIMIMI_VENUE_SCREENSHOT") else tmp_path / "venue-standings.png"
+    tab.wait_for_timeout(100)
+    tab.screenshot(path=str(target), animations="disabled")
+    assert target.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    width, height = int.from_bytes(target.read_bytes()[16:20], "big"), int.from_bytes(target.read_bytes()[20:24], "big")
+    assert (width, height) == (1920, 1080)
+    tab.context.close()
