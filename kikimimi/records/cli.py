@@ -19,7 +19,7 @@ from kikimimi.records.kinds import TITLE_FORMS, NoLadder, check_game, default_la
 from kikimimi.records.meeting import run_meeting
 from kikimimi.records.schema import SchemaError
 from kikimimi.records.store import RecordError, RecordStore, default_db_path, printable
-from kikimimi.records.view import game_title, meeting_view, players_table, standings_table
+from kikimimi.records.view import game_title, meeting_view, players_table, standings_table, tables_table
 
 ENTERED = "This meeting takes each game's result from {source} instead of the table."
 
@@ -92,6 +92,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     p.add_argument("--config", type=Path, help="the table's TOML (default: the simulated table)")
     p.add_argument("--add-new", action="store_true", help="add players not yet in the records")
     p.add_argument("--winner", help="a contest's winner when the standings are level")
+    p.add_argument("--tables", type=int, default=1,
+                   help="tables the meeting is played at; over 1, seats are dealt by seat-choice order and "
+                        "each table joins with `kikimimi venue join` (default 1: play here)")
     p.set_defaults(func=_meeting_start)
     p = msub.add_parser("resume", parents=[db], help="carry on an open meeting from its next game")
     p.add_argument("id", type=int)
@@ -347,7 +350,24 @@ def _play(args: argparse.Namespace, store: RecordStore, **meeting: Any) -> int:
 
 @_with_store
 def _meeting_start(args: argparse.Namespace, store: RecordStore) -> int:
+    if args.tables > 1:
+        return _open_at_tables(args, store)
     return _play(args, store, kind=args.trial, players=args.players, game=args.game, add_unknown=args.add_new)
+
+
+def _open_at_tables(args: argparse.Namespace, store: RecordStore) -> int:
+    """A meeting over several tables is only opened here: each table plays its own games."""
+    if args.results is not None or args.config is not None:
+        _say("kikimimi: --results and --config play a meeting here, at one table; a meeting over several "
+             "tables is played by its tables (`kikimimi venue join`)", file=sys.stderr)
+        return 2
+    meeting_id = store.start_meeting(args.trial, args.players, game=args.game, add_unknown=args.add_new,
+                                     tables=args.tables)
+    _say(f"opened {store.meeting(meeting_id).describe()}; each table joins it with `kikimimi venue join`")
+    for table in store.meeting_tables(meeting_id):
+        seats = ", ".join(f"seat {seat} {name}" for seat, name in table.seat_players.items())
+        _say(f"  table {table.table}: {seats}")
+    return 0
 
 
 @_with_store
@@ -383,6 +403,8 @@ def _meeting_show(args: argparse.Namespace, store: RecordStore) -> int:
         print(json.dumps(view.as_dict(), ensure_ascii=False, indent=2))
     else:
         _out().print(standings_table(view))
+        if view.meeting.tables > 1:
+            _out().print(tables_table(view))
     return 0
 
 

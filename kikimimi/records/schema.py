@@ -104,6 +104,31 @@ MIGRATIONS: tuple[Step, ...] = (
     """,
     # v3: the game of every meeting and game; per-seat score, won, details (see _v3_every_game).
     _v3_every_game,
+    # v4: a meeting over several tables. Each table of a meeting (who controls it, its last state);
+    # each player's table and seat; each game's table and round (the table's own game number). A
+    # journal game is recorded once per meeting, enforced by the database so concurrent reports of
+    # the same game (a table replaying its outbox) cannot both land. Older games are table 1.
+    """
+    CREATE TABLE meeting_tables (
+        meeting_id  INTEGER NOT NULL REFERENCES meetings(id),
+        table_no    INTEGER NOT NULL CHECK (table_no >= 1),
+        controller  TEXT,
+        joined_at   TEXT,
+        last_seen   TEXT,
+        state       TEXT NOT NULL DEFAULT '{}',
+        PRIMARY KEY (meeting_id, table_no)
+    );
+    ALTER TABLE meetings ADD COLUMN tables INTEGER NOT NULL DEFAULT 1;
+    ALTER TABLE meeting_players ADD COLUMN table_no INTEGER NOT NULL DEFAULT 1;
+    ALTER TABLE meeting_players ADD COLUMN seat INTEGER;
+    ALTER TABLE games ADD COLUMN table_no INTEGER NOT NULL DEFAULT 1;
+    ALTER TABLE games ADD COLUMN round INTEGER;
+    UPDATE meeting_players SET seat = position + 1;
+    UPDATE games SET round = number;
+    INSERT INTO meeting_tables (meeting_id, table_no) SELECT id, 1 FROM meetings;
+    CREATE UNIQUE INDEX games_by_journal ON games (meeting_id, journal_game_id) WHERE journal_game_id IS NOT NULL;
+    CREATE UNIQUE INDEX games_by_round ON games (meeting_id, table_no, round);
+    """,
 )
 
 LATEST = len(MIGRATIONS)

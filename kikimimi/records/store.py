@@ -120,10 +120,11 @@ class MeetingInfo:
     games_played: int
     winner: str | None
     game: str = DEFAULT_GAME
+    tables: int = 1
 
     @property
     def games_due(self) -> int | None:
-        """Games a trial has (10 or 5); None for a contest."""
+        """Games a trial has at each of its tables (10 or 5); None for a contest."""
         return GAMES_PER_MEETING[self.kind]
 
     @property
@@ -135,10 +136,36 @@ class MeetingInfo:
         return (self.held_at, self.id)
 
     def describe(self) -> str:
-        due = f"/{self.games_due}" if self.games_due else ""
+        due = f"/{self.games_due * self.tables}" if self.games_due else ""
         label = f" {self.label!r}" if self.label else ""
         game = "" if self.game == DEFAULT_GAME else f"{self.game} "
-        return f"meeting {self.id}{label} ({game}{self.kind}, {self.status}, {self.games_played}{due} games)"
+        tables = f", {self.tables} tables" if self.tables > 1 else ""
+        return f"meeting {self.id}{label} ({game}{self.kind}{tables}, {self.status}, {self.games_played}{due} games)"
+
+
+@dataclass(frozen=True)
+class TableInfo:
+    """One table of a meeting: its players by seat, its games, who controls it and what it last said."""
+
+    meeting_id: int
+    table: int  # 1-based table number
+    players: tuple[str, ...]  # in seat order: players[0] sits at seat 1
+    games_played: int
+    games_due: int | None  # a trial's games per table; None for a contest
+    controller: str | None  # the name the table's controller joined with; None until one joins
+    joined_at: str | None  # ISO 8601 UTC
+    last_seen: str | None  # ISO 8601 UTC of the table's last state report
+    state: dict[str, Any]  # the last state the table reported (opaque to the store)
+
+    @property
+    def seat_players(self) -> dict[int, str]:
+        return {seat: name for seat, name in enumerate(self.players, start=1)}
+
+
+def table_sizes(players: int, tables: int) -> list[int]:
+    """Players dealt over tables as evenly as possible, the larger tables first (13 over 4: 4,3,3,3)."""
+    base, extra = divmod(players, tables)
+    return [base + 1 if t < extra else base for t in range(tables)]
 
 
 class RecordStore:
@@ -233,8 +260,14 @@ class RecordStore:
         label: str | None = None,
         held_at: str | None = None,
         add_unknown: bool = False,
+        tables: int = 1,
     ) -> int:
-        """Open a meeting of `kind` (full, half, contest) of `game` for `players`; returns its id."""
+        """Open a meeting of `kind` (full, half, contest) of `game` for `players`; returns its id.
+
+        At one table the players sit in the order given (seat 1 first). Over several tables they are
+        ordered by the game's seat-choice order (its ladder's `seat_order`; the order given for a game
+        without a ladder) and dealt table by table: the first ones fill table 1, the next table 2, ...
+        """
         if kind not in MEETING_KINDS:
             raise RecordError(f"meeting kind must be one of {', '.join(MEETING_KINDS)}, not {kind!r}")
         try:
@@ -244,10 +277,18 @@ class RecordStore:
         names = [check_name(n) for n in players]
         if len(names) < 2:
             raise RecordError(f"a meeting needs at least 2 players, got {len(names)}")
+        if tables < 1:
+            raise RecordError(f"a meeting needs at least one table, not {tables}")
         fewest, most = info.seats
-        if not fewest <= len(names) <= most:
-            seats = str(fewest) if fewest == most else f"{fewest} to {most}"
+        seats = str(fewest) if fewest == most else f"{fewest} to {most}"
+        sizes = table_sizes(len(names), tables)
+        if tables == 1 and not fewest <= len(names) <= most:
             raise RecordError(f"{info.id} is played by {seats} players, not {len(names)}")
+        misfit = next((n for n in (sizes[-1], sizes[0]) if not fewest <= n <= most), None)
+        if misfit is not None:
+            raise RecordError(
+                f"{len(names)} players at {tables} tables leaves tables of {misfit}; {info.id} seats {seats}"
+            )
         if len({n.casefold() for n in names}) != len(names):
             raise RecordError(f"a player is listed twice in {names}")
         unknown = [n for n in names if self.find_player(n) is None]
@@ -257,20 +298,36 @@ class RecordStore:
             )
         for name in unknown:
             self.add_player(name)
-        ids = [self.player(n).id for n in names]
         if label is not None and self._meeting_by_label(label) is not None:
             raise RecordError(f"a meeting labelled {label!r} already exists")
+        if tables > 1:
+            names = self._seat_choice_order(names, info.id)
+        ids = [self.player(n).id for n in names]
+        placing = [(t, seat) for t, size in enumerate(sizes, start=1) for seat in range(1, size + 1)]
         with self._db:
             cur = self._db.execute(
-                "INSERT INTO meetings (label, kind, held_at, game) VALUES (?, ?, ?, ?)",
-                (label, kind, held_at or _now(), info.id),
+                "INSERT INTO meetings (label, kind, held_at, game, tables) VALUES (?, ?, ?, ?, ?)",
+                (label, kind, held_at or _now(), info.id, tables),
             )
             meeting_id = int(cur.lastrowid or 0)
             self._db.executemany(
-                "INSERT INTO meeting_players (meeting_id, player_id, position) VALUES (?, ?, ?)",
-                [(meeting_id, pid, i) for i, pid in enumerate(ids)],
+                "INSERT INTO meeting_players (meeting_id, player_id, position, table_no, seat) VALUES (?, ?, ?, ?, ?)",
+                [(meeting_id, pid, i, t, seat) for i, (pid, (t, seat)) in enumerate(zip(ids, placing, strict=True))],
+            )
+            self._db.executemany(
+                "INSERT INTO meeting_tables (meeting_id, table_no) VALUES (?, ?)",
+                [(meeting_id, t) for t in range(1, tables + 1)],
             )
         return meeting_id
+
+    def _seat_choice_order(self, names: Sequence[str], game: str) -> list[str]:
+        """The players in the order they choose seats by the game's ladder (as given without one)."""
+        rules = ladder(game)
+        if rules is None:
+            return list(names)
+        statuses = self.ladder_statuses(game)
+        ordered = rules.seat_order([statuses[self.player(n).name] for n in names])
+        return [self.player(n).name for n in ordered]
 
     def _meeting_by_label(self, label: str) -> int | None:
         row = self._db.execute("SELECT id FROM meetings WHERE label = ?", (label,)).fetchone()
@@ -282,7 +339,7 @@ class RecordStore:
 
     def meeting(self, meeting_id: int) -> MeetingInfo:
         row = self._db.execute(
-            """SELECT m.id, m.label, m.kind, m.held_at, m.status, m.finished_at, w.name AS winner, m.game,
+            """SELECT m.id, m.label, m.kind, m.held_at, m.status, m.finished_at, w.name AS winner, m.game, m.tables,
                       (SELECT COUNT(*) FROM games g WHERE g.meeting_id = m.id) AS played
                FROM meetings m LEFT JOIN players w ON w.id = m.winner_id WHERE m.id = ?""",
             (meeting_id,),
@@ -308,7 +365,80 @@ class RecordStore:
             row["played"],
             row["winner"],
             row["game"] or DEFAULT_GAME,
+            row["tables"],
         )
+
+    def meeting_tables(self, meeting_id: int) -> list[TableInfo]:
+        """Each table of a meeting: its players by seat, games played, controller and last state."""
+        info = self.meeting(meeting_id)
+        seated: dict[int, list[str]] = {}
+        for row in self._db.execute(
+            """SELECT mp.table_no, p.name FROM meeting_players mp JOIN players p ON p.id = mp.player_id
+               WHERE mp.meeting_id = ? ORDER BY mp.table_no, mp.seat""",
+            (meeting_id,),
+        ):
+            seated.setdefault(row[0], []).append(row[1])
+        played = dict(
+            self._db.execute(
+                "SELECT table_no, COUNT(*) FROM games WHERE meeting_id = ? GROUP BY table_no", (meeting_id,)
+            ).fetchall()
+        )
+        rows = self._db.execute(
+            """SELECT table_no, controller, joined_at, last_seen, state FROM meeting_tables
+               WHERE meeting_id = ? ORDER BY table_no""",
+            (meeting_id,),
+        ).fetchall()
+        return [
+            TableInfo(
+                meeting_id,
+                row["table_no"],
+                tuple(seated.get(row["table_no"], ())),
+                int(played.get(row["table_no"], 0)),
+                info.games_due,
+                row["controller"],
+                row["joined_at"],
+                row["last_seen"],
+                json.loads(row["state"] or "{}"),
+            )
+            for row in rows
+        ]
+
+    def meeting_table(self, meeting_id: int, table: int) -> TableInfo:
+        """One table of a meeting; refuses a table the meeting does not have."""
+        found = self.meeting_tables(meeting_id)
+        if not 1 <= table <= len(found):
+            raise RecordError(f"meeting {meeting_id} has tables 1 to {len(found)}, not table {table}")
+        return found[table - 1]
+
+    def join_table(self, meeting_id: int, table: int, controller: str) -> TableInfo:
+        """Record that `controller` runs `table` of an open meeting (joining again, as after a
+        restart, just records it again)."""
+        info = self._open(meeting_id)
+        self.meeting_table(meeting_id, table)
+        controller = " ".join(str(controller).split())
+        if not controller or any(unicodedata.category(c) == "Cc" for c in controller):
+            raise RecordError(f"a table's controller needs a printable name, not {controller!r}")
+        now = _now()
+        with self._db:
+            self._db.execute(
+                """UPDATE meeting_tables SET controller = ?, joined_at = ?, last_seen = ?
+                   WHERE meeting_id = ? AND table_no = ?""",
+                (controller, now, now, info.id, table),
+            )
+        return self.meeting_table(meeting_id, table)
+
+    def report_table_state(self, meeting_id: int, table: int, state: Mapping[str, Any]) -> None:
+        """Keep the state a table reported (what it plays now, its health); sets its last_seen."""
+        self.meeting_table(meeting_id, table)
+        try:
+            text = json.dumps(dict(state), ensure_ascii=False, sort_keys=True)
+        except (TypeError, ValueError) as exc:
+            raise RecordError(f"meeting {meeting_id} table {table}: its state is not plain data: {exc}") from None
+        with self._db:
+            self._db.execute(
+                "UPDATE meeting_tables SET state = ?, last_seen = ? WHERE meeting_id = ? AND table_no = ?",
+                (text, _now(), meeting_id, table),
+            )
 
     def meetings(self, status: str | None = None) -> list[MeetingInfo]:
         query = "SELECT id FROM meetings" + (" WHERE status = ?" if status else "") + " ORDER BY held_at, id"
@@ -331,6 +461,7 @@ class RecordStore:
         seat_players: Mapping[int, str],
         outcome: Outcome,
         journal_game_id: str | None = None,
+        table: int | None = None,
     ) -> None:
         """Record a finished game of an open meeting from the table's `Outcome` (of the meeting's game)."""
         try:
@@ -338,7 +469,15 @@ class RecordStore:
         except ResultError as exc:
             raise RecordError(f"meeting {meeting_id}: {exc}") from None
         self.record_results(meeting_id, results, journal_game_id=journal_game_id, reason=outcome.reason,
-                            details=game_details(outcome))
+                            details=game_details(outcome), table=table)
+
+    def _recorded(self, meeting_id: int, journal_game_id: str | None) -> int | None:
+        if journal_game_id is None:
+            return None
+        again = self._db.execute(
+            "SELECT number FROM games WHERE meeting_id = ? AND journal_game_id = ?", (meeting_id, journal_game_id)
+        ).fetchone()
+        return int(again[0]) if again is not None else None
 
     def record_results(
         self,
@@ -348,55 +487,109 @@ class RecordStore:
         journal_game_id: str | None = None,
         reason: str = "",
         details: Mapping[str, Any] | None = None,
+        table: int | None = None,
     ) -> int:
-        """Record one game's results (a paper sheet line or a table outcome); returns its number.
+        """Record one game's results (a paper sheet line or a table outcome); returns its number in
+        the meeting (the order games arrived in, over all its tables).
 
-        The same journal game recorded again (a controller replaying its journal after a restart) is
-        not a new game: its number is returned and nothing is written.
+        `table` is where it was played (None: the only table of a one-table meeting); the results'
+        players must be that table's. The same journal game recorded again (a controller replaying its
+        journal or outbox after a restart or a lost connection) is not a new game: its number is
+        returned and nothing is written, also when two reports of it arrive at once.
         """
-        if journal_game_id is not None:
-            again = self._db.execute(
-                "SELECT number FROM games WHERE meeting_id = ? AND journal_game_id = ?", (meeting_id, journal_game_id)
-            ).fetchone()
-            if again is not None:
-                return int(again[0])
+        again = self._recorded(meeting_id, journal_game_id)
+        if again is not None:
+            return again
         info = self._open(meeting_id)
-        where = f"meeting {meeting_id} game {info.games_played + 1}"
+        if table is None:
+            if info.tables > 1:
+                raise RecordError(
+                    f"{info.describe()} is played at {info.tables} tables; say at which table this game was played"
+                )
+            table = 1
+        seated = self.meeting_table(meeting_id, table)
+        where = f"meeting {meeting_id} table {table} game {seated.games_played + 1}"
+        if info.tables == 1:
+            where = f"meeting {meeting_id} game {info.games_played + 1}"
         try:
             check_results(results, where)
         except ResultError as exc:
             raise RecordError(str(exc)) from None
         playing = {check_name(r.player).casefold() for r in results}
-        members = {n.casefold() for n in info.players}
+        members = {n.casefold() for n in seated.players}
         if playing != members:
+            whose = "meeting's" if info.tables == 1 else f"table {table}'s"
             raise RecordError(
-                f"{where}: players {sorted(r.player for r in results)} are not the meeting's "
-                f"players {list(info.players)}"
+                f"{where}: players {sorted(r.player for r in results)} are not the {whose} "
+                f"players {list(seated.players)}"
             )
-        if info.games_due is not None and info.games_played >= info.games_due:
-            raise RecordError(f"{info.describe()} has all its games; finish it with `kikimimi meeting finish`")
-        number = info.games_played + 1
         try:
             game_json = json.dumps(dict(details or {}), ensure_ascii=False, sort_keys=True)
             result_json = [json.dumps(dict(r.details), ensure_ascii=False, sort_keys=True) for r in results]
         except (TypeError, ValueError) as exc:
             raise RecordError(f"{where}: the game's details are not plain data: {exc}") from None
-        with self._db:
-            cur = self._db.execute(
-                """INSERT INTO games (meeting_id, number, journal_game_id, reason, recorded_at, game, details)
-                   VALUES (?, ?, ?, ?, ?, ?, ?)""",
-                (meeting_id, number, journal_game_id, reason, _now(), info.game, game_json),
+        player_ids = [self.player(r.player).id for r in results]
+        try:
+            return self._insert_game(info, table, journal_game_id, reason, game_json, results, player_ids,
+                                     result_json)
+        except sqlite3.IntegrityError:
+            # Another writer recorded the same journal game between our check and our insert.
+            again = self._recorded(meeting_id, journal_game_id)
+            if again is None:
+                raise
+            return again
+
+    def _insert_game(
+        self,
+        info: MeetingInfo,
+        table: int,
+        journal_game_id: str | None,
+        reason: str,
+        game_json: str,
+        results: Sequence[PlayerResult],
+        player_ids: Sequence[int],
+        result_json: Sequence[str],
+    ) -> int:
+        """Insert a game with the next number of the meeting and the next round of its table. The
+        write lock is taken first (BEGIN IMMEDIATE) so the numbers and the count of a trial's games
+        are read and written by one writer at a time."""
+        db = self._db
+        if db.in_transaction:
+            db.commit()
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            status, number, played = db.execute(
+                """SELECT m.status, COALESCE(MAX(g.number), 0),
+                          SUM(CASE WHEN g.table_no = ? THEN 1 ELSE 0 END)
+                   FROM meetings m LEFT JOIN games g ON g.meeting_id = m.id WHERE m.id = ?""",
+                (table, info.id),
+            ).fetchone()
+            played = int(played or 0)
+            if status != "open":
+                raise RecordError(f"meeting {info.id} is {status}; its games cannot change")
+            if info.games_due is not None and played >= info.games_due:
+                if info.tables == 1:
+                    raise RecordError(f"{info.describe()} has all its games; finish it with `kikimimi meeting finish`")
+                raise RecordError(f"{info.describe()}: table {table} has played all its {info.games_due} games")
+            cur = db.execute(
+                """INSERT INTO games (meeting_id, number, table_no, round, journal_game_id, reason, recorded_at,
+                                      game, details)
+                   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)""",
+                (info.id, number + 1, table, played + 1, journal_game_id, reason, _now(), info.game, game_json),
             )
-            game_id = cur.lastrowid
-            self._db.executemany(
+            db.executemany(
                 """INSERT INTO results (game_id, player_id, seat, place, crashed, score, won, details)
                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)""",
                 [
-                    (game_id, self.player(r.player).id, r.seat, r.place, int(r.crashed), r.score, int(r.won), d)
-                    for r, d in zip(results, result_json, strict=True)
+                    (cur.lastrowid, pid, r.seat, r.place, int(r.crashed), r.score, int(r.won), d)
+                    for r, pid, d in zip(results, player_ids, result_json, strict=True)
                 ],
             )
-        return number
+        except BaseException:
+            db.rollback()
+            raise
+        db.commit()
+        return int(number + 1)
 
     def games(self, meeting_id: int) -> list[GameRecord]:
         """A meeting's games in the order played, each with every player's result best first."""
@@ -448,7 +641,14 @@ class RecordStore:
         info = self._open(meeting_id)
         winner_id = None
         if info.games_due is not None:
-            if info.games_played != info.games_due:
+            short = [t.table for t in self.meeting_tables(meeting_id) if t.games_played != info.games_due]
+            if short and info.tables > 1:
+                raise RecordError(
+                    f"{info.describe()} is not complete: table(s) {', '.join(map(str, short))} have not played "
+                    f"their {info.games_due} games; play them or abandon the meeting "
+                    f"(`kikimimi meeting abandon {meeting_id}`: abandoned meetings do not count)"
+                )
+            if short:
                 raise RecordError(
                     f"{info.describe()} is not complete; play its remaining games or abandon it "
                     f"(`kikimimi meeting abandon {meeting_id}`: abandoned meetings do not count)"
@@ -498,7 +698,7 @@ class RecordStore:
                LEFT JOIN games g ON g.meeting_id = m.id AND g.game = m.game
                LEFT JOIN results r ON r.game_id = g.id AND r.player_id = mp.player_id
                WHERE mp.player_id = ? AND m.status = 'finished' AND m.game = ?
-               ORDER BY m.held_at, m.id, g.number""",
+               ORDER BY m.held_at, m.id, g.table_no, g.round""",
             (player.id, game),
         ).fetchall()
         meetings: dict[int, tuple[str, str, bool, list[Any]]] = {}
@@ -523,6 +723,11 @@ class RecordStore:
 
     def statuses(self, names: Iterable[str], game: str | None = None) -> list[Any]:
         return [self.status(n, game) for n in names]
+
+    def ladder_statuses(self, game: str | None = None) -> dict[str, Any]:
+        """Every player's status on the game's ladder (default: the ladder game), by name."""
+        game, _ = self._ladder(game)
+        return {p.name: self.status(p.name, game) for p in self.players()}
 
     def meeting_changes(self, meeting_id: int) -> list[Any]:
         """The changes a finished meeting brought, derived again from the results (none for a game

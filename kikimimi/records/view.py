@@ -18,7 +18,7 @@ from rich.text import Text
 from kikimimi.games.registry import DEFAULT_GAME, UnknownGame, get_info
 from kikimimi.records.kinds import ladder
 from kikimimi.records.standings import Standing, standings
-from kikimimi.records.store import MeetingInfo, RecordStore, printable
+from kikimimi.records.store import MeetingInfo, RecordStore, TableInfo, printable
 
 
 @dataclass(frozen=True)
@@ -27,6 +27,7 @@ class MeetingView:
     standings: list[Standing]
     statuses: dict[str, Any]  # by player name: the ladder's rank settled before this meeting ends
     #   (the ladder's PlayerStatus; empty for a game without a ladder)
+    tables: tuple[TableInfo, ...] = ()
 
     def as_dict(self) -> dict[str, object]:
         m = self.meeting
@@ -42,7 +43,21 @@ class MeetingView:
                 "games_due": m.games_due,
                 "players": list(m.players),
                 "winner": m.winner,
+                "tables": m.tables,
             },
+            "tables": [
+                {
+                    "table": t.table,
+                    "players": list(t.players),
+                    "games_played": t.games_played,
+                    "games_due": t.games_due,
+                    "controller": t.controller,
+                    "joined_at": t.joined_at,
+                    "last_seen": t.last_seen,
+                    "state": t.state,
+                }
+                for t in self.tables
+            ],
             "standings": [
                 {
                     **s.as_dict(),
@@ -71,7 +86,7 @@ def meeting_view(store: RecordStore, meeting_id: int | None = None) -> MeetingVi
     rules = ladder(info.game)
     table = standings(store.games(meeting_id), info.players, rules)
     statuses = {n: store.status(n, info.game) for n in info.players} if rules is not None else {}
-    return MeetingView(info, table, statuses)
+    return MeetingView(info, table, statuses, tuple(store.meeting_tables(meeting_id)))
 
 
 def game_title(game: str) -> str:
@@ -110,4 +125,17 @@ def players_table(statuses: Sequence[Any], title: str = "Players") -> Table:
     for s in statuses:
         table.add_row(Text(printable(s.name)), Text(printable(s.title)), str(s.wins), str(s.streaks),
                       str(s.crashes), str(s.games), str(s.meetings))
+    return table
+
+
+def tables_table(view: MeetingView) -> Table:
+    """A meeting's tables: who sits where, games played, the controller and when it was last heard."""
+    table = Table(title=f"Meeting {view.meeting.id}: {view.meeting.tables} tables")
+    for column in ("table", "seats", "games", "controller", "last seen"):
+        table.add_column(column, justify="right" if column in ("table", "games") else "left")
+    for t in view.tables:
+        seats = ", ".join(f"{seat} {name}" for seat, name in t.seat_players.items())
+        due = f"/{t.games_due}" if t.games_due else ""
+        table.add_row(str(t.table), Text(printable(seats)), f"{t.games_played}{due}",
+                      Text(printable(t.controller or "not joined")), t.last_seen or "-")
     return table
