@@ -1,0 +1,228 @@
+"""`kikimimi venue host|join|status`: a meeting played on several tables at once (docs/meetings.md)."""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import logging
+import secrets
+import socket
+import sys
+import threading
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from kikimimi.records.store import printable
+
+DEFAULT_LISTEN = "0.0.0.0:8765"
+log = logging.getLogger(__name__)
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    venue = subparsers.add_parser("venue", help="a meeting over several tables: the host, each table, the status")
+    sub = venue.add_subparsers(dest="venue_command", metavar="ACTION", required=True)
+
+    p = sub.add_parser("host", help="serve the meeting to the tables and the standings page to the TV")
+    p.add_argument("--db", help="records database: a SQLite file or a postgresql:// URL "
+                                "(default: $KIKIMIMI_RECORDS_URL, else the records file)")
+    p.add_argument("--meeting", type=int,
+                   help="the meeting served as current (default: the open one, else the latest)")
+    p.add_argument("--listen", default=DEFAULT_LISTEN, help="ADDRESS:PORT to listen on (default %(default)s)")
+    p.add_argument("--token", help="the tables' shared secret (default: a new one, printed); '' for none")
+    p.add_argument("--games", type=int, help="games per table when the meeting is a contest")
+    p.set_defaults(func=_host)
+
+    p = sub.add_parser("join", help="this table plays its share of the host's meeting and reports each game")
+    p.add_argument("url", help="the host, e.g. http://192.168.1.10:8765")
+    p.add_argument("--table", type=int, required=True, help="this table's number in the meeting (1, 2, ...)")
+    p.add_argument("--token", help="the token the host printed")
+    p.add_argument("--meeting", type=int, help="the meeting (default: the host's current one)")
+    p.add_argument("--config", type=Path, help="the table's TOML (default: the simulated Trident table)")
+    p.add_argument("--journal", type=Path, help="the journal file (default: the config's; two simulated "
+                                               "tables on one machine need one each)")
+    p.add_argument("--controller", help="this table's name on the host (default: the machine's name)")
+    p.add_argument("--bots", type=int, nargs="?", const=1, metavar="SEED",
+                   help="the game's bots play every seat on the simulated readers (a rehearsal, tests)")
+    p.add_argument("--quiet", action="store_true", help="warnings only")
+    p.set_defaults(func=_join)
+
+    p = sub.add_parser("status", help="every table of the meeting as the host sees it")
+    p.add_argument("url", help="the host, e.g. http://192.168.1.10:8765")
+    p.add_argument("--meeting", type=int, help="default: the host's current meeting")
+    p.add_argument("--json", action="store_true", help="the host's snapshot as it is")
+    p.set_defaults(func=_status)
+
+
+def _err(text: str) -> None:
+    print(printable(f"kikimimi venue: {text}"), file=sys.stderr)
+
+
+def _listen(text: str) -> tuple[str, int]:
+    address, _, port = text.rpartition(":")
+    if not address or not port.isdigit() or not 0 < int(port) < 65536:
+        raise ValueError(f"--listen {text!r}: give ADDRESS:PORT, e.g. {DEFAULT_LISTEN}")
+    return address.strip("[]"), int(port)
+
+
+def lan_address() -> str:
+    """This machine's address on the LAN (what the tables and the TV type), 127.0.0.1 when there is none."""
+    with contextlib.closing(socket.socket(socket.AF_INET, socket.SOCK_DGRAM)) as probe:
+        try:
+            probe.connect(("10.255.255.255", 1))  # no packet is sent: only picks the outgoing interface
+            return str(probe.getsockname()[0])
+        except OSError:
+            return "127.0.0.1"
+
+
+def store_opener(target: str | None) -> Any:
+    """A factory of RecordStores on `target` (a path or URL; None: the default)."""
+    from kikimimi.records.store import RecordStore
+
+    return lambda: RecordStore(target) if target is not None else RecordStore()
+
+
+def is_postgres(target: str | None) -> bool:
+    import os
+
+    return (target or os.environ.get("KIKIMIMI_RECORDS_URL", "")).startswith("postgres")
+
+
+def _host(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from kikimimi.records.schema import SchemaError
+    from kikimimi.records.store import RecordError
+    from kikimimi.venue.host import create_app
+
+    try:
+        address, port = _listen(args.listen)
+    except ValueError as exc:
+        _err(str(exc))
+        return 2
+    opener = store_opener(args.db)
+    try:  # the database and the meeting are checked before serving: a typo is said now, not per request
+        with opener() as store:
+            meeting = store.meeting(args.meeting) if args.meeting is not None else store.current_meeting()
+    except (RecordError, SchemaError, OSError) as exc:
+        _err(str(exc))
+        return 1
+    token = secrets.token_urlsafe(9) if args.token is None else (args.token or None)
+    app = create_app(opener, token=token, meeting_id=args.meeting, workers=4 if is_postgres(args.db) else 1,
+                     contest_games=args.games)
+    shown = lan_address() if address in ("0.0.0.0", "::") else address
+    base = f"http://{shown}:{port}"
+    print(f"kikimimi venue host on {base}")
+    print(f"  the TV: {base}/" + (f"  (meeting {meeting.id}: {meeting.describe()})" if meeting else
+                                  "  (no open meeting yet: `kikimimi meeting start --tables N ...`)"))
+    join = f"kikimimi venue join {base} --table N" + (f" --token {token}" if token else "")
+    print(f"  each table: {join}")
+    if token is None:
+        print("  no token: anyone on this network can report results", file=sys.stderr)
+    config = uvicorn.Config(app, host=address, port=port, log_level="warning", timeout_graceful_shutdown=2)
+    try:
+        uvicorn.Server(config).run()
+    except OSError as exc:  # the port is taken, the address is not this machine's
+        _err(f"cannot listen on {args.listen}: {exc.strerror or exc}")
+        return 1
+    return 0
+
+
+def _join(args: argparse.Namespace) -> int:
+    from kikimimi.table.config import TableConfigError, load_config
+    from kikimimi.table.journal import JournalError
+    from kikimimi.table.live import open_table
+    from kikimimi.table.run import setup_logging
+    from kikimimi.venue.client import Outbox, TableLink
+    from kikimimi.venue.tablerun import MeetingRefused, TableRun, join_or_resume
+
+    console = Console(highlight=False, stderr=True)
+    setup_logging(console, quiet=args.quiet or args.bots is not None)
+    if args.bots is not None:  # bots tap faster than hands: the two-tags watch would cry wolf
+        logging.getLogger("kikimimi.table.loop").setLevel(logging.ERROR)
+    overrides: dict[str, Any] = {}
+    if args.journal is not None:
+        overrides["journal"] = str(args.journal.resolve())
+    if args.bots is not None:
+        overrides["debounce"] = 0  # bots tap as fast as the table takes them
+    try:
+        config = load_config(args.config, overrides)
+        table = open_table(config, transcript_only=args.bots is not None)
+    except (TableConfigError, JournalError, OSError) as exc:
+        _err(str(exc))
+        return 2
+
+    def say(text: str) -> None:
+        console.print(Text(printable(text)))
+
+    stop = threading.Event()
+    link = TableLink(args.url, args.table, token=args.token, meeting=args.meeting,
+                     controller=args.controller or socket.gethostname())
+    outbox = Outbox(config.journal)
+    try:
+        assignment = join_or_resume(link, outbox, say, stop)
+        say(f"table {assignment.table} of meeting {assignment.meeting} ({assignment.game}, {assignment.kind}): "
+            + ", ".join(f"seat {s} {n}" for s, n in assignment.seat_players.items()))
+        run = TableRun(table, link, outbox, assignment, say, bots=args.bots)
+        code = run.run()
+        say(f"table {assignment.table}: every game played and reported" if code == 0 else
+            f"table {assignment.table}: the host refused some results; they are kept in {outbox.path}")
+        return code
+    except MeetingRefused as exc:
+        _err(str(exc))
+        return 1
+    except ValueError as exc:  # the table cannot play the meeting's game (no deck, a seat missing)
+        _err(f"this table cannot play the meeting: {exc}")
+        return 1
+    except KeyboardInterrupt:
+        return 130
+    finally:
+        table.close()
+        link.close()
+        outbox.close()
+
+
+def _status(args: argparse.Namespace) -> int:
+    import httpx
+
+    ref = args.meeting if args.meeting is not None else "current"
+    url = f"{args.url.rstrip('/')}/api/meetings/{ref}"
+    try:
+        response = httpx.get(url, timeout=5)
+        snapshot = response.json()
+    except httpx.HTTPError as exc:
+        _err(f"{url}: the host does not answer ({type(exc).__name__}); is `kikimimi venue host` running?")
+        return 1
+    except ValueError:
+        _err(f"{url}: not a kikimimi host (the answer is not JSON)")
+        return 1
+    if response.status_code != 200:
+        _err(f"{url}: {snapshot.get('error') if isinstance(snapshot, dict) else response.reason_phrase}")
+        return 1
+    if args.json:
+        print(json.dumps(snapshot, ensure_ascii=False, indent=2))
+        return 0
+    Console(highlight=False).print(status_table(snapshot))
+    return 0
+
+
+HEALTH_STYLE = {"ok": "green", "degraded": "yellow", "lost": "bold red"}
+
+
+def status_table(snapshot: dict[str, Any]) -> Table:
+    m = snapshot["meeting"]
+    due = f", {m['games_due']} games per table" if m.get("games_due") else ""
+    table = Table(title=Text(printable(f"Meeting {m['id']}: {m['title']['en']}, {m['kind']}, {m['status']}{due}")))
+    for column in ("table", "players", "games", "round", "phase", "health", "last seen", "controller"):
+        table.add_column(column, justify="right" if column in ("table", "games", "round") else "left")
+    for t in snapshot["tables"]:
+        played = f"{t['games_played']}/{t['games_due']}" if t.get("games_due") else str(t["games_played"])
+        table.add_row(str(t["table"]), Text(printable(", ".join(t["players"]))), played,
+                      "" if t.get("round") is None else str(t["round"]), Text(printable(t.get("phase") or "")),
+                      Text(t["health"], style=HEALTH_STYLE.get(t["health"], "")),
+                      Text(printable(t.get("last_seen") or "never")), Text(printable(t.get("controller") or "")))
+    return table

@@ -1,0 +1,563 @@
+"""The meeting host: the venue's API over the records store, live standings over Server-Sent Events.
+
+Tables join a meeting, send their state every few seconds and report each game as it ends
+(`kikimimi.venue.client`); the venue's TV follows `/api/meetings/{id}/events` (the page is
+`kikimimi.venue.page`). The contract is in docs/meetings.md.
+
+Threads and the store: every store call runs on a small pool of worker threads, each owning its own
+`RecordStore` (a store's connection belongs to the thread that made it). SQLite takes one writer at a
+time anyway, so its pool has one thread; PostgreSQL gets a few. The event loop never touches the store.
+
+Live updates: a change (a result, a join, a table's visible state, a table falling silent, the meeting
+finishing) marks the meeting dirty; one task per meeting rebuilds the snapshot and wakes every SSE
+stream. Changes that arrive while a snapshot is being built are folded into the next one, so a burst of
+results costs one rebuild, not one each. Ranks and peerage change only when a meeting finishes (only
+finished meetings count), so they are read once per meeting status, not at every result.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hmac
+import json
+import logging
+import threading
+import time
+from collections.abc import AsyncIterator, Callable, Mapping
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any, TypeVar
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response, StreamingResponse
+from starlette.routing import BaseRoute, Route
+
+from kikimimi.games.base import Outcome
+from kikimimi.games.registry import get_info
+from kikimimi.records.kinds import ladder
+from kikimimi.records.ontable import meeting_setup
+from kikimimi.records.results import ResultError, game_details, results_from_outcome
+from kikimimi.records.standings import standings
+from kikimimi.records.store import RecordError, RecordStore, check_name
+
+log = logging.getLogger(__name__)
+
+CONNECTED_SECONDS = 15.0  # a table that sent no state for longer is shown as lost
+KEEP_ALIVE_SECONDS = 15.0
+STATE_PERSIST_SECONDS = 10.0  # an unchanged heartbeat is written to the store at most this often
+HEALTHY = "ok"
+
+StoreFactory = Callable[[], RecordStore]
+T = TypeVar("T")
+
+
+class ApiError(Exception):
+    """A request the host refuses: an HTTP status and one clear sentence for the table's operator."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+def _now_iso() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+class StorePool:
+    """Store calls on worker threads that each own a store (made on first use by `factory`)."""
+
+    def __init__(self, factory: StoreFactory, workers: int = 1) -> None:
+        self.factory = factory
+        self._local = threading.local()
+        self._stores: list[RecordStore] = []
+        self._lock = threading.Lock()
+        self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="venue-store")
+
+    def _store(self) -> RecordStore:
+        store = getattr(self._local, "store", None)
+        if store is None:
+            store = self.factory()
+            self._local.store = store
+            with self._lock:
+                self._stores.append(store)
+        return store
+
+    async def run(self, work: Callable[[RecordStore], T]) -> T:
+        return await asyncio.get_running_loop().run_in_executor(self._pool, lambda: work(self._store()))
+
+    def close(self) -> None:
+        def close_mine() -> None:
+            store = getattr(self._local, "store", None)
+            if store is not None:
+                store.close()
+                self._local.store = None
+
+        # Each store is closed on its own thread (sqlite3 wants that); then the pool goes.
+        for future in [self._pool.submit(close_mine) for _ in range(self._pool._max_workers)]:
+            with contextlib.suppress(Exception):
+                future.result(timeout=5)
+        self._pool.shutdown(wait=True)
+
+
+@dataclass
+class TableLive:
+    """What the host knows of a table from its heartbeats (kept in memory; the store keeps the last one)."""
+
+    round: int | None = None
+    phase: str | None = None
+    health: dict[str, Any] = field(default_factory=dict)
+    game_id: str | None = None
+    seen_at: float | None = None  # time.time() of the last state report
+    persisted_at: float = 0.0
+    connected: bool = False
+
+    def visible(self) -> tuple[Any, ...]:
+        """What the snapshot shows: a change here is a change for the page."""
+        return (self.round, self.phase, health_level(self.health, True), self.game_id, self.connected)
+
+
+def health_level(health: Mapping[str, Any], connected: bool) -> str:
+    """`lost` when the table is silent, `degraded` when a reader or an output is not ok, else `ok`."""
+    if not connected:
+        return "lost"
+    for part in ("readers", "outputs"):
+        statuses = health.get(part) or {}
+        if isinstance(statuses, Mapping) and any(status != HEALTHY for status in statuses.values()):
+            return "degraded"
+    return HEALTHY
+
+
+@dataclass
+class MeetingFeed:
+    """One meeting's latest snapshot and the streams waiting for the next one."""
+
+    meeting_id: int
+    version: int = 0
+    snapshot: dict[str, Any] | None = None
+    changed: asyncio.Condition = field(default_factory=asyncio.Condition)
+    dirty: asyncio.Event = field(default_factory=asyncio.Event)
+    tables: dict[int, TableLive] = field(default_factory=dict)
+    recorded: dict[str, tuple[int, int | None]] = field(default_factory=dict)  # journal game id -> number, round
+    titles: tuple[str, dict[str, Any]] | None = None  # (meeting status, player -> rank/peerage), see _titles
+    task: asyncio.Task[None] | None = None
+    ready: asyncio.Event = field(default_factory=asyncio.Event)
+
+    def next_version(self) -> int:
+        # Milliseconds since the epoch, always increasing: a restarted host never goes back to a version
+        # the page has already seen (the page ignores an older one).
+        self.version = max(self.version + 1, int(time.time() * 1000))
+        return self.version
+
+
+class Host:
+    """The state behind the app: the store pool, each meeting's feed, the token."""
+
+    def __init__(self, store_factory: StoreFactory, token: str | None, meeting_id: int | None,
+                 workers: int = 1, contest_games: int | None = None) -> None:
+        self.stores = StorePool(store_factory, workers)
+        self.token = token
+        self.meeting_id = meeting_id
+        self.contest_games = contest_games  # games per table of a contest (a trial knows its own)
+        self.feeds: dict[int, MeetingFeed] = {}
+        self.closing = asyncio.Event()
+        self._watcher: asyncio.Task[None] | None = None
+
+    # -- meetings and their feeds -------------------------------------------------------------------
+
+    async def resolve(self, ref: str) -> int:
+        """A meeting id from the URL: a number, or `current` (the host's meeting, else the open one,
+        else the latest)."""
+        if ref != "current":
+            try:
+                return int(ref)
+            except ValueError:
+                raise ApiError(404, f"no meeting {ref!r}: use a meeting number or 'current'") from None
+        if self.meeting_id is not None:
+            return self.meeting_id
+
+        def current(store: RecordStore) -> int | None:
+            found = store.current_meeting()
+            if found is not None:
+                return found.id
+            every = store.meetings()
+            return every[-1].id if every else None
+
+        found = await self.stores.run(current)
+        if found is None:
+            raise ApiError(404, "no meeting in the records yet: start one with `kikimimi meeting start --tables N`")
+        return found
+
+    async def feed(self, meeting_id: int) -> MeetingFeed:
+        feed = self.feeds.get(meeting_id)
+        if feed is None:
+            await self._check_meeting(meeting_id)
+            feed = self.feeds.get(meeting_id)  # another request may have made it meanwhile
+        if feed is None:
+            feed = self.feeds[meeting_id] = MeetingFeed(meeting_id)
+            feed.recorded = await self.stores.run(lambda s: _recorded(s, meeting_id))
+            feed.task = asyncio.create_task(self._rebuild_forever(feed))
+            feed.dirty.set()
+        await feed.ready.wait()
+        return feed
+
+    async def _check_meeting(self, meeting_id: int) -> None:
+        try:
+            await self.stores.run(lambda s: s.meeting(meeting_id))
+        except RecordError as exc:
+            raise ApiError(404, str(exc)) from None
+
+    async def _rebuild_forever(self, feed: MeetingFeed) -> None:
+        while not self.closing.is_set():
+            await feed.dirty.wait()
+            feed.dirty.clear()  # changes from now on make another rebuild
+            try:
+                snapshot = await self.stores.run(lambda s: self._snapshot(s, feed))
+            except Exception:  # the host keeps serving the last snapshot; the next change tries again
+                log.exception("venue: could not build meeting %d's standings", feed.meeting_id)
+                await asyncio.sleep(1.0)
+                continue
+            snapshot["version"] = feed.next_version()
+            async with feed.changed:
+                feed.snapshot = snapshot
+                feed.changed.notify_all()
+            feed.ready.set()
+
+    def _snapshot(self, store: RecordStore, feed: MeetingFeed) -> dict[str, Any]:
+        """The standings snapshot of docs/meetings.md (built on a store thread)."""
+        info = store.meeting(feed.meeting_id)
+        tables = store.meeting_tables(feed.meeting_id)
+        games = store.games(feed.meeting_id)
+        game = get_info(info.game)
+        table_of = {name: t.table for t in tables for name in t.players}
+        titles = self._titles(store, feed, info)
+        due = info.games_due if info.games_due is not None else self.contest_games
+        now = time.time()
+        rows = []
+        for s in standings(games, info.players, ladder(info.game)):
+            title = titles.get(s.player, {})
+            rows.append({"position": s.position, "player": s.player, "table": table_of.get(s.player),
+                         "games": s.games, "wins": s.wins, "points": s.points, "crashes": s.crashes,
+                         "rank": title.get("rank"), "peerage": title.get("peerage")})
+        table_rows = []
+        for t in tables:
+            live = feed.tables.get(t.table) or _live_from_store(t)
+            connected = live.seen_at is not None and now - live.seen_at <= CONNECTED_SECONDS
+            table_rows.append({
+                "table": t.table, "players": list(t.players), "games_played": t.games_played,
+                "games_due": t.games_due if t.games_due is not None else self.contest_games,
+                "round": live.round, "phase": live.phase, "game_id": live.game_id,
+                "health": health_level(live.health, connected), "connected": connected,
+                "last_seen": t.last_seen if live.seen_at is None else _iso(live.seen_at),
+                "controller": t.controller,
+            })
+        return {
+            "version": feed.version, "updated_at": _now_iso(),
+            "meeting": {"id": info.id, "label": info.label, "game": info.game,
+                        "title": {"ja": game.title("ja"), "en": game.title("en")}, "kind": info.kind,
+                        "status": info.status, "tables": len(tables), "games_due": due},
+            "standings": rows,
+            "tables": table_rows,
+        }
+
+    def _titles(self, store: RecordStore, feed: MeetingFeed, info: Any) -> dict[str, Any]:
+        if feed.titles is not None and feed.titles[0] == info.status:
+            return feed.titles[1]
+        titles = player_titles(store, info.players, info.game)
+        feed.titles = (info.status, titles)
+        return titles
+
+    def mark(self, feed: MeetingFeed) -> None:
+        feed.dirty.set()
+
+    async def watch_silence(self) -> None:
+        """A table whose heartbeats stop is shown lost after CONNECTED_SECONDS, without any request."""
+        while not self.closing.is_set():
+            now = time.time()
+            for feed in list(self.feeds.values()):
+                for live in feed.tables.values():
+                    connected = live.seen_at is not None and now - live.seen_at <= CONNECTED_SECONDS
+                    if connected != live.connected:
+                        live.connected = connected
+                        self.mark(feed)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.closing.wait(), timeout=1.0)
+
+    # -- the tables' requests ---------------------------------------------------------------------
+
+    def authorize(self, request: Request) -> None:
+        if self.token is None:
+            return
+        header = request.headers.get("authorization", "")
+        scheme, _, given = header.partition(" ")
+        if scheme.lower() != "bearer" or not given:
+            raise ApiError(401, "this host needs a token: give the one the host printed with --token")
+        if not hmac.compare_digest(given.strip().encode(), self.token.encode()):
+            raise ApiError(401, "wrong token: give the token the host was started with (--token)")
+
+    async def join(self, meeting_id: int, table: int, body: Mapping[str, Any]) -> dict[str, Any]:
+        controller = body.get("controller")
+        if not isinstance(controller, str) or not controller.strip() or len(controller) > 80:
+            raise ApiError(400, 'join needs {"controller": "<this table\'s name>"} (up to 80 characters)')
+        feed = await self.feed(meeting_id)
+
+        def join(store: RecordStore) -> dict[str, Any]:
+            info = store.meeting(meeting_id)
+            if info.status != "open":
+                raise ApiError(409, f"{info.describe()} is {info.status}; a table can join an open meeting only")
+            _check_table(store, meeting_id, table)
+            joined = store.join_table(meeting_id, table, controller.strip())
+            return {"meeting": meeting_id, "table": table, "players": list(joined.players), "game": info.game,
+                    "kind": info.kind,
+                    "games_due": joined.games_due if joined.games_due is not None else self.contest_games,
+                    "games_played": joined.games_played, "setup": meeting_setup(info.game)}
+
+        answer = await self.stores.run(join)
+        self.mark(feed)
+        return answer
+
+    async def state(self, meeting_id: int, table: int, body: Mapping[str, Any]) -> dict[str, Any]:
+        round_no, phase, health, game_id = body.get("round"), body.get("phase"), body.get("health"), body.get("game_id")
+        if not (round_no is None or (isinstance(round_no, int) and round_no >= 0)) \
+                or not (phase is None or isinstance(phase, str)) or not isinstance(health or {}, dict) \
+                or not (game_id is None or isinstance(game_id, str)):
+            raise ApiError(400, 'state is {"round": int, "phase": str, "health": {...}, "game_id": str|null}')
+        feed = await self.feed(meeting_id)
+        live = feed.tables.get(table)
+        if live is None:
+            await self.stores.run(lambda s: _check_table(s, meeting_id, table))
+            live = feed.tables.setdefault(table, TableLive())
+        before = live.visible()
+        live.round, live.phase, live.health, live.game_id = round_no, phase, dict(health or {}), game_id
+        live.seen_at, live.connected = time.time(), True
+        changed = live.visible() != before
+        if changed or live.seen_at - live.persisted_at >= STATE_PERSIST_SECONDS:
+            live.persisted_at = live.seen_at
+            state = {"round": round_no, "phase": phase, "health": live.health, "game_id": game_id}
+            await self.stores.run(lambda s: s.report_table_state(meeting_id, table, state))
+        if changed:
+            self.mark(feed)
+        return {"ok": True}
+
+    async def result(self, meeting_id: int, table: int, body: Mapping[str, Any]) -> dict[str, Any]:
+        journal_id, seat_players, outcome = _parse_result(body)
+        feed = await self.feed(meeting_id)
+        known = feed.recorded.get(journal_id)
+        if known is not None:
+            return {"number": known[0], "round": known[1], "duplicate": True}
+
+        def record(store: RecordStore) -> tuple[int, int | None, bool, bool]:
+            _check_table(store, meeting_id, table)
+            try:
+                results = results_from_outcome(seat_players, outcome)
+            except (ResultError, KeyError, IndexError) as exc:
+                raise ApiError(400, f"table {table}'s result for game {journal_id} does not read: {exc}") from None
+            numbers = {number for number, _ in list(feed.recorded.values())}
+            try:
+                number = store.record_results(meeting_id, results, journal_game_id=journal_id,
+                                              reason=outcome.reason, details=game_details(outcome), table=table)
+            except RecordError as exc:
+                raise ApiError(409, f"table {table}, game {journal_id}: {exc}") from None
+            if number in numbers:  # the same game from another request at once: the store kept one
+                return number, _recorded(store, meeting_id)[journal_id][1], True, False
+            # A table reports its games one at a time, in order: this game is its latest.
+            round_no = store.meeting_tables(meeting_id)[table - 1].games_played
+            return number, round_no, False, self._finish_if_complete(store, meeting_id)
+
+        number, round_no, duplicate, finished = await self.stores.run(record)
+        feed.recorded[journal_id] = (number, round_no)
+        if not duplicate or finished:
+            self.mark(feed)
+        return {"number": number, "round": round_no, "duplicate": duplicate}
+
+    def _finish_if_complete(self, store: RecordStore, meeting_id: int) -> bool:
+        """Settle the meeting once every table has played its games (a trial's, or the host's --games for
+        a contest). A contest level at the top stays open: the referee names the winner."""
+        info = store.meeting(meeting_id)
+        tables = store.meeting_tables(meeting_id)
+        due = [t.games_due if t.games_due is not None else self.contest_games for t in tables]
+        if info.status != "open" or any(d is None for d in due) \
+                or any(t.games_played < d for t, d in zip(tables, due, strict=True)):
+            return False
+        try:
+            changes = store.finish_meeting(meeting_id)
+        except RecordError as exc:
+            log.warning("venue: meeting %d has all its games but stays open: %s", meeting_id, exc)
+            return False
+        log.info("venue: meeting %d finished (%d rank or peerage changes)", meeting_id, len(changes))
+        return True
+
+    async def events(self, meeting_id: int, request: Request) -> AsyncIterator[str]:
+        feed = await self.feed(meeting_id)
+        sent = -1
+        while not self.closing.is_set():
+            if feed.snapshot is not None and feed.snapshot["version"] != sent:
+                sent = feed.snapshot["version"]
+                yield f"event: snapshot\ndata: {json.dumps(feed.snapshot, ensure_ascii=False)}\n\n"
+                continue
+            async with feed.changed:
+                try:
+                    await asyncio.wait_for(feed.changed.wait(), timeout=KEEP_ALIVE_SECONDS)
+                except TimeoutError:
+                    if await request.is_disconnected():
+                        return
+                    yield ": keep-alive\n\n"
+
+    async def close(self) -> None:
+        self.closing.set()
+        for feed in self.feeds.values():
+            if feed.task is not None:
+                feed.task.cancel()
+            async with feed.changed:
+                feed.changed.notify_all()
+        await asyncio.get_running_loop().run_in_executor(None, self.stores.close)
+
+
+def _iso(seconds: float) -> str:
+    return datetime.fromtimestamp(seconds, UTC).isoformat(timespec="seconds")
+
+
+def _live_from_store(table: Any) -> TableLive:
+    """A table not heard from since this host started: its last state as the store kept it."""
+    state = table.state or {}
+    seen = None
+    if table.last_seen:
+        with contextlib.suppress(ValueError):
+            seen = datetime.fromisoformat(table.last_seen).timestamp()
+    return TableLive(state.get("round"), state.get("phase"), dict(state.get("health") or {}), state.get("game_id"),
+                     seen)
+
+
+def _check_table(store: RecordStore, meeting_id: int, table: int) -> None:
+    count = len(store.meeting_tables(meeting_id))
+    if not 1 <= table <= count:
+        raise ApiError(404, f"meeting {meeting_id} has tables 1 to {count}, not {table}: check --table")
+
+
+def _recorded(store: RecordStore, meeting_id: int) -> dict[str, tuple[int, int | None]]:
+    """Every game of the meeting that came from a table's journal: journal game id -> (number, round)."""
+    return {g.journal_game_id: (g.number, getattr(g, "round", None))
+            for g in store.games(meeting_id) if g.journal_game_id}
+
+
+def _parse_result(body: Mapping[str, Any]) -> tuple[str, dict[int, str], Outcome]:
+    journal_id, seats, outcome = body.get("journal_game_id"), body.get("seat_players"), body.get("outcome")
+    shape = 'a result is {"journal_game_id": str, "seat_players": {"1": name, ...}, "outcome": {...}}'
+    if not isinstance(journal_id, str) or not journal_id.strip() or len(journal_id) > 100:
+        raise ApiError(400, f"{shape}: journal_game_id is missing")
+    if not isinstance(seats, dict) or not seats or not all(isinstance(k, str) and k.isdigit() for k in seats):
+        raise ApiError(400, f"{shape}: seat_players must map seat numbers to names")
+    if not isinstance(outcome, dict):
+        raise ApiError(400, f"{shape}: outcome is missing")
+    try:
+        seat_players = {int(seat): check_name(name) for seat, name in seats.items()}
+        return journal_id, seat_players, Outcome.from_json(outcome)
+    except (RecordError, TypeError, ValueError, AttributeError) as exc:
+        raise ApiError(400, f"{shape}: {exc}") from None
+
+
+def player_titles(store: RecordStore, players: Any, game: str) -> dict[str, dict[str, Any]]:
+    """Each player's rank and peerage in ja and en (the ladder's titles, worded by the voice catalogs);
+    {} for a game without a ladder. An unregistered player has no rank to show (None)."""
+    if ladder(game) is None:
+        return {}
+    from kikimimi.voice.catalog import catalog
+
+    worded = {lang: catalog(lang, get_info(game).catalog).values.get("title", {}) for lang in ("ja", "en")}
+
+    def both(word: str) -> dict[str, str] | None:
+        if not word:
+            return None
+        key = word.lower()
+        return {lang: worded[lang].get(key, (word, ""))[0] for lang in ("ja", "en")}
+
+    out: dict[str, dict[str, Any]] = {}
+    for status in store.statuses(players, game):
+        registered = getattr(status, "registered", True)
+        out[status.name] = {"rank": both(status.rank_title) if registered else None,
+                            "peerage": both(status.peerage_title)}
+    return out
+
+
+# -- the app --------------------------------------------------------------------------------------
+
+
+def _error(status: int, message: str) -> JSONResponse:
+    return JSONResponse({"error": message}, status_code=status)
+
+
+async def _body(request: Request) -> dict[str, Any]:
+    try:
+        data = json.loads(await request.body() or b"{}")
+    except (ValueError, UnicodeDecodeError):
+        raise ApiError(400, f"{request.url.path}: the body is not JSON") from None
+    if not isinstance(data, dict):
+        raise ApiError(400, f"{request.url.path}: the body must be a JSON object")
+    return data
+
+
+def create_app(store_factory: StoreFactory, *, token: str | None, meeting_id: int | None,
+               workers: int = 1, contest_games: int | None = None) -> Starlette:
+    """The host's app: the JSON API and SSE stream of docs/meetings.md, plus the standings page's routes.
+
+    `store_factory` makes a RecordStore (called once per worker thread); `workers`: store threads (1 for
+    SQLite); `contest_games`: games per table when the meeting is a contest (a trial knows its own)."""
+    host = Host(store_factory, token, meeting_id, workers, contest_games)
+
+    def api(handler: Callable[..., Any], auth: bool = False) -> Callable[[Request], Any]:
+        async def endpoint(request: Request) -> Response:
+            try:
+                if auth:
+                    host.authorize(request)
+                meeting = await host.resolve(request.path_params["meeting"])
+                return await handler(request, meeting)
+            except ApiError as exc:
+                return _error(exc.status, str(exc))
+        return endpoint
+
+    async def snapshot(request: Request, meeting: int) -> Response:
+        feed = await host.feed(meeting)
+        return JSONResponse(feed.snapshot)
+
+    async def events(request: Request, meeting: int) -> Response:
+        await host.feed(meeting)  # a 404 before the stream starts
+        headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+        return StreamingResponse(host.events(meeting, request), media_type="text/event-stream", headers=headers)
+
+    def table_post(action: Callable[..., Any]) -> Callable[..., Any]:
+        async def handler(request: Request, meeting: int) -> Response:
+            table = request.path_params["table"]
+            return JSONResponse(await action(meeting, table, await _body(request)))
+        return handler
+
+    routes: list[BaseRoute] = [
+        Route("/api/meetings/{meeting}", api(snapshot), methods=["GET"]),
+        Route("/api/meetings/{meeting}/events", api(events), methods=["GET"]),
+        Route("/api/meetings/{meeting}/tables/{table:int}/join", api(table_post(host.join), auth=True),
+              methods=["POST"]),
+        Route("/api/meetings/{meeting}/tables/{table:int}/state", api(table_post(host.state), auth=True),
+              methods=["POST"]),
+        Route("/api/meetings/{meeting}/tables/{table:int}/results", api(table_post(host.result), auth=True),
+              methods=["POST"]),
+    ]
+    try:
+        from kikimimi.venue import page
+    except ImportError:  # the page is another module; the API works without it
+        log.warning("venue: the standings page is not available (kikimimi.venue.page)")
+    else:
+        routes += page.routes()
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        host._watcher = asyncio.create_task(host.watch_silence())
+        try:
+            yield
+        finally:
+            await host.close()
+            host._watcher.cancel()
+
+    app = Starlette(routes=routes, lifespan=lifespan)
+    app.state.host = host
+    return app
