@@ -1,25 +1,58 @@
-"""Reader latency: last frame byte on a pty / emulated tag on udp -> tap on the hub's queue (p50, p99)."""
+"""Reader latency (last frame byte on a pty / emulated tag on udp -> tap), re-plug recovery, stall detection.
+
+    kikimimi bench readers                  # tap latency, serial and nfcpy udp (p50, p99)
+    kikimimi bench readers --replug 100     # a reader unplugged and plugged back 100 times: time to read again
+    kikimimi bench readers --stall 5        # a reader that hangs while plugged in: time to "stalled", reopened
+
+The re-plug is real: an RDM6300 on a pseudo-terminal reached through a symlink (as /dev/serial/by-id is);
+unplugging closes the pty and removes the link, plugging back makes a new pty behind the same link, as
+the kernel and udev do. The tag lies on the reader throughout: the module sends its frame every 65 ms
+whenever it is powered.
+"""
 
 from __future__ import annotations
 
 import argparse
+import logging
 import os
+import random
 import statistics
+import tempfile
+import threading
 import time
 import tty
+from dataclasses import dataclass, field
+from pathlib import Path
 
-from kikimimi.devices.config import parse_readers
+from kikimimi.devices.config import ReaderSpec, parse_readers
+from kikimimi.devices.driver import Driver, TagState
+from kikimimi.devices.events import ReaderHealth
 from kikimimi.devices.frames import rdm6300_frame
-from kikimimi.devices.hub import Hub
+from kikimimi.devices.hub import BACKOFF_MAX, STALL_AFTER, Hub
 from kikimimi.devices.nfc_emulator import EmulatedTag, free_udp_port
+from kikimimi.devices.serial_reader import UidLineDriver
 
-TARGET_MS = {"serial": 5.0, "nfc-udp": 50.0}
+TARGET_MS = {"serial": 5.0, "nfc-udp": 50.0,
+             # a reader back in its port is tried again within the hub's longest backoff
+             "replug back": (BACKOFF_MAX + 0.5) * 1000, "replug tap": (BACKOFF_MAX + 0.5) * 1000,
+             # the watchdog looks ten times a window: stalled within the window and a bit
+             "stall found": (STALL_AFTER + 0.5) * 1000, "stall reopened": (STALL_AFTER + 1.5) * 1000}
+FRAME_EVERY = 0.065  # an RDM6300 repeats a held tag's frame this often
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--serial-samples", type=int, default=300)
     parser.add_argument("--nfc-samples", type=int, default=30, help="each one starts an emulator process")
     parser.add_argument("--only", choices=("serial", "nfc"), help="measure one kind only")
+    parser.add_argument("--replug", type=int, default=0, metavar="N",
+                        help="unplug a reader and plug it back N times: time from plugged back to 'ok' (when the "
+                             "table says 'back') and to the first tap read (only this, with --stall, unless --only)")
+    parser.add_argument("--unplugged", type=float, nargs=2, default=(0.5, 4.0), metavar=("MIN", "MAX"),
+                        help="seconds each unplug lasts, drawn evenly between MIN and MAX (default 0.5 4)")
+    parser.add_argument("--stall", type=int, default=0, metavar="N",
+                        help=f"make a reader hang while plugged in N times: time to 'stalled' (the watchdog's "
+                             f"window is {STALL_AFTER:g} s) and to reading again")
+    parser.add_argument("--seed", type=int, default=15, help="for the unplugged durations (default 15)")
 
 
 def bench_serial(samples: int) -> list[float]:
@@ -83,21 +116,209 @@ def _next_tap(hub: Hub) -> float:
             return time.monotonic()
 
 
+class _PluggedPty:
+    """A serial reader's device at a fixed path (a symlink, as /dev/serial/by-id), which can be unplugged and
+    plugged back: each plug is a new pty behind the same link. While plugged, a tag's frame is sent every
+    65 ms, as an RDM6300 does while a tag lies on it."""
+
+    def __init__(self, link: Path) -> None:
+        self.link = link
+        self._master: int | None = None
+        self._lock = threading.Lock()
+        self._frame = b""
+        self._stop = threading.Event()
+        self._sender = threading.Thread(target=self._send, name="bench-rdm6300", daemon=True)
+        self._sender.start()
+
+    def plug(self, uid: str | None = None) -> None:
+        master, slave = os.openpty()
+        tty.setraw(slave)
+        target = os.ttyname(slave)
+        os.close(slave)
+        tmp = self.link.with_name(self.link.name + ".new")
+        os.symlink(target, tmp)
+        with self._lock:
+            self._master, self._frame = master, rdm6300_frame(uid) if uid else b""
+        os.replace(tmp, self.link)  # the device appears: from here the reader may open it
+
+    def unplug(self) -> None:
+        with self._lock:
+            master, self._master = self._master, None
+        self.link.unlink(missing_ok=True)
+        if master is not None:
+            os.close(master)  # the reader's next read fails: the device is gone
+
+    def write(self, data: bytes) -> None:
+        with self._lock:
+            if self._master is not None:
+                os.write(self._master, data)
+
+    def _send(self) -> None:
+        while not self._stop.wait(FRAME_EVERY):
+            with self._lock:
+                if self._master is not None and self._frame:
+                    os.write(self._master, self._frame)
+
+    def close(self) -> None:
+        self._stop.set()
+        self._sender.join(1)
+        self.unplug()
+
+
+@dataclass
+class _Watch:
+    """Each health change of the one reader, as (time, status), for the waits below."""
+
+    seen: list[tuple[float, str]] = field(default_factory=list)
+    changed: threading.Condition = field(default_factory=threading.Condition)
+
+    def __call__(self, role: str, health: ReaderHealth) -> None:
+        with self.changed:
+            self.seen.append((time.monotonic(), health.status))
+            self.changed.notify_all()
+
+    def wait(self, status: str, after: float, limit: float = 15.0) -> float:
+        """When the reader was first `status` at or after `after`."""
+        deadline = time.monotonic() + limit
+        with self.changed:
+            while True:
+                hit = next((t for t, s in self.seen if s == status and t >= after), None)
+                if hit is not None:
+                    return hit
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise RuntimeError(f"the reader was not {status!r} within {limit:g} s: {self.seen[-3:]}")
+                self.changed.wait(left)
+
+
+def _tap_of(hub: Hub, uid: str, limit: float = 15.0) -> float:
+    """When the hub delivered the tap of `uid` (other events are skipped)."""
+    deadline = time.monotonic() + limit
+    while (left := deadline - time.monotonic()) > 0:
+        event = hub.get(timeout=left)
+        if event is not None and event.kind == "tap" and event.uid == uid:
+            return time.monotonic()
+    raise RuntimeError(f"no tap of {uid} within {limit:g} s: {hub.health()}")
+
+
+@dataclass
+class Replugs:
+    back: list[float] = field(default_factory=list)  # plugged back -> the reader ok again
+    first_tap: list[float] = field(default_factory=list)  # plugged back -> the tag on it read again
+    unplugged: list[float] = field(default_factory=list)  # how long each unplug lasted
+
+
+def bench_replug(count: int, unplugged: tuple[float, float] = (0.5, 4.0), seed: int = 15) -> Replugs:
+    """Unplug an RDM6300 (a tag lying on it) and plug it back `count` times, as the table's hub runs it."""
+    rng = random.Random(seed)
+    out = Replugs()
+    with tempfile.TemporaryDirectory(prefix="kikimimi-replug-") as folder:
+        device = _PluggedPty(Path(folder) / "ttyREADER")
+        device.plug("0100000000")
+        watch = _Watch()
+        specs = parse_readers({"hand:1": {"path": str(device.link), "protocol": "rdm6300"}}, "bench")
+        try:
+            with Hub(specs, on_health=watch) as hub:  # the table's debounce and backoff
+                _tap_of(hub, "0100000000")
+                for i in range(count):
+                    down = rng.uniform(*unplugged)
+                    gone = time.monotonic()
+                    device.unplug()
+                    watch.wait("reconnecting", gone)  # the hub saw it go
+                    time.sleep(max(0.0, gone + down - time.monotonic()))
+                    uid = f"{i + 2:010x}"  # a fresh tag each time: its tap cannot be an old one
+                    plugged = time.monotonic()
+                    device.plug(uid)
+                    out.first_tap.append(_tap_of(hub, uid) - plugged)
+                    out.back.append(watch.wait("ok", plugged) - plugged)
+                    out.unplugged.append(plugged - gone)
+        finally:
+            device.close()
+    return out
+
+
+class _HangingUidLine(UidLineDriver):
+    """A uid-line reader whose read stops returning when the bridge sends HANG, as nfcpy's RC-S380 read with
+    no timeout does. A read that never returns cannot be made on a pty (pyserial's reads time out), so the
+    hang is in this driver's frame handling; the port, the hub, its watchdog and the reopening are real."""
+
+    release = threading.Event()
+    _tail = b""
+
+    def handle(self, data: bytes, state: TagState) -> bool:
+        self._tail = self._tail[-8:] + data  # the word may come in pieces
+        if b"HANG" in self._tail:
+            _HangingUidLine.release.wait()  # no heartbeat from here on
+            return False
+        return super().handle(data, state)
+
+
+def _hanging_driver(spec: ReaderSpec, sim: object = None) -> Driver:
+    return _HangingUidLine(spec)
+
+
+@dataclass
+class Stalls:
+    found: list[float] = field(default_factory=list)  # the read hangs -> reported stalled
+    reopened: list[float] = field(default_factory=list)  # the read hangs -> a fresh driver reads (ok)
+
+
+def bench_stall(count: int) -> Stalls:
+    """Make a plugged-in reader hang `count` times; the hub's watchdog (its real window) must find it."""
+    out = Stalls()
+    _HangingUidLine.release.clear()
+    with tempfile.TemporaryDirectory(prefix="kikimimi-stall-") as folder:
+        device = _PluggedPty(Path(folder) / "ttyBRIDGE")
+        device.plug()
+        watch = _Watch()
+        specs = parse_readers({"hand:1": {"path": str(device.link), "protocol": "uid-line"}}, "bench")
+        try:
+            with Hub(specs, on_health=watch, driver_factory=_hanging_driver) as hub:
+                watch.wait("ok", 0)
+                for i in range(count):
+                    uid = f"04{i + 1:06x}"
+                    hung = time.monotonic()
+                    device.write(b"HANG\r\n")
+                    out.found.append(watch.wait("stalled", hung) - hung)
+                    out.reopened.append(watch.wait("ok", hung) - hung)
+                    device.write(f"UID {uid}\r\nREMOVED\r\n".encode())
+                    _tap_of(hub, uid)  # the fresh driver reads
+        finally:
+            _HangingUidLine.release.set()  # the abandoned threads end
+            device.close()
+    return out
+
+
 def _report(name: str, latencies: list[float]) -> bool:
     ms = sorted(x * 1000 for x in latencies)
     p50 = statistics.median(ms)
     p99 = ms[min(len(ms) - 1, round(0.99 * (len(ms) - 1)))]
     target = TARGET_MS[name]
     verdict = "ok" if p99 < target else "OVER TARGET"
-    print(f"{name:8} n={len(ms):4}  p50 {p50:7.2f} ms  p99 {p99:7.2f} ms  max {ms[-1]:7.2f} ms  "
+    print(f"{name:14} n={len(ms):4}  p50 {p50:7.2f} ms  p99 {p99:7.2f} ms  max {ms[-1]:7.2f} ms  "
           f"(target p99 < {target:g} ms: {verdict})")
     return p99 < target
 
 
 def run(args: argparse.Namespace) -> int:
+    # Every unplug and stall is a warning in the hub's log by design; here they are the point, not news.
+    logging.getLogger("kikimimi.devices.hub").setLevel(logging.ERROR)
     ok = True
-    if args.only in (None, "serial"):
+    latency = args.only is not None or not (args.replug or args.stall)
+    if latency and args.only in (None, "serial"):
         ok &= _report("serial", bench_serial(args.serial_samples))
-    if args.only in (None, "nfc"):
+    if latency and args.only in (None, "nfc"):
         ok &= _report("nfc-udp", bench_nfc(args.nfc_samples))
+    if args.replug:
+        low, high = sorted(args.unplugged)
+        replugs = bench_replug(args.replug, (low, high), args.seed)
+        print(f"re-plug: an RDM6300 on a pty, unplugged {low:g}-{high:g} s each time "
+              f"(mean {statistics.mean(replugs.unplugged):.2f} s), plugged back into the same path:")
+        ok &= _report("replug back", replugs.back)  # the table says "back" here, if it had said "lost"
+        ok &= _report("replug tap", replugs.first_tap)
+    if args.stall:
+        stalls = bench_stall(args.stall)
+        print(f"stall: a uid-line reader whose read hangs while plugged in (watchdog window {STALL_AFTER:g} s):")
+        ok &= _report("stall found", stalls.found)
+        ok &= _report("stall reopened", stalls.reopened)
     return 0 if ok else 1

@@ -42,6 +42,7 @@ REOPEN_AFTER_CLOSE = 1.0  # a reopened reader waits this long at most for the st
 _STOP = object()
 
 HealthCallback = Callable[[str, ReaderHealth], None]
+DriverFactory = Callable[[ReaderSpec, "SimulatedReader | None"], Driver]
 
 
 def make_driver(spec: ReaderSpec, sim: SimulatedReader | None = None) -> Driver:
@@ -64,7 +65,8 @@ def make_driver(spec: ReaderSpec, sim: SimulatedReader | None = None) -> Driver:
 
 class Hub:
     def __init__(self, specs: Sequence[ReaderSpec], debounce: float = 0.3, *,
-                 on_health: HealthCallback | None = None, stall_after: float | None = STALL_AFTER) -> None:
+                 on_health: HealthCallback | None = None, stall_after: float | None = STALL_AFTER,
+                 driver_factory: DriverFactory | None = None) -> None:
         roles = [s.role for s in specs]
         dup = {r for r in roles if roles.count(r) > 1}
         if dup:
@@ -83,7 +85,9 @@ class Hub:
         self._tags: dict[str, TagState] = {}
         self._started = False
         self._sims = {s.role: SimulatedReader(s.role) for s in specs if s.protocol == "sim"}
-        self._drivers = {s.role: make_driver(s, self._sims.get(s.role)) for s in specs}
+        # A benchmark passes its own (a reader that hangs on cue); a stalled reader's fresh driver comes from it too.
+        self._make_driver = driver_factory or make_driver
+        self._drivers = {s.role: self._make_driver(s, self._sims.get(s.role)) for s in specs}
         now = time.monotonic()
         self._health = {s.role: ReaderHealth(s.role, s.path, s.protocol, "reconnecting", "not started",
                                              since=now) for s in specs}
@@ -243,7 +247,7 @@ class Hub:
     def _reopen_stalled(self, spec: ReaderSpec, stuck: Driver, silent: float) -> None:
         role = spec.role
         stuck.last_beat = None
-        fresh = make_driver(spec)
+        fresh = self._make_driver(spec, None)
         with self._lock:
             self._generation[role] += 1
             generation = self._generation[role]
