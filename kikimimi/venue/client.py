@@ -225,6 +225,11 @@ class Reporter:
     def wake(self) -> None:
         self._wake.set()
 
+    def host_answers(self) -> None:
+        """The host answered something else (a heartbeat): when it was away, try the results at once."""
+        if self.host_away:
+            self._wake.set()
+
     def stop(self) -> None:
         self._stop.set()
         self._wake.set()
@@ -298,10 +303,11 @@ class Heartbeat:
     changes nothing at the table."""
 
     def __init__(self, link: TableLink, state: Callable[[], dict[str, Any]],
-                 every: float = HEARTBEAT_SECONDS) -> None:
+                 every: float = HEARTBEAT_SECONDS, on_answer: Callable[[], None] | None = None) -> None:
         self.link = link
         self.state = state
         self.every = every
+        self.on_answer = on_answer  # the host answered (the reporter need not wait out its back-off)
         self._wake = threading.Event()
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="venue-heartbeat", daemon=True)
@@ -322,6 +328,8 @@ class Heartbeat:
             self._wake.clear()
             try:
                 self.link.send_state(self.state())
+                if self.on_answer is not None:
+                    self.on_answer()
             except HostUnreachable:
                 pass  # the reporter says so in the log; the heartbeat just tries again
             except HostRefused as exc:

@@ -156,8 +156,10 @@ class Host:
     """The state behind the app: the store pool, each meeting's feed, the token."""
 
     def __init__(self, store_factory: StoreFactory, token: str | None, meeting_id: int | None,
-                 workers: int = 1, contest_games: int | None = None) -> None:
+                 workers: int = 1, contest_games: int | None = None,
+                 connected_seconds: float = CONNECTED_SECONDS) -> None:
         self.stores = StorePool(store_factory, workers)
+        self.connected_seconds = connected_seconds
         self.token = token
         self.meeting_id = meeting_id
         self.contest_games = contest_games  # games per table of a contest (a trial knows its own)
@@ -244,7 +246,7 @@ class Host:
         table_rows = []
         for t in tables:
             live = feed.tables.get(t.table) or _live_from_store(t)
-            connected = live.seen_at is not None and now - live.seen_at <= CONNECTED_SECONDS
+            connected = live.seen_at is not None and now - live.seen_at <= self.connected_seconds
             table_rows.append({
                 "table": t.table, "players": list(t.players), "games_played": t.games_played,
                 "games_due": t.games_due if t.games_due is not None else self.contest_games,
@@ -273,12 +275,12 @@ class Host:
         feed.dirty.set()
 
     async def watch_silence(self) -> None:
-        """A table whose heartbeats stop is shown lost after CONNECTED_SECONDS, without any request."""
+        """A table whose heartbeats stop is shown lost after `connected_seconds`, without any request."""
         while not self.closing.is_set():
             now = time.time()
             for feed in list(self.feeds.values()):
                 for live in feed.tables.values():
-                    connected = live.seen_at is not None and now - live.seen_at <= CONNECTED_SECONDS
+                    connected = live.seen_at is not None and now - live.seen_at <= self.connected_seconds
                     if connected != live.connected:
                         live.connected = connected
                         self.mark(feed)
@@ -437,9 +439,18 @@ def _check_table(store: RecordStore, meeting_id: int, table: int) -> None:
 
 
 def _recorded(store: RecordStore, meeting_id: int) -> dict[str, tuple[int, int | None]]:
-    """Every game of the meeting that came from a table's journal: journal game id -> (number, round)."""
-    return {g.journal_game_id: (g.number, getattr(g, "round", None))
-            for g in store.games(meeting_id) if g.journal_game_id}
+    """Every game of the meeting that came from a table's journal: journal game id -> (number, round).
+    A game's table is its players' table (each player sits at one table for the whole meeting), its
+    round its place among that table's games in the order recorded."""
+    table_of = {name: t.table for t in store.meeting_tables(meeting_id) for name in t.players}
+    rounds: dict[int | None, int] = {}
+    out: dict[str, tuple[int, int | None]] = {}
+    for g in store.games(meeting_id):  # in the order recorded
+        table = table_of.get(g.results[0].player) if g.results else None
+        rounds[table] = rounds.get(table, 0) + 1
+        if g.journal_game_id:
+            out[g.journal_game_id] = (g.number, rounds[table])
+    return out
 
 
 def _parse_result(body: Mapping[str, Any]) -> tuple[str, dict[int, str], Outcome]:
@@ -499,12 +510,14 @@ async def _body(request: Request) -> dict[str, Any]:
 
 
 def create_app(store_factory: StoreFactory, *, token: str | None, meeting_id: int | None,
-               workers: int = 1, contest_games: int | None = None) -> Starlette:
+               workers: int = 1, contest_games: int | None = None,
+               connected_seconds: float = CONNECTED_SECONDS) -> Starlette:
     """The host's app: the JSON API and SSE stream of docs/meetings.md, plus the standings page's routes.
 
     `store_factory` makes a RecordStore (called once per worker thread); `workers`: store threads (1 for
-    SQLite); `contest_games`: games per table when the meeting is a contest (a trial knows its own)."""
-    host = Host(store_factory, token, meeting_id, workers, contest_games)
+    SQLite); `contest_games`: games per table when the meeting is a contest (a trial knows its own);
+    `connected_seconds`: how long a table may be silent before it is shown lost."""
+    host = Host(store_factory, token, meeting_id, workers, contest_games, connected_seconds)
 
     def api(handler: Callable[..., Any], auth: bool = False) -> Callable[[Request], Any]:
         async def endpoint(request: Request) -> Response:

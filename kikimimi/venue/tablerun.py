@@ -14,6 +14,7 @@ way), so a meeting needs no one at the table (tests, the scale bench, a rehearsa
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import threading
 import time
@@ -125,7 +126,7 @@ class TableRun:
         self.round = 0
         self.phase = "joining"
         self.reporter = Reporter(link, outbox, assignment)
-        self.heartbeat = Heartbeat(link, self.state)
+        self.heartbeat = Heartbeat(link, self.state, on_answer=self.reporter.host_answers)
         self.bots = BotSeats(table, bots) if bots is not None else None
         self.game_timeout = game_timeout
         self._ended = threading.Event()
@@ -192,8 +193,9 @@ class TableRun:
                          f"{self.reporter.pending} result(s)")
             self.reporter.wait_drained()
             self.phase = "done"
-            self.heartbeat.beat()
-            time.sleep(0.2)  # let the last heartbeat go
+            self.heartbeat.stop()
+            with contextlib.suppress(HostUnreachable, HostRefused):
+                self.link.send_state(self.state())  # the host shows the table done, not lost
             return 1 if self.reporter.refused else 0
         finally:
             if self.bots is not None:

@@ -1,0 +1,155 @@
+"""The host's API over real HTTP (uvicorn on a free local port) and a real SQLite records file: joining,
+reporting, deduplication, the token, table state and the SSE stream the standings page follows."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from venue_helpers import TOKEN, bot_outcome, new_meeting, serve, wait_for
+
+from kikimimi.cli import main
+from kikimimi.records.kinds import ladder
+from kikimimi.records.ontable import meeting_setup
+from kikimimi.records.standings import standings
+from kikimimi.records.store import RecordStore
+from kikimimi.venue.client import HostRefused, TableLink
+from kikimimi.venue.host import create_app
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Path:
+    return tmp_path / "records.sqlite"
+
+
+def host_app(db: Path, **options: Any) -> Any:
+    return create_app(lambda: RecordStore(db), token=TOKEN, meeting_id=None, **options)
+
+
+def report(link: TableLink, journal_id: str, seed: int) -> dict[str, Any]:
+    answer = link.join()
+    seats = {seat: name for seat, name in enumerate(answer["players"], start=1)}
+    return link.report(journal_id, seats, bot_outcome(seed).to_json())
+
+
+def test_join_report_and_a_repeated_report_counted_once(db):
+    meeting = new_meeting(db, tables=2)
+    with serve(host_app(db)) as url:
+        link = TableLink(url, 2, token=TOKEN, controller="table-two")
+        joined = link.join()
+        first = report(link, "20261122-100000-aaaaaa", seed=1)
+        again = report(link, "20261122-100000-aaaaaa", seed=1)  # the answer was lost: the table sends it again
+        second = report(link, "20261122-100500-bbbbbb", seed=2)
+        snapshot = httpx.get(f"{url}/api/meetings/{meeting}").json()
+        link.close()
+    with RecordStore(db) as store:
+        tables = store.meeting_tables(meeting)
+        games = store.games(meeting)
+    assert joined["meeting"] == meeting and joined["table"] == 2 and joined["games_due"] == 5
+    assert joined["players"] == list(tables[1].players) and joined["setup"] == meeting_setup("trident")
+    assert first == {"number": 1, "round": 1, "duplicate": False}
+    assert again == {"number": 1, "round": 1, "duplicate": True}
+    assert second == {"number": 2, "round": 2, "duplicate": False}
+    assert [g.journal_game_id for g in games] == ["20261122-100000-aaaaaa", "20261122-100500-bbbbbb"]
+    assert tables[1].games_played == 2 and tables[1].controller == "table-two" and tables[0].games_played == 0
+    row = next(t for t in snapshot["tables"] if t["table"] == 2)
+    assert row["games_played"] == 2 and row["controller"] == "table-two"
+    expected = standings(games, list(tables[0].players) + list(tables[1].players), ladder("trident"))
+    assert [(s["player"], s["wins"], s["points"]) for s in snapshot["standings"]] == \
+        [(s.player, s.wins, s.points) for s in expected]
+
+
+def test_a_wrong_token_is_refused_with_a_clear_message(db, capsys):
+    meeting = new_meeting(db, tables=2)
+    with serve(host_app(db)) as url:
+        wrong = TableLink(url, 1, token="not-the-token")
+        with pytest.raises(HostRefused) as refused:
+            wrong.join()
+        none = httpx.post(f"{url}/api/meetings/{meeting}/tables/1/results", json={})
+        code = main(["venue", "join", url, "--table", "1", "--token", "nope", "--bots", "1",
+                     "--journal", str(db.parent / "t1" / "journal.sqlite")])
+        wrong.close()
+    assert refused.value.status == 401 and "wrong token" in str(refused.value)
+    assert none.status_code == 401 and "needs a token" in none.json()["error"]
+    assert code == 1
+    err = capsys.readouterr().err
+    assert "wrong token" in err and "--token" in err and "Traceback" not in err
+    with RecordStore(db) as store:
+        assert store.meeting_tables(meeting)[0].controller is None  # nothing was recorded
+
+
+def test_results_the_host_cannot_take_say_why(db):
+    meeting = new_meeting(db, tables=2)
+    with serve(host_app(db)) as url:
+        link = TableLink(url, 1, token=TOKEN)
+        players = link.join()["players"]
+        outcome = bot_outcome(3).to_json()
+        with pytest.raises(HostRefused) as strangers:  # table 2's players reported by table 1
+            link.report("x-1", {1: "P04", 2: "P05", 3: "P06"}, outcome)
+        with pytest.raises(HostRefused) as no_table:
+            TableLink(url, 7, token=TOKEN).join()
+        bad = httpx.post(f"{url}/api/meetings/{meeting}/tables/1/results", content=b"{not json",
+                         headers={"Authorization": f"Bearer {TOKEN}"})
+        no_meeting = httpx.get(f"{url}/api/meetings/99")
+        assert link.report("x-2", dict(enumerate(players, start=1)), outcome)["number"] == 1
+        link.close()
+    assert strangers.value.status == 409 and "P04" in str(strangers.value) and "x-1" in str(strangers.value)
+    assert no_table.value.status == 404 and "tables 1 to 2" in str(no_table.value)
+    assert bad.status_code == 400 and "not JSON" in bad.json()["error"]
+    assert no_meeting.status_code == 404 and "no meeting 99" in no_meeting.json()["error"]
+
+
+def read_snapshots(url: str, seen: list[tuple[float, dict[str, Any]]], stop: threading.Event) -> None:
+    """What the standings page gets: every `snapshot` event of the stream, with when it came."""
+    with contextlib.suppress(httpx.RemoteProtocolError), \
+            httpx.stream("GET", url, timeout=httpx.Timeout(5, read=30)) as response:  # ends with the server
+        event = None
+        for line in response.iter_lines():
+            if line.startswith("event:"):
+                event = line.split(":", 1)[1].strip()
+            elif line.startswith("data:") and event == "snapshot":
+                seen.append((time.monotonic(), json.loads(line[5:])))
+            if stop.is_set():
+                return
+
+
+def test_the_host_sees_each_table_and_pushes_every_change(db):
+    meeting = new_meeting(db, tables=2)
+    seen: list[tuple[float, dict[str, Any]]] = []
+    stop = threading.Event()
+    with serve(host_app(db, connected_seconds=1.0)) as url:
+        reader = threading.Thread(target=read_snapshots, args=(f"{url}/api/meetings/current/events", seen, stop),
+                                  daemon=True)
+        reader.start()
+        wait_for(lambda: seen, 5, "the first snapshot")
+        link = TableLink(url, 1, token=TOKEN, controller="t1")
+        link.join()
+        health = {"readers": {"field": "ok", "hand:2": "reconnecting"}, "outputs": {"speaker": "ok"}}
+        link.send_state({"round": 3, "phase": "play", "game_id": "g-3", "health": health})
+
+        def table_one() -> dict[str, Any] | None:
+            row = next(t for t in seen[-1][1]["tables"] if t["table"] == 1)
+            return row if row["round"] == 3 else None
+
+        live = wait_for(table_one, 2, "table 1's state on the stream")
+        sent = time.monotonic()
+        report(link, "g-1", seed=4)
+        wait_for(lambda: seen[-1][1]["tables"][0]["games_played"] == 1, 2, "the result on the stream")
+        pushed = seen[-1][0] - sent
+        lost = wait_for(lambda: not seen[-1][1]["tables"][0]["connected"] and seen[-1][1]["tables"][0], 4,
+                        "table 1 shown lost after its silence")
+        stop.set()
+        link.close()
+    versions = [s["version"] for _, s in seen]
+    assert live["phase"] == "play" and live["game_id"] == "g-3" and live["connected"] is True
+    assert live["health"] == "degraded" and live["controller"] == "t1"  # a hand reader is reconnecting
+    assert pushed < 2.0
+    assert lost["health"] == "lost" and lost["games_played"] == 1
+    assert versions == sorted(versions) and len(set(versions)) == len(versions)
+    assert seen[0][1]["meeting"]["id"] == meeting and seen[0][1]["tables"][1]["connected"] is False

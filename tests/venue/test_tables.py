@@ -1,0 +1,106 @@
+"""Bot tables as their own processes (`kikimimi venue join --bots`) reporting into a host, with the host
+or a table killed mid-meeting: every game ends up in the records exactly once, and the meeting finishes
+with the standings its games give."""
+
+from __future__ import annotations
+
+import signal
+from pathlib import Path
+
+from venue_helpers import HostProcess, finished_games, join_table, new_meeting, stop, wait_for
+
+from kikimimi.records.kinds import ladder
+from kikimimi.records.standings import standings
+from kikimimi.records.store import RecordStore
+
+GAMES = 5  # a half trial: five games per table
+
+
+def recorded(db: Path, meeting: int) -> list[str | None]:
+    with RecordStore(db) as store:
+        return [g.journal_game_id for g in store.games(meeting)]
+
+
+def log_of(folder: Path) -> str:
+    return (folder / "table.log").read_text(errors="replace")
+
+
+def test_three_bot_tables_play_a_meeting_to_the_end(tmp_path):
+    db = tmp_path / "records.sqlite"
+    meeting = new_meeting(db, tables=3)
+    host = HostProcess(db, tmp_path).start()
+    tables = [join_table(host.url, n, tmp_path / f"table{n}", seed=n) for n in (1, 2, 3)]
+    try:
+        codes = [t.wait(timeout=60) for t in tables]
+    finally:
+        for t in tables:
+            stop(t)
+        host.kill()
+    assert codes == [0, 0, 0], [log_of(tmp_path / f"table{n}") for n in (1, 2, 3)]
+    with RecordStore(db) as store:
+        info = store.meeting(meeting)
+        seats = store.meeting_tables(meeting)
+        games = store.games(meeting)
+        final = standings(games, info.players, ladder(info.game))
+        statuses = {s.name: s for s in store.statuses(info.players, info.game)}
+    assert info.status == "finished"  # the host settled it when the last table's last game came
+    assert [t.games_played for t in seats] == [GAMES] * 3
+    for n in (1, 2, 3):  # each table's games are its journal's, each once
+        journal = finished_games(tmp_path / f"table{n}" / "journal.sqlite")
+        assert len(journal) == GAMES
+        assert {g.journal_game_id for g in games if g.results[0].player in seats[n - 1].players} == set(journal)
+    assert len({g.journal_game_id for g in games}) == len(games) == 3 * GAMES
+    assert all(s.games == GAMES for s in final)
+    assert all(statuses[name].registered for name in info.players)  # a finished half trial registers everyone
+
+
+def test_the_host_restarted_mid_meeting_loses_nothing(tmp_path):
+    db = tmp_path / "records.sqlite"
+    meeting = new_meeting(db, tables=2, kind="half")
+    host = HostProcess(db, tmp_path).start()
+    folder = tmp_path / "table1"
+    table = join_table(host.url, 1, folder, seed=7)
+    try:
+        wait_for(lambda: len(recorded(db, meeting)) >= 1, 30, "table 1's first result")
+        host.kill()
+        at_kill = len(recorded(db, meeting))
+        # The table plays on without its host: its journal gets further than the records.
+        wait_for(lambda: len(finished_games(folder / "journal.sqlite")) > at_kill + 1, 30,
+                 "table 1 playing on while the host is down")
+        assert table.poll() is None, log_of(folder)
+        host.start()  # the same port: the table's reporter finds it again
+        code = table.wait(timeout=60)
+    finally:
+        stop(table)
+        host.kill()
+    journal = finished_games(folder / "journal.sqlite")
+    assert code == 0, log_of(folder)
+    assert at_kill < GAMES and len(journal) == GAMES
+    assert recorded(db, meeting) == journal  # every game once, in the order played
+    assert "playing on" in log_of(folder)
+
+
+def test_a_table_killed_before_reporting_sends_the_game_after_restart(tmp_path):
+    db = tmp_path / "records.sqlite"
+    meeting = new_meeting(db, tables=2, kind="half")
+    host = HostProcess(db, tmp_path).start()
+    folder = tmp_path / "table2"
+    table = join_table(host.url, 2, folder, seed=11)
+    try:
+        wait_for(lambda: len(recorded(db, meeting)) >= 1, 30, "table 2's first result")
+        host.kill()  # from now on a game that ends cannot be reported
+        at_kill = len(recorded(db, meeting))
+        wait_for(lambda: len(finished_games(folder / "journal.sqlite")) > at_kill, 30, "a game ended, unreported")
+        table.send_signal(signal.SIGKILL)  # the table dies with that game in its journal only
+        table.wait(timeout=10)
+        unreported = finished_games(folder / "journal.sqlite")[at_kill:]
+        host.start()
+        table = join_table(host.url, 2, folder, seed=12)  # the same journal and outbox, as after a reboot
+        code = table.wait(timeout=60)
+    finally:
+        stop(table)
+        host.kill()
+    journal = finished_games(folder / "journal.sqlite")
+    assert code == 0, log_of(folder)
+    assert unreported and set(unreported) <= set(recorded(db, meeting))
+    assert recorded(db, meeting) == journal and len(journal) == GAMES  # counted once, none lost
