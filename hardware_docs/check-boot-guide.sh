@@ -19,7 +19,7 @@ set -euo pipefail
 
 ROOT=/var/tmp/kikimimi-boot-check
 MIRROR=$(sed -n 's/^URIs: *//p; s/^deb \(\[[^]]*\] \)\?\(http[^ ]*\) bookworm .*/\2/p' \
-         /etc/apt/sources.list /etc/apt/sources.list.d/* 2>/dev/null | grep -v security | head -n1)
+         /etc/apt/sources.list /etc/apt/sources.list.d/* 2>/dev/null | grep -v security | head -n1 || true)
 MIRROR=${MIRROR:-http://deb.debian.org/debian}
 KEEP=0
 while [ $# -gt 0 ]; do
@@ -43,7 +43,7 @@ say() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
 fail() { printf '\033[31mFAIL: %s\033[0m\n' "$*"; FAILED=1; }
 ok() { printf '\033[32mok: %s\033[0m\n' "$*"; }
 in_root() { chroot "$ROOT" /usr/bin/env -i HOME=/root PATH=/usr/sbin:/usr/bin:/sbin:/bin LANG=C.UTF-8 \
-            /bin/bash -c "$1"; }
+            /bin/bash -o pipefail -c "$1"; }
 
 unmount_all() {
     for m in "$REPO_IN_CHROOT" /dev/pts /dev /sys /proc; do
@@ -69,6 +69,12 @@ debootstrap --variant=minbase --include=python3,sudo,git,ca-certificates,systemd
     || { tail -n 20 "$ROOT.debootstrap.log"; exit 1; }
 in_root 'python3 --version; cat /etc/debian_version'
 cp /etc/resolv.conf "$ROOT/etc/resolv.conf"
+echo "127.0.1.1 $(hostname)" >>"$ROOT/etc/hosts"  # sudo looks its host name up
+# Not a step of the guide: a machine that reaches PyPI through a proxy with its own CA trusts it here too.
+if compgen -G '/usr/local/share/ca-certificates/*.crt' >/dev/null; then
+    cp /usr/local/share/ca-certificates/*.crt "$ROOT/usr/local/share/ca-certificates/"
+    in_root 'update-ca-certificates >/dev/null'
+fi
 echo 'APT::Get::Assume-Yes "true";' >"$ROOT/etc/apt/apt.conf.d/90-answer-yes"
 mount -t proc proc "$ROOT/proc"
 mount --rbind /sys "$ROOT/sys"
