@@ -6,13 +6,14 @@
   const LABELS = {
     ja: {
       position: "順位", player: "名前", table: "卓", wins: "勝", points: "点", crashes: "クラッシュ",
-      rank: "ランク", peerage: "爵位", tables: "各卓の対局", waiting: "ホストからの情報を待っています…",
+      rank: "ランク", peerage: "爵位", waiting: "ホストからの情報を待っています…",
       reconnecting: "再接続中…", updated: "更新",
-      kinds: { full: "本戦 (全10戦)", half: "半戦 (全5戦)", contest: "コンテスト" },
+      kinds: { full: "公式練習会 (フル)", half: "公式練習会 (ハーフ)", contest: "コンテスト" },
       gamesPerTable: (n) => `各卓 ${n} 戦`,
       status: { open: "進行中", finished: "最終順位", abandoned: "中止" },
       tableName: (n) => `第${n}卓`,
       round: (n, due) => (due ? `第${n}戦 / 全${due}戦` : `第${n}戦`),
+      standingsPage: (k, n) => `順位 ${k}/${n}`, tablesPage: (k, n) => `卓 ${k}/${n}`,
       allPlayed: "全戦終了", notStarted: "開始前",
       phases: {
         deal: "配り", start: "開始", turn: "対局中", play: "対局中", drawing: "ドロー", choose_suit: "スート選択",
@@ -23,13 +24,14 @@
     },
     en: {
       position: "#", player: "Player", table: "Table", wins: "Wins", points: "Points", crashes: "Crashes",
-      rank: "Rank", peerage: "Peerage", tables: "Tables", waiting: "Waiting for the host…",
+      rank: "Rank", peerage: "Peerage", waiting: "Waiting for the host…",
       reconnecting: "Reconnecting…", updated: "Updated",
       kinds: { full: "Full trial", half: "Half trial", contest: "Contest" },
       gamesPerTable: (n) => `${n} games per table`,
       status: { open: "In progress", finished: "Final standings", abandoned: "Abandoned" },
       tableName: (n) => `Table ${n}`,
       round: (n, due) => (due ? `Round ${n} of ${due}` : `Round ${n}`),
+      standingsPage: (k, n) => `Standings ${k}/${n}`, tablesPage: (k, n) => `Tables ${k}/${n}`,
       allPlayed: "All games played", notStarted: "Not started",
       phases: {
         deal: "Dealing", start: "Starting", turn: "Playing", play: "Playing", drawing: "Drawing",
@@ -41,6 +43,7 @@
   };
   const RETRY_MS = 2000; // a stream the browser gave up on (an HTTP error) is reopened after this
   const FLASH_MS = 1800;
+  const FULL_CARDS = 4; // tables shown as full cards in one row; more are drawn one line each
 
   const root = document.documentElement;
   const lang = Object.prototype.hasOwnProperty.call(LABELS, root.lang) ? root.lang : "ja";
@@ -134,12 +137,18 @@
   }
 
   function progress(table) {
+    // [the round, the short round, the phase] as the card shows them.
     const due = table.games_due;
-    if (due && table.games_played >= due) return T.allPlayed;
-    if (!table.round) return T.notStarted;
+    if (due && table.games_played >= due) return [T.allPlayed, `${table.games_played}/${due}`, ""];
+    if (!table.round) return [T.notStarted, due ? `0/${due}` : "", ""];
     const phase = table.phase ? translated(T.phases, table.phase) : "";
-    return [T.round(table.round, due), phase].filter(Boolean).join(" · ");
+    return [T.round(table.round, due), due ? `${table.round}/${due}` : String(table.round), phase];
   }
+
+  const BADGES = {
+    lost: () => T.lost, absent: () => T.notJoined, ok: () => T.health.ok, degraded: () => T.health.degraded,
+    "device-lost": () => T.health.lost,
+  };
 
   function drawTables(tables) {
     const list = $("tables");
@@ -147,29 +156,30 @@
     const cards = [];
     for (const table of tables) {
       const state = tableState(table);
+      const [round, roundShort, phase] = progress(table);
       const card = document.createElement("article");
       card.className = `table-card state-${state}`;
       card.dataset.table = table.table;
       const top = document.createElement("div");
       top.className = "card-top";
       top.appendChild(text("span", T.tableName(table.table), "table-name"));
-      const badge = {
-        lost: T.lost, absent: T.notJoined, ok: T.health.ok, degraded: T.health.degraded,
-        "device-lost": T.health.lost,
-      }[state];
-      top.appendChild(text("span", badge, `badge badge-${state}`));
+      top.appendChild(text("span", roundShort, "round-short"));
+      top.appendChild(text("span", BADGES[state](), `badge badge-${state}`));
       card.appendChild(top);
-      card.appendChild(text("div", progress(table), "progress"));
+      card.appendChild(text("div", round, "round"));
+      card.appendChild(text("div", phase, "phase"));
       const players = document.createElement("div");
       players.className = "players";
       for (const name of table.players || []) players.appendChild(text("span", name, "player"));
       card.appendChild(players);
-      const signature = JSON.stringify([state, progress(table), table.players]);
+      const signature = JSON.stringify([state, round, phase, table.players]);
       if (changed(lastTables, table.table, signature)) flash(card);
       seen.set(table.table, signature);
       cards.push(card);
     }
     list.replaceChildren(...cards);
+    // More tables than one row of cards: one line each, so more fit on a page.
+    list.classList.toggle("compact", cards.length > FULL_CARDS);
     lastTables = seen;
   }
 
@@ -180,38 +190,33 @@
 
   // --- pages: a list longer than the screen shows one screenful at a time, in turn ---
 
-  function capacity(container, items, reserved) {
-    // How many items fit: the room the container has, over one item's height (all are alike).
-    if (!items.length) return 1;
+  function fitting(room, items) {
+    // How many items fit in the room: they flow in order, so the ones before the first that overflows.
+    const bottom = room.getBoundingClientRect().bottom + 0.5;
     for (const item of items) item.hidden = false;
-    const gap = parseFloat(getComputedStyle(container).rowGap) || 0;
-    const itemHeight = items[0].getBoundingClientRect().height + gap;
-    const room = container.getBoundingClientRect().height - (reserved || 0) + gap;
-    return Math.max(1, Math.floor((room + 0.5) / itemHeight));
+    const overflowing = items.findIndex((item) => item.getBoundingClientRect().bottom > bottom);
+    return overflowing === -1 ? items.length : Math.max(1, overflowing);
   }
 
-  function paginate(items, room, pager, page, reserved) {
-    const perPage = capacity(room, items, reserved);
+  function paginate(items, room, pager, page, label) {
+    const perPage = Math.max(1, fitting(room, items));
     const pages = Math.max(1, Math.ceil(items.length / perPage));
     const current = page % pages;
     items.forEach((item, index) => {
       item.hidden = Math.floor(index / perPage) !== current;
     });
-    pager.textContent = pages > 1 ? `${current + 1} / ${pages}` : "";
+    pager.textContent = pages > 1 ? label(current + 1, pages) : "";
+    pager.dataset.page = String(current + 1);
     pager.dataset.pages = String(pages);
     return current;
   }
 
   function layout() {
     if (!snapshot) return;
-    const cards = Array.from($("tables").children);
-    // Many tables: one line each, so more fit on a page.
-    $("tables").classList.remove("compact");
-    if (cards.length && capacity($("tables"), cards) < cards.length) $("tables").classList.add("compact");
-    tablesPage = paginate(cards, $("tables"), $("tables-pager"), tablesPage);
-    const heading = $("standings-table").tHead.getBoundingClientRect().height;
+    tablesPage = paginate(Array.from($("tables").children), $("tables"), $("tables-pager"), tablesPage,
+      T.tablesPage);
     standingsPage = paginate(Array.from($("standings").children), $("standings-room"), $("standings-pager"),
-      standingsPage, heading);
+      standingsPage, T.standingsPage);
   }
 
   function draw(next) {
