@@ -8,6 +8,7 @@ of the state report (and the piece the seat to move drew this turn, if any).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 HAND_SIZE = 5
@@ -20,10 +21,23 @@ def pieces(count: int) -> str:
     return f"{word} piece" if count == 1 else f"{word} pieces"
 
 
+def waiting_for(report: Mapping[str, Any]) -> int | None:
+    """The seat whose tap the table waits for now: the one answer the console's header (and its ▶) and the
+    guide's "Next" line both give. While a seat owes draws, that seat (after a penalty out of turn it is not
+    the seat whose turn it is: `turn` stays with the seat that moves once the drawing is done); in the deal
+    and after the end, no one seat; otherwise the seat to move."""
+    phase = report.get("phase")
+    if phase in ("deal", "over"):
+        return None
+    if phase == "drawing":
+        return next((int(seat) for seat, owed in report["owed"].items() if owed), report.get("turn"))
+    return report.get("turn")
+
+
 def guide(report: dict[str, Any], drew: str | None = None) -> list[str]:
     """Sentences for the Priest, most urgent first."""
     competition = report.get("rules") == "competition"
-    phase, turn = report.get("phase"), report.get("turn")
+    phase, turn = report.get("phase"), waiting_for(report)
     basket = int(report.get("basket_count", 0))
     lines: list[str] = []
     if phase == "deal":
@@ -39,7 +53,7 @@ def guide(report: dict[str, Any], drew: str | None = None) -> list[str]:
         else:
             lines.append(f"Seat {turn} takes one piece from the basket and taps it on the field reader.")
     elif phase == "drawing":
-        drawer, owed = next(((int(s), n) for s, n in report["owed"].items() if n), (turn, 0))
+        drawer, owed = turn, int(report["owed"].get(str(turn), 0))
         if competition:
             lines.append(f"Give seat {drawer} {pieces(owed)} from the basket, one at a time, "
                          "to tap on their hand reader.")

@@ -10,6 +10,8 @@ from typing import Any
 
 from rich.text import Text
 
+from kikimimi.games.trident.guide import waiting_for
+
 FIELD_SHOWN = 8
 PHASES = {
     "deal": "deal",
@@ -31,8 +33,14 @@ def state_text(report: Mapping[str, Any], *, reveal: bool = False,
     text.append("   rules ", "dim").append(str(report.get("rules", "standard")))
     text.append("   first ", "dim").append(f"seat {report.get('first', 1)}")
     text.append("\n")
-    turn = report.get("turn")
-    text.append("To move ", "dim").append(f"seat {turn}" if turn else "–", "bold cyan")
+    turn, next_up = report.get("turn"), waiting_for(report)  # the guide's "Next" names next_up too
+    if phase == "drawing":
+        owed = report["owed"].get(str(next_up), 0)
+        text.append("Drawing ", "dim").append(f"seat {next_up}", "bold cyan").append(f" owes {owed}")
+        if turn != next_up:
+            text.append(", then ", "dim").append(f"seat {turn}", "bold").append(" to move", "dim")
+    else:
+        text.append("To move ", "dim").append(f"seat {next_up}" if next_up else "–", "bold cyan")
     text.append("   required ", "dim").append(str(report.get("required") or "–"), "bold")
     pending = report.get("pending_draw", 0)
     text.append("   pending draw ", "dim").append(str(pending), "bold red" if pending else "")
@@ -41,7 +49,7 @@ def state_text(report: Mapping[str, Any], *, reveal: bool = False,
     for seat_key, hand in report["hands"].items():
         seat = int(seat_key)
         owed = report["owed"].get(seat_key, 0)
-        mover = seat == turn and phase != "over"
+        mover = seat == next_up
         text.append("▶ " if mover else "  ", "bold cyan")
         text.append(f"Seat {seat}", "bold")
         text.append(f"  {len(hand)} piece{'s' if len(hand) != 1 else ''}")
