@@ -44,6 +44,9 @@ def health_text(readers: Mapping[str, Any], outputs: Mapping[str, Any],
         text.append("● ", _STATUS_STYLE.get(h.status, "red"))
         text.append(f"{name:<8}", "bold").append(f"{h.status:<13}", _STATUS_STYLE.get(h.status, "red"))
         text.append("MUTED    " if muted else f"vol {round(volume * 100):>3}% ", "bold yellow" if muted else "")
+        underruns = getattr(h, "underruns", 0)
+        if underruns:  # the card ran dry (shared by the outputs of one card)
+            text.append(f"underruns {underruns} ", "yellow")
         text.append(f"{h.detail}\n", "dim")
     return text
 
@@ -78,6 +81,10 @@ def describe_alert(alert: Alert, *, reveal: bool = False) -> str:
         return f"audio output {p.get('output')} lost: {p.get('detail')}"
     if alert.key == "output.back":
         return f"audio output {p.get('output')} is back"
+    if alert.key == "output.underruns":
+        return (f"audio output {p.get('output')}: the sound card ran dry {p.get('count')} times in "
+                f"{p.get('seconds')} s (clicks and gaps); if it goes on, set [voice] latency = \"high\" "
+                "(hardware_docs/audio.md)")
     # An alert the console does not know: its parameters are shown only if they cannot be a secret
     # (a game's alert may carry a card, a number, a hand).
     shown = {k: (v if reveal or k in PUBLIC_PARAMS else "…") for k, v in p.items()}
