@@ -47,7 +47,13 @@ log = logging.getLogger(__name__)
 
 CONNECTED_SECONDS = 15.0  # a table that sent no state for longer is shown as lost
 KEEP_ALIVE_SECONDS = 15.0
-STATE_PERSIST_SECONDS = 10.0  # an unchanged heartbeat is written to the store at most this often
+# Snapshots are rebuilt at most this often: in a burst of results the host spends its time recording them,
+# not redrawing standings after each (the page is at most this much later; the target is 2 s).
+REBUILD_SECONDS = 0.25
+# A table's state is written to the store at most this often (the snapshot reads the host's memory; the
+# store's copy only shows a restarted host where each table was): one write per result would double the
+# store's work, since every result changes the table's round.
+STATE_PERSIST_SECONDS = 10.0
 HEALTHY = "ok"
 
 StoreFactory = Callable[[], RecordStore]
@@ -140,6 +146,9 @@ class MeetingFeed:
     changed: asyncio.Condition = field(default_factory=asyncio.Condition)
     dirty: asyncio.Event = field(default_factory=asyncio.Event)
     tables: dict[int, TableLive] = field(default_factory=dict)
+    table_count: int = 0  # the meeting's tables (fixed when it starts)
+    changes: int = 0  # changes marked so far, and how many of them the current snapshot includes
+    built_from: int = 0
     recorded: dict[str, tuple[int, int | None]] = field(default_factory=dict)  # journal game id -> number, round
     titles: tuple[str, dict[str, Any]] | None = None  # (meeting status, player -> rank/peerage), see _titles
     task: asyncio.Task[None] | None = None
@@ -159,6 +168,8 @@ class Host:
                  workers: int = 1, contest_games: int | None = None,
                  connected_seconds: float = CONNECTED_SECONDS) -> None:
         self.stores = StorePool(store_factory, workers)
+        # Snapshots are built on a store of their own: a rebuild never holds up a result being recorded.
+        self.readers = StorePool(store_factory, 1)
         self.connected_seconds = connected_seconds
         self.token = token
         self.meeting_id = meeting_id
@@ -200,6 +211,7 @@ class Host:
         if feed is None:
             feed = self.feeds[meeting_id] = MeetingFeed(meeting_id)
             feed.recorded = await self.stores.run(lambda s: _recorded(s, meeting_id))
+            feed.table_count = await self.stores.run(lambda s: len(s.meeting_tables(meeting_id)))
             feed.task = asyncio.create_task(self._rebuild_forever(feed))
             feed.dirty.set()
         await feed.ready.wait()
@@ -212,18 +224,24 @@ class Host:
             raise ApiError(404, str(exc)) from None
 
     async def _rebuild_forever(self, feed: MeetingFeed) -> None:
+        last_build = 0.0
         while not self.closing.is_set():
             await feed.dirty.wait()
+            wait = last_build + REBUILD_SECONDS - time.monotonic()
+            if wait > 0:  # a burst: its changes gather into the next rebuild
+                await asyncio.sleep(wait)
+            last_build = time.monotonic()
             feed.dirty.clear()  # changes from now on make another rebuild
+            including = feed.changes
             try:
-                snapshot = await self.stores.run(lambda s: self._snapshot(s, feed))
+                snapshot = await self.readers.run(lambda s: self._snapshot(s, feed))
             except Exception:  # the host keeps serving the last snapshot; the next change tries again
                 log.exception("venue: could not build meeting %d's standings", feed.meeting_id)
                 await asyncio.sleep(1.0)
                 continue
             snapshot["version"] = feed.next_version()
             async with feed.changed:
-                feed.snapshot = snapshot
+                feed.snapshot, feed.built_from = snapshot, including
                 feed.changed.notify_all()
             feed.ready.set()
 
@@ -271,7 +289,15 @@ class Host:
         feed.titles = (info.status, titles)
         return titles
 
+    async def settled(self, feed: MeetingFeed, timeout: float = 2.0) -> None:
+        """Wait for the snapshot that includes every change made so far (a GET right after a result sees it)."""
+        wanted = feed.changes
+        async with feed.changed:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(feed.changed.wait_for(lambda: feed.built_from >= wanted), timeout)
+
     def mark(self, feed: MeetingFeed) -> None:
+        feed.changes += 1
         feed.dirty.set()
 
     async def watch_silence(self) -> None:
@@ -304,12 +330,12 @@ class Host:
         if not isinstance(controller, str) or not controller.strip() or len(controller) > 80:
             raise ApiError(400, 'join needs {"controller": "<this table\'s name>"} (up to 80 characters)')
         feed = await self.feed(meeting_id)
+        _check_table(feed, table)
 
         def join(store: RecordStore) -> dict[str, Any]:
             info = store.meeting(meeting_id)
             if info.status != "open":
                 raise ApiError(409, f"{info.describe()} is {info.status}; a table can join an open meeting only")
-            _check_table(store, meeting_id, table)
             joined = store.join_table(meeting_id, table, controller.strip())
             return {"meeting": meeting_id, "table": table, "players": list(joined.players), "game": info.game,
                     "kind": info.kind,
@@ -327,15 +353,13 @@ class Host:
                 or not (game_id is None or isinstance(game_id, str)):
             raise ApiError(400, 'state is {"round": int, "phase": str, "health": {...}, "game_id": str|null}')
         feed = await self.feed(meeting_id)
-        live = feed.tables.get(table)
-        if live is None:
-            await self.stores.run(lambda s: _check_table(s, meeting_id, table))
-            live = feed.tables.setdefault(table, TableLive())
+        _check_table(feed, table)
+        live = feed.tables.setdefault(table, TableLive())
         before = live.visible()
         live.round, live.phase, live.health, live.game_id = round_no, phase, dict(health or {}), game_id
         live.seen_at, live.connected = time.time(), True
         changed = live.visible() != before
-        if changed or live.seen_at - live.persisted_at >= STATE_PERSIST_SECONDS:
+        if live.seen_at - live.persisted_at >= STATE_PERSIST_SECONDS:
             live.persisted_at = live.seen_at
             state = {"round": round_no, "phase": phase, "health": live.health, "game_id": game_id}
             await self.stores.run(lambda s: s.report_table_state(meeting_id, table, state))
@@ -346,12 +370,12 @@ class Host:
     async def result(self, meeting_id: int, table: int, body: Mapping[str, Any]) -> dict[str, Any]:
         journal_id, seat_players, outcome = _parse_result(body)
         feed = await self.feed(meeting_id)
+        _check_table(feed, table)
         known = feed.recorded.get(journal_id)
         if known is not None:
             return {"number": known[0], "round": known[1], "duplicate": True}
 
         def record(store: RecordStore) -> tuple[int, int | None, bool, bool]:
-            _check_table(store, meeting_id, table)
             try:
                 results = results_from_outcome(seat_players, outcome)
             except (ResultError, KeyError, IndexError) as exc:
@@ -365,8 +389,8 @@ class Host:
             if number in numbers:  # the same game from another request at once: the store kept one
                 return number, _recorded(store, meeting_id)[journal_id][1], True, False
             # A table reports its games one at a time, in order: this game is its latest.
-            round_no = store.meeting_tables(meeting_id)[table - 1].games_played
-            return number, round_no, False, self._finish_if_complete(store, meeting_id)
+            tables = store.meeting_tables(meeting_id)
+            return number, tables[table - 1].games_played, False, self._finish_if_complete(store, meeting_id, tables)
 
         number, round_no, duplicate, finished = await self.stores.run(record)
         feed.recorded[journal_id] = (number, round_no)
@@ -374,14 +398,12 @@ class Host:
             self.mark(feed)
         return {"number": number, "round": round_no, "duplicate": duplicate}
 
-    def _finish_if_complete(self, store: RecordStore, meeting_id: int) -> bool:
+    def _finish_if_complete(self, store: RecordStore, meeting_id: int, tables: list[Any]) -> bool:
         """Settle the meeting once every table has played its games (a trial's, or the host's --games for
         a contest). A contest level at the top stays open: the referee names the winner."""
-        info = store.meeting(meeting_id)
-        tables = store.meeting_tables(meeting_id)
         due = [t.games_due if t.games_due is not None else self.contest_games for t in tables]
-        if info.status != "open" or any(d is None for d in due) \
-                or any(t.games_played < d for t, d in zip(tables, due, strict=True)):
+        if any(d is None for d in due) or any(t.games_played < d for t, d in zip(tables, due, strict=True)) \
+                or store.meeting(meeting_id).status != "open":
             return False
         try:
             changes = store.finish_meeting(meeting_id)
@@ -415,6 +437,7 @@ class Host:
             async with feed.changed:
                 feed.changed.notify_all()
         await asyncio.get_running_loop().run_in_executor(None, self.stores.close)
+        await asyncio.get_running_loop().run_in_executor(None, self.readers.close)
 
 
 def _iso(seconds: float) -> str:
@@ -432,10 +455,10 @@ def _live_from_store(table: Any) -> TableLive:
                      seen)
 
 
-def _check_table(store: RecordStore, meeting_id: int, table: int) -> None:
-    count = len(store.meeting_tables(meeting_id))
-    if not 1 <= table <= count:
-        raise ApiError(404, f"meeting {meeting_id} has tables 1 to {count}, not {table}: check --table")
+def _check_table(feed: MeetingFeed, table: int) -> None:
+    if not 1 <= table <= feed.table_count:
+        raise ApiError(404, f"meeting {feed.meeting_id} has tables 1 to {feed.table_count}, not {table}: "
+                            "check --table")
 
 
 def _recorded(store: RecordStore, meeting_id: int) -> dict[str, tuple[int, int | None]]:
@@ -532,6 +555,7 @@ def create_app(store_factory: StoreFactory, *, token: str | None, meeting_id: in
 
     async def snapshot(request: Request, meeting: int) -> Response:
         feed = await host.feed(meeting)
+        await host.settled(feed)
         return JSONResponse(feed.snapshot)
 
     async def events(request: Request, meeting: int) -> Response:

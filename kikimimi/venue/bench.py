@@ -1,0 +1,346 @@
+"""Many tables reporting into one meeting host: results accepted per second, end of game to standings stream.
+
+One host process (`kikimimi venue host`, as at a venue) on a records store (PostgreSQL by default: a
+throwaway server with fsync on; or --db), one meeting of `--tables` tables of three players. The tables
+are simulated in this process, one thread each, at the engine level: the game's bots play each game on
+the pure engine, and the table's real reporting path does the rest (its journal records each game's
+begin and end with WAL + synchronous FULL, the outbox derived from it, the reporter and heartbeat
+threads over HTTP). Why not 30 live tables with simulated readers and voices: that would measure this
+machine's two cores running 30 audio pipelines, not the host; the host sees exactly the same requests
+either way. The page's side is measured as the page gets it: an SSE client on
+`/api/meetings/{id}/events` notes when each game first shows in a snapshot (its table's games_played).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import os
+import random
+import secrets
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from kikimimi.games.base import GameOver
+from kikimimi.games.registry import DEFAULT_GAME, get_info
+from kikimimi.records.ontable import meeting_setup
+from kikimimi.table.journal import Journal
+from kikimimi.venue.client import Heartbeat, HostUnreachable, Outbox, Reporter, TableLink
+
+TARGET_P99 = 2.0
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--tables", type=int, default=30, help="tables of three players (default 30)")
+    parser.add_argument("--games", type=int, default=10,
+                        help="games per table (default 10: a full trial; 5 a half; any other number: a contest)")
+    store = parser.add_mutually_exclusive_group()
+    store.add_argument("--db", help="records database (a SQLite file or a postgresql:// URL) instead of a throwaway")
+    store.add_argument("--postgres", action="store_true", default=None,
+                       help="a throwaway PostgreSQL server, fsync on (the default when Debian's postgresql is here)")
+    store.add_argument("--sqlite", action="store_true", help="a throwaway SQLite file")
+    parser.add_argument("--pace", type=float, default=2.0,
+                        help="a table waits between games at random up to this many seconds (default 2: about "
+                             "15 results a second from 30 tables, hundreds of times a real venue's rate); "
+                             "0: flat out, the host's capacity")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--json", action="store_true")
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.tables < 1 or args.games < 1:
+        print("bench meeting: --tables and --games must be at least 1", file=sys.stderr)
+        return 2
+    with _store(args) as (url, label):
+        if url is None:
+            print(f"bench meeting: {label}", file=sys.stderr)
+            return 1
+        figures = measure(url, label, args.tables, args.games, args.pace, args.seed)
+    if args.json:
+        print(json.dumps(figures))
+    else:
+        _print(figures)
+    return 0 if figures["counted_once"] and figures["latency_p99"] <= TARGET_P99 else 1
+
+
+@contextlib.contextmanager
+def _store(args: argparse.Namespace) -> Iterator[tuple[str | None, str]]:
+    """The records URL and what it is: --db, a throwaway PostgreSQL (fsync on), or a throwaway SQLite file."""
+    if args.db:
+        yield args.db, _hide_password(args.db)
+        return
+    if not args.sqlite:
+        try:
+            from kikimimi.records.pgcluster import ClusterUnavailable, throwaway_cluster
+        except ImportError:
+            ClusterUnavailable, throwaway_cluster = None, None  # noqa: N806 - the store's PostgreSQL is not here yet
+        if throwaway_cluster is not None:
+            try:
+                with throwaway_cluster(fsync=True) as url:
+                    yield url, "PostgreSQL (throwaway server, fsync on)"
+                return
+            except ClusterUnavailable as exc:
+                if args.postgres:
+                    yield None, f"--postgres: {exc}"
+                    return
+                print(f"bench meeting: no PostgreSQL ({exc}); measuring on SQLite", file=sys.stderr)
+        elif args.postgres:
+            yield None, "--postgres: this kikimimi has no PostgreSQL support (kikimimi.records.pgcluster)"
+            return
+    with tempfile.TemporaryDirectory(prefix="kikimimi-bench-meeting-") as folder:
+        yield str(Path(folder) / "records.sqlite"), "SQLite (throwaway file, synchronous FULL)"
+
+
+def _hide_password(url: str) -> str:
+    scheme, sep, rest = url.partition("://")
+    if sep and "@" in rest:
+        credentials, _, where = rest.rpartition("@")
+        return f"{scheme}://{credentials.split(':')[0]}:***@{where}"
+    return url
+
+
+def _free_port() -> int:
+    with contextlib.closing(socket.socket()) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@dataclass
+class Timeline:
+    """When each game ended at its table, and when the stream first showed each table's count."""
+
+    ended: dict[tuple[int, int], float] = field(default_factory=dict)  # (table, round) -> time.time()
+    shown: dict[tuple[int, int], float] = field(default_factory=dict)
+    acked: list[float] = field(default_factory=list)
+    finished_at: float | None = None
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+
+def measure(url: str, label: str, tables: int, games: int, pace: float, seed: int) -> dict[str, Any]:
+    from kikimimi.records.store import RecordStore
+
+    kind = {10: "full", 5: "half"}.get(games, "contest")
+    players = [f"Player {n:03d}" for n in range(1, 3 * tables + 1)]
+    with RecordStore(url) as store:
+        meeting = store.start_meeting(kind, players, add_unknown=True, tables=tables,
+                                      label=f"bench {secrets.token_hex(3)}")
+    token = secrets.token_urlsafe(9)
+    port = _free_port()
+    base = f"http://127.0.0.1:{port}"
+    with tempfile.TemporaryDirectory(prefix="kikimimi-bench-tables-") as folder:
+        log = Path(folder) / "host.log"
+        command = [sys.executable, "-m", "kikimimi", "venue", "host", "--db", url, "--listen",
+                   f"127.0.0.1:{port}", "--token", token, "--meeting", str(meeting)]
+        if kind == "contest":
+            command += ["--games", str(games)]
+        with open(log, "wb") as out:
+            host = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT)
+        try:
+            _wait_for_host(base, host, log)
+            timeline = Timeline()
+            stop = threading.Event()
+            watcher = threading.Thread(target=_watch_stream, args=(base, meeting, timeline, stop), daemon=True)
+            watcher.start()
+            started = time.time()
+            sims = [SimTable(base, token, n, Path(folder) / f"table{n}", games, pace, seed + n, timeline)
+                    for n in range(1, tables + 1)]
+            for sim in sims:
+                sim.start()
+            for sim in sims:
+                sim.join()
+            _wait(lambda: len(timeline.shown) >= tables * games, 30)
+            _wait(lambda: timeline.finished_at is not None, 30)
+            stop.set()
+            elapsed = time.time() - started
+            host_cpu = _cpu_seconds(host.pid)
+            errors = [e for sim in sims for e in sim.errors]
+        finally:
+            host.terminate()
+            try:
+                host.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                host.kill()
+        journal_ids = {gid for sim in sims for gid in sim.game_ids}
+    with RecordStore(url) as store:
+        recorded = store.games(meeting)
+        per_table = [t.games_played for t in store.meeting_tables(meeting)]
+        status = store.meeting(meeting).status
+    recorded_ids = [g.journal_game_id for g in recorded]
+    latencies = sorted(timeline.shown[key] - timeline.ended[key] for key in timeline.shown if key in timeline.ended)
+    first_end = min(timeline.ended.values(), default=started)
+    accept_span = max(timeline.acked, default=first_end) - first_end
+    return {
+        "store": label, "tables": tables, "games": games, "kind": kind, "pace": pace,
+        "results": len(recorded), "expected": tables * games,
+        "results_per_second": len(timeline.acked) / accept_span if accept_span > 0 else 0.0,
+        "accept_seconds": accept_span, "elapsed_seconds": elapsed,
+        "latency_p50": _percentile(latencies, 50), "latency_p99": _percentile(latencies, 99),
+        "latency_max": latencies[-1] if latencies else float("inf"), "latency_count": len(latencies),
+        "counted_once": (len(recorded) == tables * games and len(set(recorded_ids)) == len(recorded)
+                         and set(recorded_ids) == journal_ids and all(n == games for n in per_table)),
+        "meeting_status": status, "errors": errors[:5],
+        "host_cpu_seconds": host_cpu, "host_cpu_ms_per_result": 1000 * host_cpu / max(1, len(recorded)),
+        "load_average": os.getloadavg()[0],
+    }
+
+
+def _cpu_seconds(pid: int) -> float:
+    """The process's CPU time so far (user + system, from /proc): what the host cost, whatever else ran."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError, ValueError):
+        return float("nan")
+
+
+def _percentile(values: list[float], pct: float) -> float:
+    if not values:
+        return float("inf")
+    if len(values) == 1:
+        return values[0]
+    return statistics.quantiles(values, n=100, method="inclusive")[int(pct) - 1] if pct < 100 else values[-1]
+
+
+def _wait(check: Any, timeout: float) -> bool:
+    deadline = time.monotonic() + timeout
+    while not check():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.02)
+    return True
+
+
+def _wait_for_host(base: str, host: subprocess.Popen[bytes], log: Path) -> None:
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if host.poll() is not None:
+            raise RuntimeError(f"the host stopped: {log.read_text(errors='replace')[-2000:]}")
+        with contextlib.suppress(httpx.HTTPError):
+            if httpx.get(f"{base}/api/meetings/current", timeout=1).status_code == 200:
+                return
+        time.sleep(0.1)
+    raise RuntimeError(f"the host did not answer within 30 s: {log.read_text(errors='replace')[-2000:]}")
+
+
+def _watch_stream(base: str, meeting: int, timeline: Timeline, stop: threading.Event) -> None:
+    """The page's view: each game is shown once its table's games_played reaches its round."""
+    shown_count: dict[int, int] = {}
+    with contextlib.suppress(httpx.HTTPError), \
+            httpx.stream("GET", f"{base}/api/meetings/{meeting}/events", timeout=httpx.Timeout(10, read=60)) as resp:
+        for line in resp.iter_lines():
+            if stop.is_set():
+                return
+            if not line.startswith("data:"):
+                continue
+            now = time.time()
+            snapshot = json.loads(line[5:])
+            with timeline.lock:
+                for table in snapshot["tables"]:
+                    n, played = table["table"], table["games_played"]
+                    for round_no in range(shown_count.get(n, 0) + 1, played + 1):
+                        timeline.shown[(n, round_no)] = now
+                    shown_count[n] = max(shown_count.get(n, 0), played)
+                if snapshot["meeting"]["status"] != "open" and timeline.finished_at is None:
+                    timeline.finished_at = now
+
+
+class SimTable(threading.Thread):
+    """A table at the engine level with the real reporting path: journal, outbox, reporter, heartbeat."""
+
+    def __init__(self, base: str, token: str, number: int, folder: Path, games: int, pace: float, seed: int,
+                 timeline: Timeline) -> None:
+        super().__init__(name=f"sim-table-{number}", daemon=True)
+        self.base, self.token, self.number, self.folder = base, token, number, folder
+        self.games, self.pace, self.seed, self.timeline = games, pace, seed, timeline
+        self.game_ids: list[str] = []
+        self.errors: list[str] = []
+        self.round = 0
+
+    def run(self) -> None:
+        try:
+            self._play()
+        except Exception as exc:  # the figures say a table failed; the bench goes on with the others
+            self.errors.append(f"table {self.number}: {type(exc).__name__}: {exc}")
+
+    def _play(self) -> None:
+        self.folder.mkdir(parents=True, exist_ok=True)
+        journal_path = self.folder / "journal.sqlite"
+        journal, outbox = Journal(journal_path), Outbox(journal_path)
+        link = TableLink(self.base, self.number, token=self.token, controller=f"sim-{self.number}")
+        try:
+            assignment = outbox.remember(link.url, link.join())
+            rng = random.Random(self.seed)
+
+            def acked(journal_id: str, answer: dict[str, Any]) -> None:
+                with self.timeline.lock:
+                    self.timeline.acked.append(time.time())
+
+            reporter = Reporter(link, outbox, assignment, on_reported=acked)
+            heartbeat = Heartbeat(link, lambda: {"round": self.round, "phase": "play", "game_id": None,
+                                                 "health": {"readers": {}, "outputs": {}}},
+                                  on_answer=reporter.host_answers)
+            reporter.start()
+            heartbeat.start()
+            info = get_info(assignment.game)
+            setup = {k: v for k, v in (assignment.setup or meeting_setup(DEFAULT_GAME)).items() if k != "game"}
+            for round_no in range(1, self.games + 1):
+                self.round = round_no
+                game_id = journal.begin_game(info.id, setup)
+                outcome = _bot_game(info, setup, rng.randrange(1 << 30))
+                if self.pace:
+                    time.sleep(rng.uniform(0, self.pace))
+                journal.finish(game_id, outcome)  # the end is on disk: from here the reporter owns it
+                with self.timeline.lock:
+                    self.timeline.ended[(self.number, round_no)] = time.time()
+                self.game_ids.append(game_id)
+                reporter.wake()
+            if not reporter.wait_drained(timeout=120):
+                raise HostUnreachable(f"{reporter.pending} result(s) still unsent after 120 s")
+            heartbeat.stop()
+            reporter.stop()
+        finally:
+            link.close()
+            outbox.close()
+            journal.close()
+
+
+def _bot_game(info: Any, setup: dict[str, Any], seed: int) -> Any:
+    prepared = info.prepare_setup(setup, random.Random(seed))
+    state, bots = info.game.initial(prepared), info.new_bots(seed, prepared)
+    while (event := bots.next_event(state, ())) is not None:
+        state, effects = info.game.apply(state, event)
+        for effect in effects:
+            if isinstance(effect, GameOver):
+                return effect.outcome
+    raise RuntimeError("the bots' game did not end")
+
+
+def _print(f: dict[str, Any]) -> None:
+    print(f"bench meeting: {f['tables']} tables x {f['games']} games ({f['kind']}) = {f['expected']} results; "
+          f"store: {f['store']}; one host process; tables simulated at the engine level, one thread each, "
+          f"real journal + outbox + HTTP; pace {f['pace']} s (pid {os.getpid()})")
+    print(f"  results accepted: {f['results']} in {f['accept_seconds']:.2f} s "
+          f"= {f['results_per_second']:.0f} results/s (from the first game's end to the last acknowledgement)")
+    ok = "ok" if f["latency_p99"] <= TARGET_P99 else "OVER TARGET"
+    print(f"  end of game -> standings stream: p50 {f['latency_p50'] * 1000:.0f} ms, "
+          f"p99 {f['latency_p99'] * 1000:.0f} ms, max {f['latency_max'] * 1000:.0f} ms over {f['latency_count']} "
+          f"games (target p99 <= {TARGET_P99:.0f} s: {ok})")
+    print(f"  counted once: {'yes' if f['counted_once'] else 'NO'} ({f['results']} games recorded, "
+          f"{f['expected']} played); meeting {f['meeting_status']}; whole run {f['elapsed_seconds']:.1f} s")
+    print(f"  host CPU: {f['host_cpu_seconds']:.1f} s in all, {f['host_cpu_ms_per_result']:.1f} ms per result "
+          f"(with start-up, heartbeats and the stream); load average {f['load_average']:.1f} on "
+          f"{os.cpu_count()} cores")
+    for error in f["errors"]:
+        print(f"  error: {error}")
