@@ -1,11 +1,12 @@
 """The Priest's console: the live table at a glance, its health, what was said, and the referee's actions.
 
-    run_console(table)            # a LiveTable already opened (kikimimi play --console); returns 0
+    run_console(table)            # a LiveTable opened here (kikimimi play --console); returns 0
+    run_console(link)             # or a TableLink: RemoteLink.attach(socket) for a table another process runs
 
-Every action goes through the table loop's queue (`loop.submit`, `loop.new_game`, `loop.announce`,
-`loop.pause`) and so into the journal like a tap; the screen is redrawn from `loop.report()` after
-each step the loop reports. The loop's listener runs on the loop's thread: it only posts a message to
-the app (thread-safe).
+The app talks to the table through one `TableLink` (kikimimi/console/link.py): the table in this process
+or one attached over its control socket, alike. Every action goes through the table loop's queue and so
+into the journal like a tap; the screen is redrawn from the link's `view()` after each step the table
+reports. The link's listener runs on a thread of its own: it only posts a message to the app.
 
 The console knows no game. Its frame (seats, health, alerts, what each output said, undo, taps on a
 seat's behalf, move, end, new game of any registered game, repeat, pause, volume) is the same for all;
@@ -43,13 +44,15 @@ from kikimimi.console.dialogs import (
     PickTag,
 )
 from kikimimi.console.feed import TableFeed
-from kikimimi.console.guide import guide, load_guide
+from kikimimi.console.guide import generic_guide
 from kikimimi.console.health import HealthWatch
+from kikimimi.console.link import LocalLink, TableLink
 from kikimimi.console.records import MeetingPanel, read_meeting
 from kikimimi.console.simtable import BASKET, VirtualTable, widget_id
 from kikimimi.console.view import alerts_text, game_panel, health_text, spoken_text
-from kikimimi.games.base import SPEAKER, Alert, GameOver, Referee, Scan, hand, seat_of
-from kikimimi.games.registry import GameInfo, RefereeAction, games
+from kikimimi.games.base import SPEAKER, Alert, GameOver, Referee, hand, seat_of
+from kikimimi.games.registry import GameInfo, RefereeAction, games, get_info
+from kikimimi.table.control import TableView
 from kikimimi.table.live import LiveTable
 from kikimimi.table.loop import Step
 from kikimimi.voice.catalog import catalog
@@ -72,11 +75,19 @@ CSS = """
 
 
 class TableChanged(Message):
-    """The loop applied a step (posted from the loop's thread)."""
+    """The loop applied a step (posted from the link's thread)."""
 
     def __init__(self, step: Step) -> None:
         super().__init__()
         self.step = step
+
+
+class TableSaid(Message):
+    """The table refused an action (attached: its answer came back later), or it went away (`lost`)."""
+
+    def __init__(self, text: str, lost: bool = False) -> None:
+        super().__init__()
+        self.text, self.lost = text, lost
 
 
 class ConsoleApp(App[int]):
@@ -99,29 +110,26 @@ class ConsoleApp(App[int]):
         Binding("q", "quit_console", "quit"),
     ]
 
-    def __init__(self, table: LiveTable, *, reveal_hands: bool = False, records_path: Path | None = None,
-                 rng: random.Random | None = None, clock: Callable[[float], str] | None = None) -> None:
+    def __init__(self, table: LiveTable | TableLink, *, reveal_hands: bool = False,
+                 records_path: Path | None = None, rng: random.Random | None = None,
+                 clock: Callable[[float], str] | None = None) -> None:
         super().__init__()
-        self.table = table
-        self.loop = table.loop
+        self.link: TableLink = LocalLink(table) if isinstance(table, LiveTable) else table
         self.reveal = reveal_hands
         self.records_path = records_path
         self.rng = rng or random.Random()
         self.clock = clock or (lambda t: time.strftime("%H:%M:%S", time.localtime(t)))
-        self.feed = TableFeed(catalog(table.config.language, self.loop.info.catalog))
+        self.feed = TableFeed(catalog(self.link.facts.language, self.info.catalog))
         self.health_watch = HealthWatch()
         self.console_alerts: list[tuple[float, Alert]] = []
-        volumes = {spec.name: spec.volume for spec in table.config.outputs}
-        self.outputs = list(table.voice.health()) if table.voice is not None else []
-        self.levels: dict[str, list[Any]] = {name: [volumes.get(name, 1.0), False] for name in self.outputs}
-        self.sim_readers = [spec.role for spec in table.config.readers if spec.protocol == "sim"]
+        self.outputs = list(self.link.facts.outputs)
+        self.sim_readers = list(self.link.facts.sim_readers)
         self.meeting = MeetingPanel()
-        self.paused = bool(getattr(self.loop, "paused", False))
+        self.paused = self.link.view().paused
         self._detached = False
         self._game_keys: list[str] = []  # keys bound to the current game's referee actions
         self._shown_game: tuple[str, int] | None = None  # the game (and seats) whose keys, panel... are shown
         self._view: Any = None
-        self._guide: Any = None
         self.messages: deque[str] = deque(maxlen=50)
 
     # -- layout ------------------------------------------------------------------------------------
@@ -143,7 +151,7 @@ class ConsoleApp(App[int]):
                         yield Static(id=f"said-{widget_id(name)}")
             if self.sim_readers:
                 with TabPane("Virtual table", id="virtual"):
-                    info = self.loop.info
+                    info = self.info
                     yield VirtualTable(self._sim_readers_of(info), list(info.pieces), list(info.controls), id="vt")
             with TabPane("Meeting", id="meeting"):
                 yield Static(id="meeting-view")
@@ -160,18 +168,21 @@ class ConsoleApp(App[int]):
         for name in self.outputs:
             box = self._main(f"#said-box-{widget_id(name)}")
             box.border_title = name if name == SPEAKER else f"{name} earphone"
+        self.link.on_lost = lambda why: self.post_message(TableSaid(why, lost=True))
+        if hasattr(self.link, "on_error"):  # attached: a refusal comes back after the action was sent
+            self.link.on_error = lambda why: self.post_message(TableSaid(why))
+        self.link.subscribe(self.feed.on_step)  # an attached console first gets the game's steps so far
         self.feed.on_change = self._from_loop
-        self.loop.listeners.append(self.feed.on_step)
         self.refresh_meeting()
-        self._use_game(self.loop.info)
+        self._use_game(self.info)
         self.refresh_all()
         self.set_interval(0.5, self._poll_health)
 
     def on_unmount(self) -> None:
         self._detached = True
         self.feed.on_change = None
-        if self.feed.on_step in self.loop.listeners:
-            self.loop.listeners.remove(self.feed.on_step)
+        self.link.unsubscribe(self.feed.on_step)
+        self.link.on_lost = None
 
     def notify(self, message: str, **options: Any) -> None:  # type: ignore[override]
         """Show a toast, and keep it: the Priest's recent messages (and what tests read)."""
@@ -181,7 +192,13 @@ class ConsoleApp(App[int]):
     # -- from the loop -----------------------------------------------------------------------------
 
     def _from_loop(self, step: Step) -> None:
-        self.post_message(TableChanged(step))  # the loop's thread: post only, never touch widgets
+        self.post_message(TableChanged(step))  # the link's thread: post only, never touch widgets
+
+    def on_table_said(self, message: TableSaid) -> None:
+        if message.lost:
+            self.exit(1, message=f"console: the table is gone ({message.text}); the journal keeps the game")
+        else:
+            self.notify(f"The table refused: {message.text}", severity="error")
 
     def on_table_changed(self, message: TableChanged) -> None:
         if self._detached or not self._main_screen.is_attached:
@@ -192,24 +209,29 @@ class ConsoleApp(App[int]):
             if isinstance(effect, Alert) and effect.key == "referee.refused":
                 what, why = effect.params.get("action", "the action"), effect.params.get("why", "")
                 self.notify(f"The game refused {what}: {why}".rstrip(": "), severity="warning")
+        self.paused = self.link.view().paused  # another console may have paused the table
         self.refresh_bindings()
-        if (self.loop.info.id, self.seats) != self._shown_game:
-            self._use_game(self.loop.info)
+        if (self.info.id, self.seats) != self._shown_game:
+            self._use_game(self.info)
         self.refresh_all()
 
     # -- the current game ----------------------------------------------------------------------------
 
     @property
+    def view(self) -> TableView:
+        return self.link.view()
+
+    @property
     def info(self) -> GameInfo:
-        return self.loop.info
+        return get_info(self.view.game)
 
     @property
     def seats(self) -> int:
-        return self.info.seat_count(self.loop.session.setup)
+        return self.info.seat_count(self.view.setup)
 
     def _sim_readers_of(self, info: GameInfo) -> list[str]:
         """The simulated readers the game uses (all of them if it names none of them)."""
-        wanted = set(info.readers(self.loop.session.setup))
+        wanted = set(info.readers(self.view.setup))
         used = [role for role in self.sim_readers if role in wanted]
         return used or list(self.sim_readers)
 
@@ -222,7 +244,6 @@ class ConsoleApp(App[int]):
             self._view = None
             self.notify(f"{info.id}: its console panel cannot be loaded ({exc}); showing the generic one.",
                         severity="warning")
-        self._guide = load_guide(info)
         for key in self._game_keys:
             self._bindings.key_to_bindings.pop(key, None)
         self._game_keys = []
@@ -237,7 +258,7 @@ class ConsoleApp(App[int]):
             vt = self._main("#vt", VirtualTable)
             self.run_worker(vt.set_game(self._sim_readers_of(info), list(info.pieces), list(info.controls)),
                             group="virtual-table", exclusive=True)
-        used = set(info.outputs(self.loop.session.setup))
+        used = set(info.outputs(self.view.setup))
         for name in self.outputs:
             self._main(f"#said-box-{widget_id(name)}").display = name in used or not used & set(self.outputs)
 
@@ -249,23 +270,16 @@ class ConsoleApp(App[int]):
         self.refresh_health()
 
     def refresh_state(self) -> None:
-        report = self.loop.report()
+        view = self.view
+        report = view.report
         box = self._main("#state-box")
         box.border_title = self._state_title()
         box.set_class(self.reveal, "revealed")
         players, titles = self.meeting.seats()
-        public = report if self.reveal or self._view is not None else self._public()
+        public = report if self.reveal or self._view is not None else view.public
         self._main("#state", Static).update(game_panel(self._view, report, public, reveal=self.reveal,
                                                        players=players, titles=titles, seats=self.seats))
-        self._main("#guide", Static).update("\n".join(guide(report, self.loop.state, self._guide)))
-
-    def _public(self) -> dict[str, Any]:
-        """What the whole table may know (the game's `observe(state, None)`): the generic panel's input."""
-        try:
-            return dict(self.loop.game.observe(self.loop.state, None))
-        except Exception:  # no observation: show no more than the phase and whose turn it is
-            report = self.loop.report()
-            return {key: report.get(key) for key in ("phase", "turn")}
+        self._main("#guide", Static).update("\n".join(guide_of(view)))
 
     def refresh_said(self) -> None:
         lines = self.feed.lines()
@@ -277,7 +291,7 @@ class ConsoleApp(App[int]):
     def _state_title(self) -> str:
         """The game, its seats, and what the Priest must not miss: hands shown, paused, the turn clock."""
         title = f"{self.info.title('en')} — {self.seats} seats"
-        clock = self.loop.clock.remaining()
+        clock = self.link.health().clock
         if clock is not None:
             title += f" — clock: seat {clock[0]}, {clock[1]:.0f} s"
         return title + (" — HANDS SHOWN" if self.reveal else "") + (" — PAUSED" if self.paused else "")
@@ -290,16 +304,14 @@ class ConsoleApp(App[int]):
             self._main("#state-box").border_title = self._state_title()  # the clock counts down
 
     def refresh_health(self) -> None:
-        readers = self.table.hub.health() if self.table.hub is not None else {}
-        outputs = self.table.voice.health() if self.table.voice is not None else {}
+        health = self.link.health()
         now = time.time()
-        self.console_alerts += [(now, alert) for alert in self.health_watch.check(readers, outputs)]
-        levels = {name: (level[0], level[1]) for name, level in self.levels.items()}
-        self._main("#health", Static).update(health_text(readers, outputs, levels))
+        self.console_alerts += [(now, alert) for alert in self.health_watch.check(health.readers, health.outputs)]
+        self._main("#health", Static).update(health_text(health.readers, health.outputs, health.levels))
         self.refresh_alerts()
 
     def refresh_alerts(self) -> None:
-        alerts = sorted([*self.loop.status.alerts, *self.console_alerts], key=lambda item: item[0])
+        alerts = sorted([*self.view.alerts, *self.console_alerts], key=lambda item: item[0])
         self._main("#alerts", Static).update(
             alerts_text([(self.clock(t), a) for t, a in alerts], reveal=self.reveal))
 
@@ -325,23 +337,23 @@ class ConsoleApp(App[int]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Actions the game cannot take now are shown disabled (None) rather than offered and refused:
         undo with nothing to undo, end once the game is over."""
-        if action == "undo" and not self.loop.session.events:
+        if action == "undo" and not self.view.events:
             return None
-        if action == "end" and self.loop.session.game.is_over(self.loop.state):
+        if action == "end" and self.view.over:
             return None
         return True
 
     def action_new_game(self) -> None:
-        report = self.loop.report()
-        in_progress = report.get("phase") != "over" and bool(self.loop.session.events)
-        self.push_screen(NewGame(games(), self.info.id, self.loop.session.setup, in_progress, self.loop.new_game))
+        view = self.view
+        in_progress = view.report.get("phase") != "over" and bool(view.events)
+        self.push_screen(NewGame(games(), view.game, view.setup, in_progress, self.link.new_game))
 
     def action_undo(self) -> None:
-        events = self.loop.session.events
-        if not events:
+        last = self.view.last_event
+        if last is None:
             self.notify("Nothing to undo.", severity="warning")
             return
-        question = f"Undo the last event: {self._describe(events[-1])}?"
+        question = f"Undo the last event: {self._describe(last)}?"
         self._confirmed(question, Referee("undo"))
 
     def action_end(self) -> None:
@@ -350,14 +362,14 @@ class ConsoleApp(App[int]):
 
     def action_pause(self) -> None:
         self.paused = not self.paused
-        self.loop.pause(self.paused)
+        self.link.pause(self.paused)
         self.notify("Paused: the turn clock stops; taps are still heard." if self.paused else "Play resumes.")
         self.refresh_state()
 
     def action_tap_for(self) -> None:
         """A tap on a seat's behalf: any reader of the game, then any piece or control id of the game."""
         info = self.info
-        readers = list(info.readers(self.loop.session.setup))
+        readers = list(info.readers(self.view.setup))
 
         def with_reader(reader: str | None) -> None:
             if not reader:
@@ -391,7 +403,7 @@ class ConsoleApp(App[int]):
         if not todo:
             event = Referee(action.action, params)
             if params:
-                self.loop.submit(event)
+                self.link.submit(event)
             else:
                 self._confirmed(f"{action.label}: send it to the table?", event)
             return
@@ -414,20 +426,21 @@ class ConsoleApp(App[int]):
     def action_move(self) -> None:
         def move(choice: tuple[str, str] | None) -> None:
             if choice is not None:
-                self.loop.submit(Referee("move", {"piece": choice[0], "to": choice[1]}))
+                self.link.submit(Referee("move", {"piece": choice[0], "to": choice[1]}))
 
         destinations = [hand(seat) for seat in range(1, self.seats + 1)] + [BASKET]
         self.push_screen(MovePiece(list(self.info.pieces), destinations), move)
 
     def action_repeat(self) -> None:
-        if not self.feed.repeat_public(self.loop.announce):
+        if not self.feed.repeat_public(self.link.announce):
             self.notify("Nothing public has been said yet.", severity="warning")
 
     def action_outputs(self) -> None:
         if not self.outputs:
             self.notify("No outputs configured.", severity="warning")
             return
-        self.push_screen(Outputs(self.outputs, self.levels, self._set_level), lambda _: self.refresh_health())
+        levels = {name: list(level) for name, level in self.link.health().levels.items()}  # the dialog's own copy
+        self.push_screen(Outputs(self.outputs, levels, self._set_level), lambda _: self.refresh_health())
 
     def action_virtual(self) -> None:
         if self.sim_readers:
@@ -444,11 +457,10 @@ class ConsoleApp(App[int]):
                          lambda yes: yes and self.exit(0))
 
     def _set_level(self, name: str, volume: float, muted: bool) -> None:
-        self.table.voice.set_volume(name, volume)
-        self.table.voice.mute(name, muted)
+        self.link.set_level(name, volume, muted)
 
     def _confirmed(self, question: str, event: Referee) -> None:
-        self.push_screen(Confirm(question), lambda yes: yes and self.loop.submit(event))
+        self.push_screen(Confirm(question), lambda yes: yes and self.link.submit(event))
 
     def _describe(self, event: Any) -> str:
         if isinstance(event, Referee):
@@ -482,28 +494,16 @@ class ConsoleApp(App[int]):
     def basket(self) -> list[str]:
         """The game's pieces that its report places nowhere (not in a hand, on the field, in a row...)."""
         placed: set[str] = set()
-        _strings(self.loop.report(), placed)
+        _strings(self.view.report, placed)
         return sorted(p for p in self.info.pieces if p not in placed)
-
-    def _uid(self, reader: str, tag_id: str) -> str | None:
-        """The deck's tag for `tag_id` (a control: the seat's own, as a player would tap it)."""
-        uids = self.loop.deck.uids_of(tag_id)
-        if not uids:
-            return None
-        seat = seat_of(reader)
-        return uids[seat - 1] if tag_id in self.info.controls and seat and len(uids) >= seat else uids[0]
 
     def tap(self, reader: str, tag_id: str) -> str:
         """Tap `tag_id` on the simulated `reader` (hub → deck → loop, as hardware would); returns the UID."""
-        uid = self._uid(reader, tag_id)
-        if uid is None:
-            raise KeyError(f"the deck has no tag for {tag_id}")
-        self.table.hub.simulated(reader).tap_and_remove(uid)
-        return uid
+        return self.link.tap(reader, tag_id)
 
     def submit_tap(self, reader: str, tag_id: str) -> None:
         """A tap on a seat's behalf, straight on the loop's queue (journaled like a player's tap)."""
-        self.loop.submit(Scan(reader, tag_id, self._uid(reader, tag_id)))
+        self.link.submit_tap(reader, tag_id)
 
 
 def _strings(value: Any, into: set[str]) -> None:
@@ -517,8 +517,18 @@ def _strings(value: Any, into: set[str]) -> None:
             _strings(item, into)
 
 
-def run_console(table: LiveTable, *, reveal_hands: bool = False, records_path: Path | None = None) -> int:
-    """Run the console on an open table until the Priest quits; the caller closes the table."""
+def guide_of(view: TableView) -> list[str]:
+    """What the table waits for: the game's own guide (taken where the state is), else whose turn it is."""
+    if view.guide is None:
+        return generic_guide(view.report)
+    if view.guide_error:
+        return [f"(the game's guide failed: {view.guide_error})", *generic_guide(view.report)]
+    return view.guide
+
+
+def run_console(table: LiveTable | TableLink, *, reveal_hands: bool = False,
+                records_path: Path | None = None) -> int:
+    """Run the console on an open table (or a link to one) until the Priest quits; the caller closes it."""
     app = ConsoleApp(table, reveal_hands=reveal_hands, records_path=records_path)
     result = app.run()
     return int(result or 0)

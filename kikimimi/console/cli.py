@@ -1,4 +1,9 @@
-"""`kikimimi console`: open the table from its configuration and run the Priest's console on it."""
+"""`kikimimi console`: the Priest's console on the table of a configuration.
+
+When that table already runs in another process (`kikimimi play`, the boot service, another console: it
+holds the lock beside its journal), the console attaches to it over its control socket, with the same
+actions and the same journal; when none runs, the console opens and runs the table itself.
+"""
 
 from __future__ import annotations
 
@@ -26,10 +31,11 @@ def _console_front(table) -> int:  # noqa: ANN001 - a LiveTable; `kikimimi play 
 
 
 def cmd_console(args: argparse.Namespace) -> int:
+    """The table of `--config`: attached to when another process runs it, else opened here."""
     from kikimimi.console.app import run_console
     from kikimimi.table.config import TableConfigError, load_config
     from kikimimi.table.journal import JournalError
-    from kikimimi.table.live import open_table
+    from kikimimi.table.live import TableRunning, open_table
 
     try:
         config = load_config(args.config)
@@ -38,6 +44,8 @@ def cmd_console(args: argparse.Namespace) -> int:
         return 2
     try:
         table = open_table(config)
+    except TableRunning as running:
+        return _attach(config.journal, running, args)
     except JournalError as exc:
         print(f"console: {exc}", file=sys.stderr)
         return 2
@@ -45,3 +53,23 @@ def cmd_console(args: argparse.Namespace) -> int:
         return run_console(table, reveal_hands=args.reveal_hands, records_path=args.records)
     finally:
         table.close()
+
+
+def _attach(journal: Path, running: Exception, args: argparse.Namespace) -> int:
+    """The table runs in another process (`kikimimi play`, a service, another console): its socket."""
+    from kikimimi.console.app import run_console
+    from kikimimi.console.link import LinkError, RemoteLink
+    from kikimimi.table.control import socket_path
+
+    holder = getattr(running, "holder", "") or "another process"
+    path = socket_path(journal)
+    try:
+        link = RemoteLink.attach(path)
+    except LinkError as exc:
+        print(f"console: the table is running ({holder}) but cannot be attached to: {exc}; stop it and run "
+              "`kikimimi console` alone, or use `kikimimi play --console`", file=sys.stderr)
+        return 2
+    try:
+        return run_console(link, reveal_hands=args.reveal_hands, records_path=args.records)
+    finally:
+        link.close()

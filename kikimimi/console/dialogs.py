@@ -294,7 +294,7 @@ class NewGame(ModalScreen[dict[str, Any] | None]):
         try:
             setup = self.setup()
             complete = self.start(setup)
-        except ValueError as exc:
+        except (ValueError, ConnectionError) as exc:  # refused by the table, or the table is gone
             self.query_one("#error", Static).update(str(exc))
             return
         self.dismiss(complete if isinstance(complete, dict) else setup)

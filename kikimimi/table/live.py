@@ -16,6 +16,7 @@ from typing import Any
 from kikimimi.devices.hub import Hub
 from kikimimi.games.base import SPEAKER, Say, seat_of
 from kikimimi.table.config import TableConfig
+from kikimimi.table.control import ControlServer, serve_control
 from kikimimi.table.journal import Journal, JournalError
 from kikimimi.table.loop import TableLoop
 from kikimimi.voice.catalog import Line, catalog
@@ -37,10 +38,13 @@ class LiveTable:
     ready_seconds: float = 0.0  # from open_table() to listening
     owner: TableLock | None = None
     announcer: _ReaderAnnouncer | None = None
+    control: ControlServer | None = None  # the socket other consoles attach to (tables with a journal)
 
     def close(self) -> None:
         """Stop listening, finish speaking what is queued (briefly), release every device."""
         try:
+            if self.control is not None:
+                self.control.close()  # first: attached consoles let go before the loop stops
             if self.announcer is not None:
                 self.announcer.close()
             self.loop.stop()
@@ -55,7 +59,13 @@ class LiveTable:
 
 class TableRunning(JournalError, OSError):
     """Another process runs this table (holds the lock next to its journal). An OSError too, so that every
-    command that opens the table and reports OSErrors in one line (`records meeting`) refuses cleanly."""
+    command that opens the table and reports OSErrors in one line (`records meeting`) refuses cleanly.
+    `holder` says who holds it ("pid 123, started at …"), `pid` its pid (None when unknown)."""
+
+    def __init__(self, message: str, holder: str = "", pid: int | None = None) -> None:
+        super().__init__(message)
+        self.holder = holder
+        self.pid = pid
 
 
 class TableLock:
@@ -78,10 +88,10 @@ class TableLock:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
-            holder = _read_holder(fd)
+            holder, pid = _read_holder(fd)
             os.close(fd)
             raise TableRunning(f"the table is already running ({holder}); stop it first (its console is "
-                               "`kikimimi play --console`, in the same process)") from None
+                               "`kikimimi play --console`, in the same process)", holder, pid) from None
         except OSError as exc:
             os.close(fd)
             raise JournalError(f"table lock {self.path}: {exc.strerror or exc}") from exc
@@ -98,15 +108,15 @@ class TableLock:
             os.close(fd)  # closing the descriptor drops the flock
 
 
-def _read_holder(fd: int) -> str:
+def _read_holder(fd: int) -> tuple[str, int | None]:
     try:
         text = os.pread(fd, 200, 0).decode("utf-8", "replace").strip()
     except OSError:
         text = ""
     pid, _, started = text.partition(" ")
     if not pid.isdigit():
-        return "pid unknown, starting just now"
-    return f"pid {pid}, started at {started}" if started else f"pid {pid}"
+        return "pid unknown, starting just now", None
+    return (f"pid {pid}, started at {started}" if started else f"pid {pid}"), int(pid)
 
 
 def open_table(
@@ -137,6 +147,8 @@ def open_table(
             owner.release()
         raise
     table.owner = owner
+    if owner is not None:
+        table.control = serve_control(table)  # the table is ours: consoles of other processes attach here
     if start:
         table.loop.start()
     table.ready_seconds = time.perf_counter() - started

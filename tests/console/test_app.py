@@ -466,7 +466,8 @@ def test_quit_asks_first(table):
 
     app = drive(table, script)
     assert app.return_code == 0
-    assert table.loop.listeners == []  # the console let go of the loop
+    # the console let go of the loop: only the table's own control socket still listens
+    assert table.loop.listeners == [table.control._on_step]
 
 
 def test_virtual_table_by_keyboard_alone(table):
@@ -533,7 +534,7 @@ def test_seat_and_choice_questions_for_up_to_ten_seats():
 
 
 def test_a_games_own_guide_is_shown_when_its_info_names_one(table, monkeypatch):
-    import kikimimi.console.app as console_app
+    import kikimimi.table.control as control  # the guide is taken where the game's state is: the table
 
     seen = []
 
@@ -541,7 +542,7 @@ def test_a_games_own_guide_is_shown_when_its_info_names_one(table, monkeypatch):
         seen.append(state)
         return [f"Priest: phase {report['phase']}, give seat 1 five pieces."]
 
-    monkeypatch.setattr(console_app, "load_guide", lambda info: game_guide)
+    monkeypatch.setattr(control, "load", lambda target: game_guide)
 
     async def script(app, pilot):
         assert shown(app, "#guide") == "Priest: phase deal, give seat 1 five pieces."
