@@ -3,7 +3,8 @@
 The host here is a TEST DOUBLE of `kikimimi.venue.host` (a few lines below): it mounts the page's real
 `routes()` and serves one snapshot and its Server-Sent Events stream exactly as the venue API contract
 says, so each test can push the snapshot it needs (a result, a lost table, an older version, a dropped
-stream). tests/venue/test_page_host.py runs the page against the real host and a real records store.
+stream). The last browser test runs the page against the real host (`create_app`) and a real SQLite
+records store, with a table joining, reporting its state and a result through the real client.
 
 Regenerate the screenshot in docs/ with
     KIKIMIMI_VENUE_SCREENSHOT=1 .venv/bin/pytest tests/venue/test_page_browser.py -k screenshot
@@ -17,8 +18,6 @@ import contextlib
 import copy
 import json
 import os
-import socket
-import threading
 import time
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
@@ -30,8 +29,14 @@ from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
+from venue_helpers import TOKEN, bot_outcome, new_meeting, serve  # tests/venue/conftest.py puts it on the path
 
+from kikimimi.records.kinds import ladder
+from kikimimi.records.standings import standings
+from kikimimi.records.store import RecordStore
 from kikimimi.venue import page
+from kikimimi.venue.client import TableLink
+from kikimimi.venue.host import create_app
 from kikimimi.voice.catalog import Catalog
 
 CHROMIUM = "/usr/bin/chromium"
@@ -81,28 +86,6 @@ def meeting_snapshot(*, players: int = 12, tables: int = 4, names: list[str] | N
                     "en": "The Trident"}, "kind": "full", "status": "open", "tables": tables, "games_due": 10},
         "standings": standings, "tables": table_rows,
     }
-
-
-@contextlib.contextmanager
-def serve(app: Any) -> Iterator[str]:
-    """Serve `app` with uvicorn on a free 127.0.0.1 port in a thread; yields its base URL."""
-    import uvicorn
-
-    sock = socket.socket()
-    sock.bind(("127.0.0.1", 0))
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=1))
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 10
-    while not server.started:
-        assert thread.is_alive() and time.monotonic() < deadline, "uvicorn did not start"
-        time.sleep(0.01)
-    try:
-        yield f"http://127.0.0.1:{sock.getsockname()[1]}"
-    finally:
-        server.should_exit = True
-        thread.join(timeout=5)
-        sock.close()
 
 
 @contextlib.contextmanager
@@ -276,24 +259,27 @@ def test_a_result_pushed_by_the_host_shows_within_two_seconds(open_tab: Any, fre
 
 
 def test_labels_follow_the_lang_query_then_the_browser(open_tab: Any, fresh: tuple[HostDouble, str]) -> None:
-    _, base_url = fresh
+    """The query beats the browser's language; without it a Japanese browser gets ja (the header's other
+    cases are the HTTP tests below)."""
+    double, base_url = fresh
+    double.snapshot["tables"][2]["connected"] = False
     heads = "els => els.map(e => e.textContent)"
     english = open_tab(f"{base_url}/?lang=en", locale="ja-JP")
-    drawn_version(english, 1)
     japanese = open_tab(f"{base_url}/meetings/3", locale="ja-JP")
+    drawn_version(english, 1)
     drawn_version(japanese, 1)
-    default = open_tab(f"{base_url}/", locale="fr-FR")
-    drawn_version(default, 1)
-    en_heads = english.eval_on_selector_all("#standings-table th", heads)
-    ja_heads = japanese.eval_on_selector_all("#standings-table th", heads)
-    assert en_heads[1:6] == ["Player", "Table", "Wins", "Points", "Crashes"]
-    assert ja_heads[1:6] == ["名前", "卓", "勝", "点", "クラッシュ"]
-    assert default.eval_on_selector_all("#standings-table th", heads) == ja_heads  # no ja/en wanted: ja
-    assert japanese.inner_text("#game-title") == "トライデント"
-    assert "第1卓" in japanese.locator(".table-card").nth(0).inner_text()
-    ja_rank = fresh[0].snapshot["standings"][0]["rank"]["ja"]
-    assert standings_rows(japanese)[0][6] == ja_rank
+    assert english.eval_on_selector_all("#standings-table th", heads)[1:6] == \
+        ["Player", "Table", "Wins", "Points", "Crashes"]
+    assert japanese.eval_on_selector_all("#standings-table th", heads)[1:6] == ["名前", "卓", "勝", "点", "クラッシュ"]
     assert japanese.evaluate("document.documentElement.lang") == "ja"
+    assert japanese.inner_text("#game-title") == "トライデント"
+    assert japanese.inner_text("#kind") == "公式練習会 (フル)"
+    assert standings_rows(japanese)[0][6] == double.snapshot["standings"][0]["rank"]["ja"]
+    cards = japanese.locator(".table-card")
+    assert cards.nth(0).locator(".table-name").inner_text() == "第1卓"
+    assert cards.nth(0).locator(".round").inner_text() == "第7戦 / 全10戦"
+    assert cards.nth(0).locator(".badge").inner_text() == "正常"
+    assert cards.nth(2).locator(".badge").inner_text() == "通信途絶"
 
 
 def test_a_name_is_shown_as_text_never_as_html(open_tab: Any, fresh: tuple[HostDouble, str]) -> None:
@@ -314,19 +300,16 @@ def test_a_name_is_shown_as_text_never_as_html(open_tab: Any, fresh: tuple[HostD
 
 def test_a_table_not_reporting_is_marked_lost(open_tab: Any, fresh: tuple[HostDouble, str]) -> None:
     double, base_url = fresh
-    snapshot = meeting_snapshot()
-    snapshot["tables"][2]["connected"] = False
-    snapshot["tables"][3]["health"] = "degraded"
-    double.snapshot = snapshot
-    for lang, lost, ok in (("en", "LOST", "OK"), ("ja", "通信途絶", "正常")):
-        tab = open_tab(f"{base_url}/?lang={lang}")
-        drawn_version(tab, 1)
-        badges = tab.locator(".table-card .badge")
-        assert badges.nth(2).inner_text() == lost
-        assert badges.nth(2).is_visible()
-        assert "state-lost" in tab.locator(".table-card").nth(2).get_attribute("class")
-        assert badges.nth(0).inner_text() == ok
-        assert "state-degraded" in tab.locator(".table-card").nth(3).get_attribute("class")
+    double.snapshot["tables"][2]["connected"] = False
+    double.snapshot["tables"][2]["health"] = "lost"
+    double.snapshot["tables"][3]["health"] = "degraded"
+    tab = open_tab(f"{base_url}/?lang=en")
+    drawn_version(tab, 1)
+    badges = tab.locator(".table-card .badge")
+    assert badges.all_text_contents() == ["OK", "OK", "LOST", "Degraded"]
+    assert badges.nth(2).is_visible()
+    assert "state-lost" in tab.locator(".table-card").nth(2).get_attribute("class")
+    assert "state-degraded" in tab.locator(".table-card").nth(3).get_attribute("class")
 
 
 def test_a_dropped_stream_shows_reconnecting_then_comes_back(open_tab: Any, fresh: tuple[HostDouble, str]) -> None:
@@ -379,19 +362,20 @@ def _fits_the_screen(tab: Any) -> bool:
     }""")
 
 
-@pytest.mark.parametrize("width,height", [(1280, 720), (1920, 1080), (3840, 2160)])
-def test_twelve_players_and_four_tables_fit_without_scrolling(
-    open_tab: Any, fresh: tuple[HostDouble, str], width: int, height: int, tmp_path: Path
-) -> None:
+def test_twelve_players_and_four_tables_fit_without_scrolling(open_tab: Any, fresh: tuple[HostDouble, str]) -> None:
+    """From 1280x720 to 3840x2160: every row and table on one screen, row text at least 4% of its height."""
     _, base_url = fresh
-    tab = open_tab(f"{base_url}/?lang=en", width=width, height=height)
+    tab = open_tab(f"{base_url}/?lang=en", width=1280, height=720)
     drawn_version(tab, 1)
-    assert tab.locator("#standings tr:not([hidden])").count() == 12
-    assert tab.locator(".table-card:not([hidden])").count() == 4
-    assert tab.inner_text("#standings-pager") == ""
-    assert _fits_the_screen(tab)
-    row_text = tab.evaluate("parseFloat(getComputedStyle(document.querySelector('#standings td.name')).fontSize)")
-    assert row_text >= 0.04 * height
+    for width, height in ((1280, 720), (1920, 1080), (3840, 2160)):
+        tab.set_viewport_size({"width": width, "height": height})
+        tab.wait_for_function("h => innerHeight === h", arg=height)
+        assert tab.locator("#standings tr:not([hidden])").count() == 12, (width, height)
+        assert tab.locator(".table-card:not([hidden])").count() == 4, (width, height)
+        assert tab.inner_text("#standings-pager") == ""
+        assert _fits_the_screen(tab), (width, height)
+        row_text = tab.evaluate("parseFloat(getComputedStyle(document.querySelector('#standings td.name')).fontSize)")
+        assert row_text >= 0.04 * height, (width, height)
 
 
 def test_screenshot_of_a_four_table_meeting(open_tab: Any, fresh: tuple[HostDouble, str], tmp_path: Path) -> None:
@@ -409,6 +393,48 @@ def test_screenshot_of_a_four_table_meeting(open_tab: Any, fresh: tuple[HostDoub
     assert target.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     width, height = int.from_bytes(target.read_bytes()[16:20], "big"), int.from_bytes(target.read_bytes()[20:24], "big")
     assert (width, height) == (1920, 1080)
+
+
+def test_a_result_recorded_through_the_real_host_shows_on_the_page(open_tab: Any, tmp_path: Path) -> None:
+    db = tmp_path / "records.sqlite"
+    meeting = new_meeting(db, tables=4, kind="half")
+    app = create_app(lambda: RecordStore(db), token=TOKEN, meeting_id=None, connected_seconds=2.0)
+    with serve(app) as url:
+        tab = open_tab(f"{url}/meetings/{meeting}?lang=en")
+        tab.wait_for_selector("html[data-version]", state="attached", timeout=5000)
+        with RecordStore(db) as store:
+            tables = store.meeting_tables(meeting)
+        assert sorted(row[1] for row in standings_rows(tab)) == sorted(n for t in tables for n in t.players)
+        assert tab.locator(".table-card .badge").all_text_contents() == ["Not joined"] * 4
+
+        link = TableLink(url, 2, token=TOKEN, controller="table-two")
+        try:
+            seats = dict(enumerate(link.join()["players"], start=1))
+            link.send_state({"round": 1, "phase": "turn", "game_id": "20261122-100000-aaaaaa",
+                             "health": {"readers": {"hand:1": "ok", "field": "ok"}, "outputs": {"speaker": "ok"}}})
+            card = tab.locator(".table-card[data-table='2']")
+            # (Joining alone already shows the table connected, not started: wait for the state itself.)
+            card.locator(".round", has_text="Round 1 of 5").wait_for(timeout=2000)
+            assert card.locator(".phase").inner_text() == "Playing"
+            assert card.locator(".badge").inner_text() == "OK"
+
+            sent = time.monotonic()
+            link.report("20261122-100000-aaaaaa", seats, bot_outcome(seed=1).to_json())
+            with RecordStore(db) as store:
+                expected = standings(store.games(meeting), [n for t in tables for n in t.players], ladder("trident"))
+            shown = [[str(s.position), s.player, str(s.wins), str(s.points)] for s in expected]
+            tab.wait_for_function(
+                """expected => JSON.stringify(Array.from(document.querySelectorAll('#standings tr')).map(
+                    r => [0, 1, 3, 4].map(i => r.cells[i].textContent))) === JSON.stringify(expected)""",
+                arg=shown, timeout=2000,
+            )
+            assert time.monotonic() - sent < 2.0
+            assert sum(s.wins for s in expected) == 1  # the game counted, once
+            # The table falls silent: the host marks it lost after 2 s, and the page shows it.
+            card.locator(".badge", has_text="LOST").wait_for(timeout=4000)
+        finally:
+            link.close()
+            tab.context.close()  # before the server stops: an open stream would hold its shutdown
 
 
 # --- the page's routes over HTTP (no browser needed) ---

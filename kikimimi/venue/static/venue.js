@@ -17,7 +17,7 @@
       allPlayed: "全戦終了", notStarted: "開始前",
       phases: {
         deal: "配り", start: "開始", turn: "対局中", play: "対局中", drawing: "ドロー", choose_suit: "スート選択",
-        over: "終局", idle: "待機", waiting: "待機",
+        over: "終局", idle: "待機", waiting: "待機", joining: "参加中", reporting: "結果を送信中", done: "終了",
       },
       health: { ok: "正常", degraded: "機器に不調", lost: "機器が外れた" },
       lost: "通信途絶", notJoined: "未参加",
@@ -35,7 +35,8 @@
       allPlayed: "All games played", notStarted: "Not started",
       phases: {
         deal: "Dealing", start: "Starting", turn: "Playing", play: "Playing", drawing: "Drawing",
-        choose_suit: "Choosing a suit", over: "Game over", idle: "Idle", waiting: "Waiting",
+        choose_suit: "Choosing a suit", over: "Game over", idle: "Idle", waiting: "Waiting", joining: "Joining",
+        reporting: "Sending results", done: "Done",
       },
       health: { ok: "OK", degraded: "Degraded", lost: "Device lost" },
       lost: "LOST", notJoined: "Not joined",
