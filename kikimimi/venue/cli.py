@@ -10,6 +10,7 @@ import secrets
 import socket
 import sys
 import threading
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -206,8 +207,21 @@ def _status(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(snapshot, ensure_ascii=False, indent=2))
         return 0
-    Console(highlight=False).print(status_table(snapshot))
+    # Piped or captured output gets a width that fits the table instead of rich's 80 columns.
+    Console(highlight=False, width=None if sys.stdout.isatty() else 120).print(status_table(snapshot))
     return 0
+
+
+def _seen(iso: str | None) -> str:
+    """When the host last heard from a table: 'never', or the time (UTC) and how long ago."""
+    if not iso:
+        return "never"
+    try:
+        when = datetime.fromisoformat(iso)
+    except ValueError:
+        return printable(iso)
+    ago = (datetime.now(UTC) - when).total_seconds()
+    return f"{when:%H:%M:%S} ({ago:.0f} s ago)"
 
 
 HEALTH_STYLE = {"ok": "green", "degraded": "yellow", "lost": "bold red"}
@@ -218,11 +232,12 @@ def status_table(snapshot: dict[str, Any]) -> Table:
     due = f", {m['games_due']} games per table" if m.get("games_due") else ""
     table = Table(title=Text(printable(f"Meeting {m['id']}: {m['title']['en']}, {m['kind']}, {m['status']}{due}")))
     for column in ("table", "players", "games", "round", "phase", "health", "last seen", "controller"):
-        table.add_column(column, justify="right" if column in ("table", "games", "round") else "left")
+        table.add_column(column, justify="right" if column in ("table", "games", "round") else "left",
+                         overflow="fold")
     for t in snapshot["tables"]:
         played = f"{t['games_played']}/{t['games_due']}" if t.get("games_due") else str(t["games_played"])
-        table.add_row(str(t["table"]), Text(printable(", ".join(t["players"]))), played,
+        table.add_row(str(t["table"]), Text("\n".join(printable(name) for name in t["players"])), played,
                       "" if t.get("round") is None else str(t["round"]), Text(printable(t.get("phase") or "")),
                       Text(t["health"], style=HEALTH_STYLE.get(t["health"], "")),
-                      Text(printable(t.get("last_seen") or "never")), Text(printable(t.get("controller") or "")))
+                      Text(_seen(t.get("last_seen"))), Text(printable(t.get("controller") or "")))
     return table

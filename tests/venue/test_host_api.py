@@ -153,3 +153,25 @@ def test_the_host_sees_each_table_and_pushes_every_change(db):
     assert lost["health"] == "lost" and lost["games_played"] == 1
     assert versions == sorted(versions) and len(set(versions)) == len(versions)
     assert seen[0][1]["meeting"]["id"] == meeting and seen[0][1]["tables"][1]["connected"] is False
+
+
+def test_venue_status_shows_every_table_and_says_when_the_host_is_away(db, capsys):
+    meeting = new_meeting(db, tables=2)
+    with serve(host_app(db)) as url:
+        link = TableLink(url, 2, token=TOKEN, controller="corner-table")
+        link.join()
+        link.send_state({"round": 2, "phase": "play", "game_id": None,
+                         "health": {"readers": {"field": "stalled"}, "outputs": {}}})
+        report(link, "g-9", seed=9)
+        link.close()
+        assert main(["venue", "status", url]) == 0
+        shown = capsys.readouterr().out
+        assert main(["venue", "status", url, "--json"]) == 0
+        snapshot = json.loads(capsys.readouterr().out)
+    assert main(["venue", "status", url]) == 1  # the host has stopped
+    away = capsys.readouterr().err
+    assert f"Meeting {meeting}" in shown and all(f"P0{n}" in shown for n in range(1, 7))
+    assert "corner-table" in shown and "s ago" in shown
+    assert "1/5" in shown and "degraded" in shown and "lost" in shown  # table 1 never reported: lost
+    assert snapshot["tables"][1]["games_played"] == 1 and snapshot["tables"][1]["health"] == "degraded"
+    assert url in away and "does not answer" in away and "Traceback" not in away
