@@ -238,6 +238,7 @@ class Host:
             except Exception:  # the host keeps serving the last snapshot; the next change tries again
                 log.exception("venue: could not build meeting %d's standings", feed.meeting_id)
                 await asyncio.sleep(1.0)
+                feed.dirty.set()  # try again
                 continue
             snapshot["version"] = feed.next_version()
             async with feed.changed:
@@ -417,17 +418,21 @@ class Host:
         feed = await self.feed(meeting_id)
         sent = -1
         while not self.closing.is_set():
-            if feed.snapshot is not None and feed.snapshot["version"] != sent:
-                sent = feed.snapshot["version"]
-                yield f"event: snapshot\ndata: {json.dumps(feed.snapshot, ensure_ascii=False)}\n\n"
-                continue
-            async with feed.changed:
-                try:
-                    await asyncio.wait_for(feed.changed.wait(), timeout=KEEP_ALIVE_SECONDS)
-                except TimeoutError:
-                    if await request.is_disconnected():
-                        return
-                    yield ": keep-alive\n\n"
+            quiet = False
+            async with feed.changed:  # checked under the lock the rebuild publishes under: no change missed
+                if feed.snapshot is None or feed.snapshot["version"] == sent:
+                    try:
+                        await asyncio.wait_for(feed.changed.wait(), timeout=KEEP_ALIVE_SECONDS)
+                    except TimeoutError:
+                        quiet = True
+                snapshot = feed.snapshot
+            if quiet:
+                if await request.is_disconnected():
+                    return
+                yield ": keep-alive\n\n"
+            elif snapshot is not None and snapshot["version"] != sent:
+                sent = snapshot["version"]
+                yield f"event: snapshot\ndata: {json.dumps(snapshot, ensure_ascii=False)}\n\n"
 
     async def close(self) -> None:
         self.closing.set()
