@@ -74,7 +74,7 @@ def meeting_snapshot(*, players: int = 12, tables: int = 4, names: list[str] | N
             "rank": titles[RANKS[min(position - 1, len(RANKS) - 1)]],
             "peerage": titles[p] if (p := PEERAGES[(position - 1) % len(PEERAGES)]) else None,
         })
-    phases = ["turn", "drawing", "choose_suit", "over"]
+    phases = ["turn", "drawing", "deal", "choose_suit"]
     table_rows = [{
         "table": n, "players": [name for name in names if seats[name] == n][:3], "games_played": 5 + n % 2,
         "games_due": 10, "round": 6 + n % 2, "phase": phases[(n - 1) % len(phases)], "game_id": f"g-{n}",
@@ -219,6 +219,8 @@ def test_the_snapshot_draws_the_standings_and_the_tables(open_tab: Any, fresh: t
     assert f"Round {table_one['round']} of {table_one['games_due']}" in cards.nth(0).inner_text()
     assert tab.inner_text("#game-title") == expected["meeting"]["title"]["en"]
     assert tab.inner_text("#meeting-label") == expected["meeting"]["label"]
+    # A phase of one game's own has no word in the page: it shows as the game names it.
+    assert cards.nth(3).locator(".phase").inner_text() == "Choose suit"
 
 
 def test_a_result_pushed_by_the_host_shows_within_two_seconds(open_tab: Any, fresh: tuple[HostDouble, str]) -> None:
@@ -432,6 +434,12 @@ def test_a_result_recorded_through_the_real_host_shows_on_the_page(open_tab: Any
             assert sum(s.wins for s in expected) == 1  # the game counted, once
             # The table falls silent: the host marks it lost after 2 s, and the page shows it.
             card.locator(".badge", has_text="LOST").wait_for(timeout=4000)
+            # A meeting the host does not have: the page says what the host said, and keeps trying.
+            missing = open_tab(f"{url}/meetings/{meeting + 41}?lang=en")
+            missing.wait_for_selector("#waiting-detail:not(:empty)", timeout=4000)
+            assert str(meeting + 41) in missing.inner_text("#waiting-detail")
+            assert missing.locator("#board").is_hidden()
+            missing.context.close()
         finally:
             link.close()
             tab.context.close()  # before the server stops: an open stream would hold its shutdown

@@ -16,8 +16,8 @@
       standingsPage: (k, n) => `順位 ${k}/${n}`, tablesPage: (k, n) => `卓 ${k}/${n}`,
       allPlayed: "全戦終了", notStarted: "開始前",
       phases: {
-        deal: "配り", start: "開始", turn: "対局中", play: "対局中", drawing: "ドロー", choose_suit: "スート選択",
-        over: "終局", idle: "待機", waiting: "待機", joining: "参加中", reporting: "結果を送信中", done: "終了",
+        deal: "配り", start: "開始", turn: "対局中", play: "対局中", drawing: "ドロー", scoring: "得点計算",
+        scored: "得点確定", over: "終局", idle: "待機", waiting: "待機", joining: "参加中", reporting: "結果を送信中", done: "終了",
       },
       health: { ok: "正常", degraded: "機器に不調", lost: "機器が外れた" },
       lost: "通信途絶", notJoined: "未参加",
@@ -35,7 +35,7 @@
       allPlayed: "All games played", notStarted: "Not started",
       phases: {
         deal: "Dealing", start: "Starting", turn: "Playing", play: "Playing", drawing: "Drawing",
-        choose_suit: "Choosing a suit", over: "Game over", idle: "Idle", waiting: "Waiting", joining: "Joining",
+        scoring: "Scoring", scored: "Scored", over: "Game over", idle: "Idle", waiting: "Waiting", joining: "Joining",
         reporting: "Sending results", done: "Done",
       },
       health: { ok: "OK", degraded: "Degraded", lost: "Device lost" },
@@ -43,6 +43,7 @@
     },
   };
   const RETRY_MS = 2000; // a stream the browser gave up on (an HTTP error) is reopened after this
+  const NEXT_MEETING_MS = 30000; // how often a page on a finished current meeting looks for the next one
   const FLASH_MS = 1800;
   const FULL_CARDS = 4; // tables shown as full cards in one row; more are drawn one line each
 
@@ -142,8 +143,15 @@
     const due = table.games_due;
     if (due && table.games_played >= due) return [T.allPlayed, `${table.games_played}/${due}`, ""];
     if (!table.round) return [T.notStarted, due ? `0/${due}` : "", ""];
-    const phase = table.phase ? translated(T.phases, table.phase) : "";
+    const phase = table.phase ? phaseName(table.phase) : "";
     return [T.round(table.round, due), due ? `${table.round}/${due}` : String(table.round), phase];
+  }
+
+  function phaseName(phase) {
+    // Phases every game shares have words here; a game's own (choose_suit, take_row ...) show as named.
+    if (Object.prototype.hasOwnProperty.call(T.phases, phase)) return T.phases[phase];
+    const words = phase.replace(/_/g, " ");
+    return words.charAt(0).toUpperCase() + words.slice(1);
   }
 
   const BADGES = {
@@ -233,12 +241,14 @@
     }
     layout();
     root.dataset.version = String(next.version);
+    followNextMeeting(next.meeting || {});
   }
 
   // --- the stream ---
 
   const base = `/api/meetings/${encodeURIComponent(meeting)}`;
   let source = null;
+  let nextMeetingTimer = null;
 
   function showLink(up) {
     $("link").hidden = up;
@@ -270,11 +280,22 @@
     }
   }
 
+  function followNextMeeting(info) {
+    // A page on the current meeting moves on by itself: once this one is over, it asks again now and
+    // then which meeting is current (the host answers the open one, else the latest).
+    if (meeting !== "current" || info.status === "open" || nextMeetingTimer) return;
+    nextMeetingTimer = setTimeout(() => {
+      nextMeetingTimer = null;
+      source.close();
+      connect();
+    }, NEXT_MEETING_MS);
+  }
+
   function connect() {
     source = new EventSource(`${base}/events`);
     source.addEventListener("snapshot", onSnapshot);
     source.addEventListener("open", () => {
-      // A host restarted counts its versions afresh: the first snapshot of a new stream always draws.
+      // Versions are compared within one stream: a new one (a restarted host, the next meeting) always draws.
       lastVersion = -1;
       showLink(true);
       $("waiting-detail").textContent = "";
