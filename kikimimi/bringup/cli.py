@@ -18,7 +18,7 @@ import json
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
 from rich.markup import escape
@@ -26,6 +26,9 @@ from rich.markup import escape
 from kikimimi.devices.cli import reader_options, reader_specs
 from kikimimi.devices.config import PROTOCOLS, ConfigError
 from kikimimi.devices.events import ReaderHealth
+
+if TYPE_CHECKING:
+    from kikimimi.table.config import TableConfig
 
 
 def register(subparsers: Any) -> None:
@@ -76,10 +79,26 @@ def _load(args: argparse.Namespace, err: Console):
 
 
 def cmd_bringup(args: argparse.Namespace) -> int:
+    from kikimimi.table.live import TableRunning, hold_table, running_message
+
     err = Console(stderr=True, highlight=False, soft_wrap=True)
     config = _load(args, err)
     if config is None:
         return 2
+    try:
+        # while bring-up runs, the readers and sound cards are its own: no table starts under it
+        lock = hold_table(config.journal, "kikimimi bringup")
+    except TableRunning as running:
+        print(f"kikimimi bringup: {running_message(running)}", file=sys.stderr)  # one line, never wrapped
+        return 2
+    try:
+        return _bringup(config, args, err)
+    finally:
+        if lock is not None:
+            lock.release()
+
+
+def _bringup(config: TableConfig, args: argparse.Namespace, err: Console) -> int:
     if args.channel_probe is not None:
         from kikimimi.bringup.probe import run_probe
 

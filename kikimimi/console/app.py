@@ -196,7 +196,8 @@ class ConsoleApp(App[int]):
 
     def on_table_said(self, message: TableSaid) -> None:
         if message.lost:
-            self.exit(1, message=f"console: the table is gone ({message.text}); the journal keeps the game")
+            self.exit(1, return_code=1,
+                      message=f"console: the table is gone ({message.text}); the journal keeps the game")
         else:
             self.notify(f"The table refused: {message.text}", severity="error")
 

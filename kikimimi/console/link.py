@@ -110,9 +110,9 @@ class RemoteLink:
         self._thread.start()
 
     @classmethod
-    def attach(cls, path: Path, wait: float = ATTACH_WITHIN) -> RemoteLink:
+    def attach(cls, path: Path, wait: float | None = None) -> RemoteLink:
         """Connect and subscribe; a table that is starting gets `wait` seconds to open its socket."""
-        deadline = time.monotonic() + wait
+        deadline = time.monotonic() + (ATTACH_WITHIN if wait is None else wait)
         while True:
             try:
                 sock = connect(path, timeout=REPLY_WITHIN)

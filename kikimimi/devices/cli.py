@@ -6,10 +6,14 @@ import argparse
 import json
 import sys
 import time
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from kikimimi.devices.config import PROTOCOLS, ConfigError, ReaderSpec, parse_readers
 from kikimimi.devices.events import ReaderHealth
+
+if TYPE_CHECKING:
+    from kikimimi.table.live import TableLock
 
 
 def register(subparsers: Any) -> None:
@@ -28,6 +32,8 @@ def register(subparsers: Any) -> None:
     watch.add_argument("--debounce", type=float, default=0.3, help="seconds (default 0.3)")
     watch.add_argument("--count", type=int, default=0, help="exit after this many taps (default: never)")
     watch.add_argument("--seconds", type=float, default=0.0, help="exit after this long (default: never)")
+    watch.add_argument("--config", type=Path, help="the table these readers belong to: refused while it runs "
+                       "(default: the default table)")
     watch.set_defaults(func=cmd_watch)
 
 def reader_options(parser: argparse.ArgumentParser) -> None:
@@ -71,13 +77,44 @@ def cmd_list(args: argparse.Namespace) -> int:
 
 
 def cmd_watch(args: argparse.Namespace) -> int:
-    from kikimimi.devices.hub import Hub
-
     try:
         specs = reader_specs(args.paths, args)
     except ConfigError as exc:
         print(f"kikimimi devices watch: {exc}", file=sys.stderr)
         return 2
+    try:
+        lock = _hold_table(args.config)
+    except ValueError as exc:
+        print(f"kikimimi devices watch: {exc}", file=sys.stderr)
+        return 2
+    try:
+        return _watch(specs, args)
+    finally:
+        if lock is not None:
+            lock.release()
+
+
+def _hold_table(config_path: Path | None) -> TableLock | None:
+    """The table's lock (a TableLock, or None when there is no lock to take): readers in use by a running
+    table are not opened a second time. ValueError says why not (the table runs, or --config is wrong)."""
+    from kikimimi.table.config import TableConfigError, load_config
+    from kikimimi.table.live import TableRunning, hold_table, running_message
+
+    try:
+        config = load_config(config_path)
+    except TableConfigError as exc:
+        if config_path is None:
+            return None  # no default table to respect
+        raise ValueError(str(exc)) from None
+    try:
+        return hold_table(config.journal, "kikimimi devices watch")
+    except TableRunning as running:
+        raise ValueError(running_message(running)) from None
+
+
+def _watch(specs: list[ReaderSpec], args: argparse.Namespace) -> int:
+    from kikimimi.devices.hub import Hub
+
     path_of = {s.role: s.path for s in specs}
 
     def on_health(role: str, h: ReaderHealth) -> None:

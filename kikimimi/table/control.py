@@ -440,7 +440,10 @@ class ControlServer:
     def _request(self, client: _Client, line: bytes) -> None:
         ident: Any = None
         try:
-            request = json.loads(line)
+            try:
+                request = json.loads(line)
+            except json.JSONDecodeError as exc:
+                raise ValueError(f"not a JSON line ({exc.msg} at column {exc.colno})") from None
             if not isinstance(request, dict):
                 raise ValueError('a request is a JSON object: {"id": 1, "op": "subscribe"}')
             ident = request.get("id")

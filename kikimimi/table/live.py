@@ -74,8 +74,9 @@ class TableLock:
     power cut), so a dead table never leaves a stale lock; the pid and start time written in the file
     are only there to tell the person at the terminal who holds it."""
 
-    def __init__(self, journal: Path) -> None:
+    def __init__(self, journal: Path, tool: str = "") -> None:
         self.path = Path(f"{journal}.lock")
+        self.tool = tool  # who holds it when it is not the table itself (`kikimimi bringup`)
         self._fd: int | None = None
 
     def acquire(self) -> None:
@@ -97,7 +98,8 @@ class TableLock:
             raise JournalError(f"table lock {self.path}: {exc.strerror or exc}") from exc
         stamp = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime())
         os.ftruncate(fd, 0)
-        os.pwrite(fd, f"{os.getpid()} {stamp}\n".encode(), 0)
+        by = f" by {self.tool}" if self.tool else ""
+        os.pwrite(fd, f"{os.getpid()} {stamp}{by}\n".encode(), 0)
         self._fd = fd
 
     def release(self) -> None:
@@ -106,6 +108,30 @@ class TableLock:
             with contextlib.suppress(OSError):
                 os.ftruncate(fd, 0)  # the file stays (removing it would race with a starting table)
             os.close(fd)  # closing the descriptor drops the flock
+
+
+def hold_table(journal: Path, tool: str) -> TableLock | None:
+    """For a tool that opens the table's readers or sound cards (bring-up, `devices watch`): take the table's
+    lock so that no table starts under it. TableRunning when a table runs; None when no lock can be made
+    there (a read-only data folder, or none yet: no table runs there either; none is created here)."""
+    if not Path(journal).parent.is_dir():
+        return None
+    lock = TableLock(journal, tool)
+    try:
+        lock.acquire()
+    except TableRunning:
+        raise  # a JournalError too, but not one to pass over
+    except JournalError:
+        return None
+    return lock
+
+
+def running_message(running: TableRunning) -> str:
+    """Why a tool refuses while the table runs, and how to stop the table (one line)."""
+    kill = f"`kill {running.pid}`" if running.pid else "`kill` with its pid"
+    return (f"the table is running ({running.holder or 'pid unknown'}) and owns the readers and sound cards; "
+            f"stop it first (Ctrl-C where it runs, {kill}, or `sudo systemctl stop kikimimi` for the boot "
+            "service), then try again")
 
 
 def _read_holder(fd: int) -> tuple[str, int | None]:

@@ -3,8 +3,15 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import html
+import json
+import os
 import re
+import signal
+import sqlite3
+import subprocess
+import sys
 import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -16,6 +23,7 @@ from textual.widgets import Static
 from kikimimi.console.app import ConsoleApp
 from kikimimi.games.base import Scan
 from kikimimi.table.config import load_config
+from kikimimi.table.control import connect, socket_path
 from kikimimi.table.live import LiveTable, open_table
 
 SIZE = (120, 40)
@@ -92,3 +100,66 @@ def screen_text(app: ConsoleApp) -> str:
     svg = app.export_screenshot()
     svg = re.sub(r"<style.*?</style>", "", svg, flags=re.S)
     return html.unescape(re.sub(r"<[^>]+>", "", svg)).replace("\xa0", " ")
+
+
+# -- a table in its own process (the console attaches to it over its control socket) ---------------------
+
+sys.path.insert(0, str(Path(__file__).parents[1] / "table"))
+from table_helpers import write_config  # noqa: E402
+
+
+class TableProcess:
+    """`kikimimi play` on the simulated table (text only), in its own process with its own data folder."""
+
+    def __init__(self, folder: Path) -> None:
+        folder.mkdir(parents=True, exist_ok=True)
+        self.folder = folder
+        self.config = write_config(folder)
+        self.journal = folder / "journal.sqlite"
+        self.socket = socket_path(self.journal)
+        self.errors = folder / "table.stderr"
+        self.env = {**os.environ, "KIKIMIMI_DATA": str(folder / "data")}
+        with self.errors.open("wb") as errors:
+            self.proc = subprocess.Popen(kikimimi("play", "--config", str(self.config), "--quiet", "--text-only"),
+                                         env=self.env, stdout=subprocess.DEVNULL, stderr=errors)
+        self.pid = self.proc.pid
+
+    def wait_ready(self, timeout: float = 20.0) -> TableProcess:
+        """Until the table's control socket answers (its game is loaded and the loop runs by then)."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            assert self.proc.poll() is None, f"the table exited ({self.proc.returncode}): {self.stderr()}"
+            with contextlib.suppress(OSError):
+                connect(self.socket, timeout=1.0).close()
+                return self
+            time.sleep(0.05)
+        raise AssertionError(f"the table's control socket {self.socket} did not answer in {timeout} s")
+
+    def events(self) -> list[dict[str, Any]]:
+        """The journal's events as the table wrote them (read-only: never under the table's feet)."""
+        db = sqlite3.connect(f"file:{self.journal}?mode=ro", uri=True)
+        try:
+            rows = db.execute("SELECT event FROM events ORDER BY game_id, seq").fetchall()
+        finally:
+            db.close()
+        return [json.loads(row[0]) for row in rows]
+
+    def stderr(self) -> str:
+        return self.errors.read_text(errors="replace")
+
+    def stop(self, sig: int = signal.SIGTERM) -> int:
+        if self.proc.poll() is None:
+            self.proc.send_signal(sig)
+        return self.proc.wait(timeout=15)
+
+
+def kikimimi(*args: str) -> list[str]:
+    return [sys.executable, "-m", "kikimimi", *args]
+
+
+async def until(pilot: Any, condition: Callable[[], bool], what: str, timeout: float = 10.0) -> None:
+    """Let the app run (messages from another thread or process reach it) until `condition()` holds."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        await pilot.pause(0.02)
