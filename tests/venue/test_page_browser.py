@@ -29,7 +29,7 @@ from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
-from venue_helpers import TOKEN, bot_outcome, new_meeting, serve  # tests/venue/conftest.py puts it on the path
+from venue_helpers import TOKEN, bot_outcome, new_meeting, serve, wait_for  # on the path: tests/venue/conftest.py
 
 from kikimimi.records.kinds import ladder
 from kikimimi.records.standings import standings
@@ -107,6 +107,8 @@ class HostDouble:
     def __init__(self, snapshot: dict[str, Any]) -> None:
         self.snapshot = snapshot
         self.refusing = False  # the stream answers 503, as a host that is down behind a proxy would
+        self.streams_opened = 0
+        self.streams_refused = 0
         self._streams: set[asyncio.Queue[dict[str, Any] | None]] = set()
         self._loop: asyncio.AbstractEventLoop | None = None
 
@@ -122,8 +124,10 @@ class HostDouble:
 
     async def _events(self, request: Request) -> Response:
         if self.refusing:
+            self.streams_refused += 1
             return JSONResponse({"error": "the host is restarting"}, status_code=503)
         self._loop = asyncio.get_running_loop()
+        self.streams_opened += 1
         queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
         self._streams.add(queue)
 
@@ -319,13 +323,25 @@ def test_a_dropped_stream_shows_reconnecting_then_comes_back(open_tab: Any, fres
     tab = open_tab(f"{base_url}/?lang=en")
     drawn_version(tab, 1)
     assert tab.locator("#link").is_hidden()
+    # The stream ends (a proxy's timeout, a host restart): the browser opens a new one by itself.
+    opened = double.streams_opened
+    changed = meeting_snapshot()
+    changed["version"] = 2
+    changed["standings"][0]["wins"] += 1
+    double.push(None)
+    double.snapshot = changed
+    drawn_version(tab, 2)
+    assert double.streams_opened == opened + 1
+    # The host is down for a while (refusing the stream): the marker shows until it is back.
     double.refusing = True
-    double.push(None)  # the host goes away
+    double.push(None)
     tab.wait_for_selector("#link", state="visible", timeout=2000)
     assert tab.inner_text("#link") == "Reconnecting…"
+    # The browser's own retry is refused: EventSource gives up on an HTTP error, the page does not.
+    wait_for(lambda: double.streams_refused, 3, "the browser to retry the stream")
     # It comes back with its version count started afresh and a result recorded meanwhile.
     back = meeting_snapshot()
-    back["standings"][0]["wins"] += 1
+    back["standings"][0]["wins"] += 2
     double.snapshot = back
     double.refusing = False
     tab.wait_for_selector("#link", state="hidden", timeout=5000)
