@@ -53,7 +53,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-MAX_LINE = 1 << 20  # bytes of one request; a longer one is refused and the connection closed
+MAX_LINE = 1 << 20  # bytes of one request; a longer one is refused (and skipped)
 OUTBOX = 2000  # messages queued for one console; a console that stops reading is let go, the table never waits
 HEALTH_EVERY = 0.5  # seconds between health pushes (only sent when something changed: the turn clock does)
 BACKLOG = 400  # steps of the current game kept for a console that attaches later
@@ -426,9 +426,11 @@ class ControlServer:
                 line = reader.readline(MAX_LINE + 1)
                 if not line:
                     return
-                if len(line) > MAX_LINE:
+                if len(line) > MAX_LINE:  # not read whole: the rest of it is skipped, the next line served
+                    while line and not line.endswith(b"\n"):
+                        line = reader.readline(MAX_LINE)
                     client.send(to_line({"id": None, "error": f"request longer than {MAX_LINE} bytes"}))
-                    return
+                    continue
                 if line.strip():
                     self._request(client, line)
         except OSError:
@@ -441,7 +443,9 @@ class ControlServer:
         ident: Any = None
         try:
             try:
-                request = json.loads(line)
+                request = json.loads(line.decode("utf-8"))
+            except UnicodeDecodeError as exc:
+                raise ValueError(f"not a JSON line (not UTF-8 at byte {exc.start + 1})") from None
             except json.JSONDecodeError as exc:
                 raise ValueError(f"not a JSON line ({exc.msg} at column {exc.colno})") from None
             if not isinstance(request, dict):

@@ -24,11 +24,9 @@ from kikimimi.table.live import LiveTable, hold_table
 def test_an_attached_console_acts_on_the_running_table_and_sees_what_it_does(tmp_path):
     table = TableProcess(tmp_path / "t").wait_ready()
     try:
-        second = subprocess.run(kikimimi("play", "--config", str(table.config), "--text-only"), env=table.env,
-                                capture_output=True, text=True, timeout=30)
-        assert second.returncode == 2 and "Traceback" not in second.stderr
-        assert f"the table is already running (pid {table.pid}, started at " in second.stderr
-
+        # A second `play` on the same journal, while the console works (checked below): it must refuse.
+        second = subprocess.Popen(kikimimi("play", "--config", str(table.config), "--text-only"), env=table.env,
+                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         link = RemoteLink.attach(table.socket)
         other = RemoteLink.attach(table.socket)  # a second console, at the same time
         app = ConsoleApp(link)
@@ -55,6 +53,10 @@ def test_an_attached_console_acts_on_the_running_table_and_sees_what_it_does(tmp
             await pilot.press("y")
             await until(pilot, lambda: table.events()[-1] == {"referee": "undo"}, "the undo in the journal")
             await until(pilot, lambda: app.view.events == 1, "the undone state on the console")
+            _, refused = second.communicate(timeout=30)
+            assert second.returncode == 2 and "Traceback" not in refused
+            assert f"the table is already running (pid {table.pid}, started at " in refused
+            assert table.events()[-1] == {"referee": "undo"}  # it took nothing over
             # The table stops: the console says so and ends; the journal keeps the game.
             assert table.stop() == 0
             await until(pilot, lambda: not app.is_running, "the console to end with the table")
