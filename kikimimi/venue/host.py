@@ -147,6 +147,8 @@ class MeetingFeed:
     dirty: asyncio.Event = field(default_factory=asyncio.Event)
     tables: dict[int, TableLive] = field(default_factory=dict)
     table_count: int = 0  # the meeting's tables (fixed when it starts)
+    played: dict[int, int] = field(default_factory=dict)  # table -> games recorded
+    due: dict[int, int | None] = field(default_factory=dict)  # table -> games it plays (None: unknown)
     changes: int = 0  # changes marked so far, and how many of them the current snapshot includes
     built_from: int = 0
     recorded: dict[str, tuple[int, int | None]] = field(default_factory=dict)  # journal game id -> number, round
@@ -211,7 +213,10 @@ class Host:
         if feed is None:
             feed = self.feeds[meeting_id] = MeetingFeed(meeting_id)
             feed.recorded = await self.stores.run(lambda s: _recorded(s, meeting_id))
-            feed.table_count = await self.stores.run(lambda s: len(s.meeting_tables(meeting_id)))
+            tables = await self.stores.run(lambda s: s.meeting_tables(meeting_id))
+            feed.table_count = len(tables)
+            feed.played = {t.table: t.games_played for t in tables}
+            feed.due = {t.table: t.games_due if t.games_due is not None else self.contest_games for t in tables}
             feed.task = asyncio.create_task(self._rebuild_forever(feed))
             feed.dirty.set()
         await feed.ready.wait()
@@ -376,28 +381,30 @@ class Host:
         if known is not None:
             return {"number": known[0], "round": known[1], "duplicate": True}
 
-        def record(store: RecordStore) -> tuple[int, int | None, bool, bool]:
+        def record(store: RecordStore) -> int:
             try:
                 results = results_from_outcome(seat_players, outcome)
             except (ResultError, KeyError, IndexError) as exc:
                 raise ApiError(400, f"table {table}'s result for game {journal_id} does not read: {exc}") from None
-            numbers = {number for number, _ in list(feed.recorded.values())}
             try:
-                number = store.record_results(meeting_id, results, journal_game_id=journal_id,
-                                              reason=outcome.reason, details=game_details(outcome), table=table)
+                return store.record_results(meeting_id, results, journal_game_id=journal_id,
+                                            reason=outcome.reason, details=game_details(outcome), table=table)
             except RecordError as exc:
                 raise ApiError(409, f"table {table}, game {journal_id}: {exc}") from None
-            if number in numbers:  # the same game from another request at once: the store kept one
-                return number, _recorded(store, meeting_id)[journal_id][1], True, False
-            # A table reports its games one at a time, in order: this game is its latest.
-            tables = store.meeting_tables(meeting_id)
-            return number, tables[table - 1].games_played, False, self._finish_if_complete(store, meeting_id, tables)
 
-        number, round_no, duplicate, finished = await self.stores.run(record)
+        number = await self.stores.run(record)
+        known = feed.recorded.get(journal_id)
+        if known is not None:  # the same game in another request at once: the store kept one
+            return {"number": known[0], "round": known[1], "duplicate": True}
+        # The host is the meeting's only writer and a table reports its games one at a time, in order:
+        # the table's count in memory is its round (read from the store when the host starts).
+        feed.played[table] = round_no = feed.played.get(table, 0) + 1
         feed.recorded[journal_id] = (number, round_no)
-        if not duplicate or finished:
-            self.mark(feed)
-        return {"number": number, "round": round_no, "duplicate": duplicate}
+        due = [feed.due.get(t) for t in range(1, feed.table_count + 1)]
+        if all(d is not None and feed.played.get(t, 0) >= d for t, d in enumerate(due, start=1)):
+            await self.stores.run(lambda s: self._finish_if_complete(s, meeting_id, s.meeting_tables(meeting_id)))
+        self.mark(feed)
+        return {"number": number, "round": round_no, "duplicate": False}
 
     def _finish_if_complete(self, store: RecordStore, meeting_id: int, tables: list[Any]) -> bool:
         """Settle the meeting once every table has played its games (a trial's, or the host's --games for
