@@ -42,7 +42,7 @@
       lost: "LOST", notJoined: "Not joined",
     },
   };
-  const RETRY_MS = 2000; // a stream the browser gave up on (an HTTP error) is reopened after this
+  const RETRY_MS = 1000; // a stream the browser gave up on (an HTTP error) is reopened after this
   const NEXT_MEETING_MS = 30000; // how often a page on a finished current meeting looks for the next one
   const FLASH_MS = 1800;
   const FULL_CARDS = 4; // tables shown as full cards in one row; more are drawn one line each
@@ -127,7 +127,7 @@
       drawn.push(tr);
     }
     body.replaceChildren(...drawn);
-    // A game without a ladder has no ranks: its columns go, the names get the room.
+    // No one ranked (a game without a ladder, players not registered yet): those columns go, names get the room.
     const ladder = rows.some((row) => row.rank || row.peerage);
     $("standings-table").classList.toggle("no-ladder", !ladder);
     lastStandings = seen;
