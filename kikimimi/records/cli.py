@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
@@ -18,7 +19,14 @@ from kikimimi.records.importer import SheetError, import_results
 from kikimimi.records.kinds import TITLE_FORMS, NoLadder, check_game, default_ladder_game, ladder
 from kikimimi.records.meeting import run_meeting
 from kikimimi.records.schema import SchemaError
-from kikimimi.records.store import RecordError, RecordStore, default_db_path, printable
+from kikimimi.records.store import (
+    URL_ENV,
+    RecordError,
+    RecordStore,
+    default_db_path,
+    printable,
+    records_target,
+)
 from kikimimi.records.view import game_title, meeting_view, players_table, standings_table, tables_table
 
 ENTERED = "This meeting takes each game's result from {source} instead of the table."
@@ -28,9 +36,11 @@ def _db_parent() -> argparse.ArgumentParser:
     parent = argparse.ArgumentParser(add_help=False)
     parent.add_argument(
         "--db",
-        type=Path,
         default=None,
-        help=f"records database (default {default_db_path()}; $KIKIMIMI_DATA sets the folder)",
+        metavar="PATH|URL",
+        help=f"records database: a SQLite file or a URL (sqlite:///path, postgresql://user@host/db); "
+             f"default ${URL_ENV}, else the table config's [records] url (with --config), else "
+             f"{default_db_path()} ($KIKIMIMI_DATA sets the folder)",
     )
     return parent
 
@@ -89,7 +99,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     p.add_argument("--trial", choices=("full", "half", "contest"), required=True, help="full 10, half 5 games")
     p.add_argument("--games", type=int, help="number of games (contests only)")
     p.add_argument("--results", help="JSONL file of game results, or '-' to type them; default: play on the table")
-    p.add_argument("--config", type=Path, help="the table's TOML (default: the simulated table)")
+    p.add_argument("--config", type=Path,
+                   help="the table's TOML (default: the simulated table); its [records] url names the records")
     p.add_argument("--add-new", action="store_true", help="add players not yet in the records")
     p.add_argument("--winner", help="a contest's winner when the standings are level")
     p.add_argument("--tables", type=int, default=1,
@@ -128,12 +139,25 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
 Handler = Callable[[argparse.Namespace, RecordStore], int]
 
 
+def _records(args: argparse.Namespace) -> str | Path:
+    """--db, else $KIKIMIMI_RECORDS_URL, else the [records] url of the table config given (--config),
+    else the SQLite file in the data folder."""
+    config_url = None
+    if args.db is None and getattr(args, "config", None) is not None and not os.environ.get(URL_ENV):
+        from kikimimi.table.config import load_config
+
+        config_url = load_config(args.config).records_url
+    return records_target(args.db, config_url)
+
+
 def _with_store(handler: Handler) -> Callable[[argparse.Namespace], int]:
     def run(args: argparse.Namespace) -> int:
+        from kikimimi.table.config import TableConfigError
+
         try:
-            with RecordStore(args.db) as store:
+            with RecordStore(_records(args)) as store:
                 return handler(args, store)
-        except (RecordError, SchemaError, SheetError, EntryError, NoLadder) as exc:
+        except (RecordError, SchemaError, SheetError, EntryError, NoLadder, TableConfigError) as exc:
             _say(f"kikimimi: {exc}", file=sys.stderr)
             return 1
 
@@ -357,8 +381,8 @@ def _meeting_start(args: argparse.Namespace, store: RecordStore) -> int:
 
 def _open_at_tables(args: argparse.Namespace, store: RecordStore) -> int:
     """A meeting over several tables is only opened here: each table plays its own games."""
-    if args.results is not None or args.config is not None:
-        _say("kikimimi: --results and --config play a meeting here, at one table; a meeting over several "
+    if args.results is not None:
+        _say("kikimimi: --results enters a meeting's games here, at one table; a meeting over several "
              "tables is played by its tables (`kikimimi venue join`)", file=sys.stderr)
         return 2
     meeting_id = store.start_meeting(args.trial, args.players, game=args.game, add_unknown=args.add_new,

@@ -1,24 +1,32 @@
-"""The records store: players, meetings, games and results in SQLite (WAL, synchronous FULL).
+"""The records store: players, meetings, games and results in SQLite (embedded) or PostgreSQL.
 
 Every registered game's results are kept (a meeting is of one game; each game and result names it).
 Only results are stored; ranks, peerage, streaks and crashes are derived from them on every read by
 the game's own ladder (`GameInfo.ladder`), from that game's results only. A meeting is `open` while
 its games are played, `finished` once settled (only finished meetings count) or `abandoned` (kept,
-never counted).
+never counted). A meeting may span several tables, each playing its own games (see `TableInfo`).
+
+The database is a SQLite file (WAL, synchronous FULL) or a PostgreSQL server, named by a path or a
+URL; the schema and its migrations are one for both (`kikimimi.records.schema`). Several processes
+may write at once (a meeting's tables, each reporting its games): numbers are allocated under the
+database's write lock and a journal game is unique per meeting.
 """
 
 from __future__ import annotations
 
 import json
 import os
-import sqlite3
 import unicodedata
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from types import ModuleType
 from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy import event
 
 from kikimimi.games.base import Outcome
 from kikimimi.games.registry import DEFAULT_GAME, UnknownGame, get_info
@@ -40,10 +48,17 @@ from kikimimi.records.results import (
     game_details,
     results_from_outcome,
 )
+from kikimimi.records.schema import games as G
+from kikimimi.records.schema import meeting_players as MP
+from kikimimi.records.schema import meeting_tables as MT
+from kikimimi.records.schema import meetings as M
+from kikimimi.records.schema import players as P
+from kikimimi.records.schema import results as R
 from kikimimi.records.standings import standings
 
 DB_NAME = "records.sqlite"
 MAX_NAME = 40
+URL_ENV = "KIKIMIMI_RECORDS_URL"
 
 
 class RecordError(ValueError):
@@ -55,6 +70,69 @@ def default_db_path() -> Path:
     folder = os.environ.get("KIKIMIMI_DATA")
     base = Path(folder).expanduser() if folder else Path.home() / ".local" / "share" / "kikimimi"
     return base / DB_NAME
+
+
+def records_target(
+    flag: str | os.PathLike[str] | None = None, config_url: str | None = None
+) -> str | os.PathLike[str]:
+    """Which records to open: `--db` (a path or URL), else $KIKIMIMI_RECORDS_URL, else the table
+    config's `[records] url`, else the SQLite file in the data folder (`default_db_path`)."""
+    if flag is not None and str(flag):
+        return flag
+    return os.environ.get(URL_ENV) or config_url or default_db_path()
+
+
+def is_url(target: object) -> bool:
+    return isinstance(target, str) and "://" in target
+
+
+def records_url(target: str | os.PathLike[str]) -> sa.URL:
+    """A path or URL as the SQLAlchemy URL to open: a path is a SQLite file; `postgresql://` and
+    `postgres://` use psycopg 3. Refuses other databases, saying which are known."""
+    if not is_url(target):
+        return sa.URL.create("sqlite", database=str(Path(target).expanduser()))
+    try:
+        url = sa.make_url(str(target))
+    except sa.exc.ArgumentError:
+        raise schema.SchemaError(f"records URL {safe_url(str(target))} is not a database URL") from None
+    backend = url.get_backend_name()
+    if backend in ("postgresql", "postgres"):
+        return url.set(drivername="postgresql+psycopg")
+    if backend == "sqlite" and url.database:
+        return url.set(drivername="sqlite")
+    raise schema.SchemaError(
+        f"records URL {url.render_as_string(hide_password=True)}: kikimimi keeps records in SQLite "
+        "(a path, or sqlite:///path) or PostgreSQL (postgresql://user@host/db)"
+    )
+
+
+def safe_url(text: str) -> str:
+    """A URL for messages: its password hidden."""
+    try:
+        return sa.make_url(text).render_as_string(hide_password=True)
+    except sa.exc.ArgumentError:
+        return text.split("@")[-1] if "@" in text else text
+
+
+def _sqlite_engine(url: sa.URL) -> sa.Engine:
+    engine = sa.create_engine(url, connect_args={"timeout": 30})
+
+    @event.listens_for(engine, "connect")
+    def _pragmas(dbapi_connection: Any, _record: Any) -> None:
+        # The driver's own transaction handling skips BEGIN before DDL; take it over (SQLAlchemy's
+        # documented recipe) so a migration step is one transaction and writers can BEGIN IMMEDIATE.
+        dbapi_connection.isolation_level = None
+        for pragma in ("journal_mode=WAL", "synchronous=FULL", "foreign_keys=ON"):
+            dbapi_connection.execute(f"PRAGMA {pragma}")
+
+    @event.listens_for(engine, "begin")
+    def _begin(connection: sa.Connection) -> None:
+        # A writer takes the write lock first (waiting up to the timeout), so what it reads to
+        # number a game is still true when it writes.
+        write = connection.get_execution_options().get("records_write")
+        connection.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")
+
+    return engine
 
 
 def _now() -> str:
@@ -168,36 +246,65 @@ def table_sizes(players: int, tables: int) -> list[int]:
     return [base + 1 if t < extra else base for t in range(tables)]
 
 
-class RecordStore:
-    """The club's records in one SQLite file. One store per thread (sqlite3's own rule)."""
 
-    def __init__(self, path: str | os.PathLike[str] | None = None) -> None:
-        self.path = Path(path) if path is not None else default_db_path()
+class RecordStore:
+    """The club's records in a SQLite file or a PostgreSQL database (`target`: a path or a URL;
+    default: `records_target()`). The store is safe to share between threads; close it when done."""
+
+    def __init__(self, target: str | os.PathLike[str] | None = None) -> None:
+        target = records_target(target)
+        url = records_url(target)
+        self.url = url.render_as_string(hide_password=True)
+        self.path: Path | None = Path(url.database) if url.get_backend_name() == "sqlite" and url.database else None
+        if self.path is not None:
+            self._engine = self._open_sqlite(url, self.path)
+        else:
+            self._engine = self._open_server(url)
+
+    def _open_sqlite(self, url: sa.URL, path: Path) -> sa.Engine:
+        where = f"records database {path}"
         fix = "; set KIKIMIMI_DATA (or --db) to a folder you can write"
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+            path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
-            problem = folder_problem(self.path.parent, exc) or f"cannot create {self.path.parent}: {exc.strerror}"
-            raise schema.SchemaError(f"records database {self.path}: {problem}{fix}") from None
+            problem = folder_problem(path.parent, exc) or f"cannot create {path.parent}: {exc.strerror}"
+            raise schema.SchemaError(f"{where}: {problem}{fix}") from None
+        engine = _sqlite_engine(url)
         try:
-            self._db = sqlite3.connect(self.path, timeout=10)
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute("PRAGMA synchronous=FULL")
-            self._db.execute("PRAGMA foreign_keys=ON")
-            schema.migrate(self._db, where=f"records database {self.path}")
-        except sqlite3.DatabaseError as exc:
-            problem = folder_problem(self.path.parent)  # a read-only folder is not a damaged file
-            if problem is None and self.path.exists() and not os.access(self.path, os.W_OK):
-                problem = f"cannot write to {self.path}: permission denied"
+            schema.migrate(engine, where=where)
+        except sa.exc.DBAPIError as exc:
+            engine.dispose()
+            problem = folder_problem(path.parent)  # a read-only folder is not a damaged file
+            if problem is None and path.exists() and not os.access(path, os.W_OK):
+                problem = f"cannot write to {path}: permission denied"
             if problem is not None:
-                raise schema.SchemaError(f"records database {self.path}: {problem}{fix}") from None
+                raise schema.SchemaError(f"{where}: {problem}{fix}") from None
             raise schema.SchemaError(
-                f"cannot open records database {self.path}: {exc} (is it a kikimimi records file?)"
+                f"cannot open records database {path}: {exc.orig} (is it a kikimimi records file?)"
             ) from exc
-        self._db.row_factory = sqlite3.Row
+        except schema.SchemaError:
+            engine.dispose()
+            raise
+        return engine
+
+    def _open_server(self, url: sa.URL) -> sa.Engine:
+        engine = sa.create_engine(url, pool_pre_ping=True)
+        try:
+            schema.migrate(engine, where=f"records database {self.url}")
+        except sa.exc.DBAPIError as exc:
+            engine.dispose()
+            reason = str(exc.orig).strip().splitlines()[0] if exc.orig else str(exc)
+            raise schema.SchemaError(
+                f"cannot reach records database {self.url}: {reason}; check the URL (--db, ${URL_ENV} or the "
+                "table config's [records] url) and that the server is running"
+            ) from None
+        except schema.SchemaError:
+            engine.dispose()
+            raise
+        return engine
 
     def close(self) -> None:
-        self._db.close()
+        self._engine.dispose()
 
     def __enter__(self) -> RecordStore:
         return self
@@ -206,8 +313,33 @@ class RecordStore:
         self.close()
 
     @property
+    def dialect(self) -> str:
+        """`sqlite` or `postgresql`."""
+        return self._engine.dialect.name
+
+    @property
     def schema_version(self) -> int:
-        return schema.version(self._db)
+        with self._engine.connect() as conn:
+            return schema.version(conn)
+
+    @contextmanager
+    def _read(self) -> Iterator[sa.Connection]:
+        with self._engine.connect() as conn:
+            yield conn
+
+    @contextmanager
+    def _write(self) -> Iterator[sa.Connection]:
+        """One transaction holding the database's write lock on SQLite (BEGIN IMMEDIATE)."""
+        with self._engine.connect() as conn:
+            conn.execution_options(records_write=True)
+            with conn.begin():
+                yield conn
+
+    def _name_is(self, name: str) -> sa.ColumnElement[bool]:
+        """A player's name matched regardless of case: SQLite's NOCASE column, PostgreSQL's lower()."""
+        if self.dialect == "sqlite":
+            return P.c.name == name
+        return sa.func.lower(P.c.name) == sa.func.lower(name)
 
     # -- players ----------------------------------------------------------------------------------
 
@@ -216,12 +348,9 @@ class RecordStore:
         if title_form not in TITLE_FORMS:
             raise RecordError(f"title form must be one of {', '.join(TITLE_FORMS)}, not {title_form!r}")
         try:
-            with self._db:
-                self._db.execute(
-                    "INSERT INTO players (name, title_form, created_at) VALUES (?, ?, ?)",
-                    (name, title_form, _now()),
-                )
-        except sqlite3.IntegrityError:
+            with self._write() as conn:
+                conn.execute(P.insert().values(name=name, title_form=title_form, created_at=_now()))
+        except sa.exc.IntegrityError:
             raise RecordError(f"player {name!r} already exists (see `kikimimi players show {name}`)") from None
         return self.player(name)
 
@@ -229,14 +358,15 @@ class RecordStore:
         if title_form not in TITLE_FORMS:
             raise RecordError(f"title form must be one of {', '.join(TITLE_FORMS)}, not {title_form!r}")
         player = self.player(name)
-        with self._db:
-            self._db.execute("UPDATE players SET title_form = ? WHERE id = ?", (title_form, player.id))
+        with self._write() as conn:
+            conn.execute(P.update().where(P.c.id == player.id).values(title_form=title_form))
         return self.player(name)
 
     def find_player(self, name: str) -> Player | None:
-        row = self._db.execute(
-            "SELECT id, name, title_form, created_at FROM players WHERE name = ?", (" ".join(name.split()),)
-        ).fetchone()
+        with self._read() as conn:
+            row = conn.execute(
+                sa.select(P.c.id, P.c.name, P.c.title_form, P.c.created_at).where(self._name_is(" ".join(name.split())))
+            ).first()
         return Player(*row) if row else None
 
     def player(self, name: str) -> Player:
@@ -246,8 +376,9 @@ class RecordStore:
         return found
 
     def players(self) -> list[Player]:
-        rows = self._db.execute("SELECT id, name, title_form, created_at FROM players ORDER BY name")
-        return [Player(*row) for row in rows]
+        with self._read() as conn:
+            rows = conn.execute(sa.select(P.c.id, P.c.name, P.c.title_form, P.c.created_at).order_by(P.c.name))
+            return [Player(*row) for row in rows]
 
     # -- meetings ---------------------------------------------------------------------------------
 
@@ -304,102 +435,97 @@ class RecordStore:
             names = self._seat_choice_order(names, info.id)
         ids = [self.player(n).id for n in names]
         placing = [(t, seat) for t, size in enumerate(sizes, start=1) for seat in range(1, size + 1)]
-        with self._db:
-            cur = self._db.execute(
-                "INSERT INTO meetings (label, kind, held_at, game, tables) VALUES (?, ?, ?, ?, ?)",
-                (label, kind, held_at or _now(), info.id, tables),
-            )
-            meeting_id = int(cur.lastrowid or 0)
-            self._db.executemany(
-                "INSERT INTO meeting_players (meeting_id, player_id, position, table_no, seat) VALUES (?, ?, ?, ?, ?)",
-                [(meeting_id, pid, i, t, seat) for i, (pid, (t, seat)) in enumerate(zip(ids, placing, strict=True))],
-            )
-            self._db.executemany(
-                "INSERT INTO meeting_tables (meeting_id, table_no) VALUES (?, ?)",
-                [(meeting_id, t) for t in range(1, tables + 1)],
-            )
+        with self._write() as conn:
+            meeting_id = int(conn.execute(
+                M.insert().values(label=label, kind=kind, held_at=held_at or _now(), game=info.id, tables=tables,
+                                  status="open").returning(M.c.id)
+            ).scalar_one())
+            conn.execute(MP.insert(), [
+                {"meeting_id": meeting_id, "player_id": pid, "position": i, "table_no": t, "seat": seat}
+                for i, (pid, (t, seat)) in enumerate(zip(ids, placing, strict=True))
+            ])
+            conn.execute(MT.insert(), [
+                {"meeting_id": meeting_id, "table_no": t, "state": "{}"} for t in range(1, tables + 1)
+            ])
         return meeting_id
 
     def _seat_choice_order(self, names: Sequence[str], game: str) -> list[str]:
         """The players in the order they choose seats by the game's ladder (as given without one)."""
         rules = ladder(game)
+        canonical = [self.player(n).name for n in names]
         if rules is None:
-            return list(names)
-        statuses = self.ladder_statuses(game)
-        ordered = rules.seat_order([statuses[self.player(n).name] for n in names])
-        return [self.player(n).name for n in ordered]
+            return canonical
+        statuses = self.ladder_statuses(game, canonical)
+        return list(rules.seat_order([statuses[n] for n in canonical]))
 
     def _meeting_by_label(self, label: str) -> int | None:
-        row = self._db.execute("SELECT id FROM meetings WHERE label = ?", (label,)).fetchone()
-        return int(row[0]) if row else None
+        with self._read() as conn:
+            found = conn.execute(sa.select(M.c.id).where(M.c.label == label)).scalar()
+        return int(found) if found is not None else None
 
     def meeting_by_label(self, label: str) -> MeetingInfo | None:
         found = self._meeting_by_label(label)
         return self.meeting(found) if found is not None else None
 
     def meeting(self, meeting_id: int) -> MeetingInfo:
-        row = self._db.execute(
-            """SELECT m.id, m.label, m.kind, m.held_at, m.status, m.finished_at, w.name AS winner, m.game, m.tables,
-                      (SELECT COUNT(*) FROM games g WHERE g.meeting_id = m.id) AS played
-               FROM meetings m LEFT JOIN players w ON w.id = m.winner_id WHERE m.id = ?""",
-            (meeting_id,),
-        ).fetchone()
-        if row is None:
-            raise RecordError(f"no meeting {meeting_id} (see `kikimimi meeting list`)")
-        names = tuple(
-            r[0]
-            for r in self._db.execute(
-                """SELECT p.name FROM meeting_players mp JOIN players p ON p.id = mp.player_id
-                   WHERE mp.meeting_id = ? ORDER BY mp.position""",
-                (meeting_id,),
-            )
-        )
-        return MeetingInfo(
-            row["id"],
-            row["label"],
-            row["kind"],
-            row["held_at"],
-            row["status"],
-            row["finished_at"],
-            names,
-            row["played"],
-            row["winner"],
-            row["game"] or DEFAULT_GAME,
-            row["tables"],
-        )
+        winner = P.alias("winner")
+        played = sa.select(sa.func.count()).where(G.c.meeting_id == M.c.id).scalar_subquery()
+        with self._read() as conn:
+            row = conn.execute(
+                sa.select(M.c.id, M.c.label, M.c.kind, M.c.held_at, M.c.status, M.c.finished_at,
+                          winner.c.name.label("winner"), M.c.game, M.c.tables, played.label("played"))
+                .select_from(M.outerjoin(winner, winner.c.id == M.c.winner_id))
+                .where(M.c.id == meeting_id)
+            ).first()
+            if row is None:
+                raise RecordError(f"no meeting {meeting_id} (see `kikimimi meeting list`)")
+            names = tuple(conn.execute(
+                sa.select(P.c.name).select_from(MP.join(P, P.c.id == MP.c.player_id))
+                .where(MP.c.meeting_id == meeting_id).order_by(MP.c.position)
+            ).scalars())
+        return MeetingInfo(row.id, row.label, row.kind, row.held_at, row.status, row.finished_at, names,
+                           int(row.played), row.winner, row.game or DEFAULT_GAME, int(row.tables))
+
+    def meetings(self, status: str | None = None) -> list[MeetingInfo]:
+        query = sa.select(M.c.id).order_by(M.c.held_at, M.c.id)
+        if status:
+            query = query.where(M.c.status == status)
+        with self._read() as conn:
+            ids = list(conn.execute(query).scalars())
+        return [self.meeting(i) for i in ids]
+
+    def current_meeting(self) -> MeetingInfo | None:
+        """The latest open meeting (what the console shows), None when none is open."""
+        opened = self.meetings("open")
+        return opened[-1] if opened else None
+
+    def _open(self, meeting_id: int) -> MeetingInfo:
+        info = self.meeting(meeting_id)
+        if info.status != "open":
+            raise RecordError(f"{info.describe()} is {info.status}; its games cannot change")
+        return info
+
+    # -- a meeting's tables -------------------------------------------------------------------------
 
     def meeting_tables(self, meeting_id: int) -> list[TableInfo]:
         """Each table of a meeting: its players by seat, games played, controller and last state."""
         info = self.meeting(meeting_id)
         seated: dict[int, list[str]] = {}
-        for row in self._db.execute(
-            """SELECT mp.table_no, p.name FROM meeting_players mp JOIN players p ON p.id = mp.player_id
-               WHERE mp.meeting_id = ? ORDER BY mp.table_no, mp.seat""",
-            (meeting_id,),
-        ):
-            seated.setdefault(row[0], []).append(row[1])
-        played = dict(
-            self._db.execute(
-                "SELECT table_no, COUNT(*) FROM games WHERE meeting_id = ? GROUP BY table_no", (meeting_id,)
-            ).fetchall()
-        )
-        rows = self._db.execute(
-            """SELECT table_no, controller, joined_at, last_seen, state FROM meeting_tables
-               WHERE meeting_id = ? ORDER BY table_no""",
-            (meeting_id,),
-        ).fetchall()
+        with self._read() as conn:
+            for table_no, name in conn.execute(
+                sa.select(MP.c.table_no, P.c.name).select_from(MP.join(P, P.c.id == MP.c.player_id))
+                .where(MP.c.meeting_id == meeting_id).order_by(MP.c.table_no, MP.c.seat)
+            ):
+                seated.setdefault(table_no, []).append(name)
+            played = {t: n for t, n in conn.execute(
+                sa.select(G.c.table_no, sa.func.count()).where(G.c.meeting_id == meeting_id).group_by(G.c.table_no)
+            )}
+            rows = conn.execute(
+                sa.select(MT).where(MT.c.meeting_id == meeting_id).order_by(MT.c.table_no)
+            ).all()
         return [
-            TableInfo(
-                meeting_id,
-                row["table_no"],
-                tuple(seated.get(row["table_no"], ())),
-                int(played.get(row["table_no"], 0)),
-                info.games_due,
-                row["controller"],
-                row["joined_at"],
-                row["last_seen"],
-                json.loads(row["state"] or "{}"),
-            )
+            TableInfo(meeting_id, row.table_no, tuple(seated.get(row.table_no, ())), int(played.get(row.table_no, 0)),
+                      info.games_due, row.controller, row.joined_at, row.last_seen, json.loads(row.state or "{}"))
             for row in rows
         ]
 
@@ -413,18 +539,15 @@ class RecordStore:
     def join_table(self, meeting_id: int, table: int, controller: str) -> TableInfo:
         """Record that `controller` runs `table` of an open meeting (joining again, as after a
         restart, just records it again)."""
-        info = self._open(meeting_id)
+        self._open(meeting_id)
         self.meeting_table(meeting_id, table)
         controller = " ".join(str(controller).split())
         if not controller or any(unicodedata.category(c) == "Cc" for c in controller):
             raise RecordError(f"a table's controller needs a printable name, not {controller!r}")
         now = _now()
-        with self._db:
-            self._db.execute(
-                """UPDATE meeting_tables SET controller = ?, joined_at = ?, last_seen = ?
-                   WHERE meeting_id = ? AND table_no = ?""",
-                (controller, now, now, info.id, table),
-            )
+        with self._write() as conn:
+            conn.execute(MT.update().where(MT.c.meeting_id == meeting_id, MT.c.table_no == table)
+                         .values(controller=controller, joined_at=now, last_seen=now))
         return self.meeting_table(meeting_id, table)
 
     def report_table_state(self, meeting_id: int, table: int, state: Mapping[str, Any]) -> None:
@@ -434,26 +557,11 @@ class RecordStore:
             text = json.dumps(dict(state), ensure_ascii=False, sort_keys=True)
         except (TypeError, ValueError) as exc:
             raise RecordError(f"meeting {meeting_id} table {table}: its state is not plain data: {exc}") from None
-        with self._db:
-            self._db.execute(
-                "UPDATE meeting_tables SET state = ?, last_seen = ? WHERE meeting_id = ? AND table_no = ?",
-                (text, _now(), meeting_id, table),
-            )
+        with self._write() as conn:
+            conn.execute(MT.update().where(MT.c.meeting_id == meeting_id, MT.c.table_no == table)
+                         .values(state=text, last_seen=_now()))
 
-    def meetings(self, status: str | None = None) -> list[MeetingInfo]:
-        query = "SELECT id FROM meetings" + (" WHERE status = ?" if status else "") + " ORDER BY held_at, id"
-        return [self.meeting(r[0]) for r in self._db.execute(query, (status,) if status else ())]
-
-    def current_meeting(self) -> MeetingInfo | None:
-        """The latest open meeting (what the console shows), None when none is open."""
-        opened = self.meetings("open")
-        return opened[-1] if opened else None
-
-    def _open(self, meeting_id: int) -> MeetingInfo:
-        info = self.meeting(meeting_id)
-        if info.status != "open":
-            raise RecordError(f"{info.describe()} is {info.status}; its games cannot change")
-        return info
+    # -- games ------------------------------------------------------------------------------------
 
     def record_game(
         self,
@@ -471,13 +579,14 @@ class RecordStore:
         self.record_results(meeting_id, results, journal_game_id=journal_game_id, reason=outcome.reason,
                             details=game_details(outcome), table=table)
 
-    def _recorded(self, meeting_id: int, journal_game_id: str | None) -> int | None:
+    @staticmethod
+    def _recorded(conn: sa.Connection, meeting_id: int, journal_game_id: str | None) -> int | None:
         if journal_game_id is None:
             return None
-        again = self._db.execute(
-            "SELECT number FROM games WHERE meeting_id = ? AND journal_game_id = ?", (meeting_id, journal_game_id)
-        ).fetchone()
-        return int(again[0]) if again is not None else None
+        found = conn.execute(
+            sa.select(G.c.number).where(G.c.meeting_id == meeting_id, G.c.journal_game_id == journal_game_id)
+        ).scalar()
+        return int(found) if found is not None else None
 
     def record_results(
         self,
@@ -497,7 +606,8 @@ class RecordStore:
         journal or outbox after a restart or a lost connection) is not a new game: its number is
         returned and nothing is written, also when two reports of it arrive at once.
         """
-        again = self._recorded(meeting_id, journal_game_id)
+        with self._read() as conn:
+            again = self._recorded(conn, meeting_id, journal_game_id)
         if again is not None:
             return again
         info = self._open(meeting_id)
@@ -508,16 +618,16 @@ class RecordStore:
                 )
             table = 1
         seated = self.meeting_table(meeting_id, table)
-        where = f"meeting {meeting_id} table {table} game {seated.games_played + 1}"
         if info.tables == 1:
             where = f"meeting {meeting_id} game {info.games_played + 1}"
+        else:
+            where = f"meeting {meeting_id} table {table} game {seated.games_played + 1}"
         try:
             check_results(results, where)
         except ResultError as exc:
             raise RecordError(str(exc)) from None
         playing = {check_name(r.player).casefold() for r in results}
-        members = {n.casefold() for n in seated.players}
-        if playing != members:
+        if playing != {n.casefold() for n in seated.players}:
             whose = "meeting's" if info.tables == 1 else f"table {table}'s"
             raise RecordError(
                 f"{where}: players {sorted(r.player for r in results)} are not the {whose} "
@@ -528,92 +638,75 @@ class RecordStore:
             result_json = [json.dumps(dict(r.details), ensure_ascii=False, sort_keys=True) for r in results]
         except (TypeError, ValueError) as exc:
             raise RecordError(f"{where}: the game's details are not plain data: {exc}") from None
-        player_ids = [self.player(r.player).id for r in results]
+        ids = {p.name.casefold(): p.id for p in map(self.player, (r.player for r in results))}
+        rows = [
+            {"player_id": ids[r.player.casefold()], "seat": r.seat, "place": r.place, "crashed": int(r.crashed),
+             "score": r.score, "won": int(r.won), "details": d}
+            for r, d in zip(results, result_json, strict=True)
+        ]
+        game = {"journal_game_id": journal_game_id, "reason": reason, "game": info.game, "details": game_json}
         try:
-            return self._insert_game(info, table, journal_game_id, reason, game_json, results, player_ids,
-                                     result_json)
-        except sqlite3.IntegrityError:
-            # Another writer recorded the same journal game between our check and our insert.
-            again = self._recorded(meeting_id, journal_game_id)
+            return self._insert_game(info, table, game, rows)
+        except sa.exc.IntegrityError:
+            # The same journal game landed from another writer between our check and our insert.
+            with self._read() as conn:
+                again = self._recorded(conn, meeting_id, journal_game_id)
             if again is None:
                 raise
             return again
 
-    def _insert_game(
-        self,
-        info: MeetingInfo,
-        table: int,
-        journal_game_id: str | None,
-        reason: str,
-        game_json: str,
-        results: Sequence[PlayerResult],
-        player_ids: Sequence[int],
-        result_json: Sequence[str],
-    ) -> int:
-        """Insert a game with the next number of the meeting and the next round of its table. The
-        write lock is taken first (BEGIN IMMEDIATE) so the numbers and the count of a trial's games
-        are read and written by one writer at a time."""
-        db = self._db
-        if db.in_transaction:
-            db.commit()
-        db.execute("BEGIN IMMEDIATE")
-        try:
-            status, number, played = db.execute(
-                """SELECT m.status, COALESCE(MAX(g.number), 0),
-                          SUM(CASE WHEN g.table_no = ? THEN 1 ELSE 0 END)
-                   FROM meetings m LEFT JOIN games g ON g.meeting_id = m.id WHERE m.id = ?""",
-                (table, info.id),
-            ).fetchone()
-            played = int(played or 0)
+    def _insert_game(self, info: MeetingInfo, table: int, game: dict[str, Any], rows: list[dict[str, Any]]) -> int:
+        """Insert a game with the next number of the meeting and the next round of its table, holding
+        the meeting (SQLite: the write lock; PostgreSQL: its row, FOR UPDATE) while numbering, so many
+        writers at once never take the same number or pass a trial's games."""
+        with self._write() as conn:
+            status = conn.execute(
+                sa.select(M.c.status).where(M.c.id == info.id).with_for_update()
+            ).scalar_one()
+            again = self._recorded(conn, info.id, game["journal_game_id"])
+            if again is not None:
+                return again
             if status != "open":
                 raise RecordError(f"meeting {info.id} is {status}; its games cannot change")
+            number, played = conn.execute(
+                sa.select(sa.func.coalesce(sa.func.max(G.c.number), 0),
+                          sa.func.count().filter(G.c.table_no == table))
+                .where(G.c.meeting_id == info.id)
+            ).one()
             if info.games_due is not None and played >= info.games_due:
                 if info.tables == 1:
                     raise RecordError(f"{info.describe()} has all its games; finish it with `kikimimi meeting finish`")
                 raise RecordError(f"{info.describe()}: table {table} has played all its {info.games_due} games")
-            cur = db.execute(
-                """INSERT INTO games (meeting_id, number, table_no, round, journal_game_id, reason, recorded_at,
-                                      game, details)
-                   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)""",
-                (info.id, number + 1, table, played + 1, journal_game_id, reason, _now(), info.game, game_json),
-            )
-            db.executemany(
-                """INSERT INTO results (game_id, player_id, seat, place, crashed, score, won, details)
-                   VALUES (?, ?, ?, ?, ?, ?, ?, ?)""",
-                [
-                    (cur.lastrowid, pid, r.seat, r.place, int(r.crashed), r.score, int(r.won), d)
-                    for r, pid, d in zip(results, player_ids, result_json, strict=True)
-                ],
-            )
-        except BaseException:
-            db.rollback()
-            raise
-        db.commit()
+            game_id = conn.execute(
+                G.insert().values(meeting_id=info.id, number=number + 1, table_no=table, round=played + 1,
+                                  recorded_at=_now(), **game).returning(G.c.id)
+            ).scalar_one()
+            conn.execute(R.insert(), [{"game_id": game_id, **row} for row in rows])
         return int(number + 1)
 
     def games(self, meeting_id: int) -> list[GameRecord]:
-        """A meeting's games in the order played, each with every player's result best first."""
-        rows = self._db.execute(
-            """SELECT g.id, g.number, g.journal_game_id, g.reason, g.game, g.details AS game_details, p.name,
-                      r.seat, r.place, r.crashed, r.score, r.won, r.details
-               FROM games g JOIN results r ON r.game_id = g.id JOIN players p ON p.id = r.player_id
-               WHERE g.meeting_id = ? ORDER BY g.number, r.place""",
-            (meeting_id,),
-        ).fetchall()
+        """A meeting's games in the order recorded, each with every player's result best first."""
+        with self._read() as conn:
+            rows = conn.execute(
+                sa.select(G.c.number, G.c.journal_game_id, G.c.reason, G.c.game, G.c.details.label("game_details"),
+                          P.c.name, R.c.seat, R.c.place, R.c.crashed, R.c.score, R.c.won, R.c.details)
+                .select_from(G.join(R, R.c.game_id == G.c.id).join(P, P.c.id == R.c.player_id))
+                .where(G.c.meeting_id == meeting_id).order_by(G.c.number, R.c.place)
+            ).all()
         games: dict[int, GameRecord] = {}
         for row in rows:
             result = PlayerResult(
-                row["name"], row["place"], bool(row["crashed"]), row["seat"], row["score"], bool(row["won"]),
-                _seat_keys(json.loads(row["details"] or "{}")),
+                row.name, row.place, bool(row.crashed), row.seat, row.score, bool(row.won),
+                _seat_keys(json.loads(row.details or "{}")),
             )
-            old = games.get(row["number"])
-            games[row["number"]] = GameRecord(
-                row["number"],
+            old = games.get(row.number)
+            games[row.number] = GameRecord(
+                row.number,
                 (*old.results, result) if old else (result,),
-                row["journal_game_id"],
-                row["reason"],
-                row["game"] or DEFAULT_GAME,
-                json.loads(row["game_details"] or "{}"),
+                row.journal_game_id,
+                row.reason,
+                row.game or DEFAULT_GAME,
+                json.loads(row.game_details or "{}"),
             )
         return list(games.values())
 
@@ -635,8 +728,8 @@ class RecordStore:
         """Close an open meeting and settle it; returns every rank and peerage change it brought (the
         ladder's `Change`s; none for a game without a ladder).
 
-        A trial must have all its games (10 or 5). A contest's winner is `contest_winner`, else the
-        unique top of its standings.
+        A trial must have all its games (10 or 5) at every table. A contest's winner is
+        `contest_winner`, else the unique top of its standings over all its tables.
         """
         info = self._open(meeting_id)
         winner_id = None
@@ -662,20 +755,20 @@ class RecordStore:
                     f"{name!r} did not play in {info.describe()}; the winner must be one of {', '.join(info.players)}"
                 )
             winner_id = self.player(name).id
-        with self._db:
-            self._db.execute(
-                "UPDATE meetings SET status = 'finished', finished_at = ?, winner_id = ? WHERE id = ?",
-                (_now(), winner_id, meeting_id),
-            )
+        with self._write() as conn:
+            changed = conn.execute(
+                M.update().where(M.c.id == meeting_id, M.c.status == "open")
+                .values(status="finished", finished_at=_now(), winner_id=winner_id)
+            ).rowcount
+        if not changed:
+            raise RecordError(f"meeting {meeting_id} was closed by someone else meanwhile")
         return self.meeting_changes(meeting_id)
 
     def abandon_meeting(self, meeting_id: int) -> None:
         """Keep an unfinished meeting's games but never count them."""
         self._open(meeting_id)
-        with self._db:
-            self._db.execute(
-                "UPDATE meetings SET status = 'abandoned', finished_at = ? WHERE id = ?", (_now(), meeting_id)
-            )
+        with self._write() as conn:
+            conn.execute(M.update().where(M.c.id == meeting_id).values(status="abandoned", finished_at=_now()))
 
     # -- derived ----------------------------------------------------------------------------------
 
@@ -687,29 +780,40 @@ class RecordStore:
             raise RecordError(f"{game} keeps no ranks; its results are in `kikimimi meeting show`")
         return game, found
 
+    def _histories(self, game: str, rules: ModuleType, player_ids: Sequence[int] | None = None) -> dict[int, list[Any]]:
+        """Finished meetings of `game` as its ladder reads them (`MeetingResult`s), per player id, in
+        the order held; within a meeting a player's games by (table, round). Other games never enter."""
+        query = (
+            sa.select(MP.c.player_id, M.c.id, M.c.kind, M.c.held_at, M.c.winner_id, R.c.place, R.c.crashed)
+            .select_from(
+                M.join(MP, MP.c.meeting_id == M.c.id).outerjoin(
+                    R.join(G, G.c.id == R.c.game_id),
+                    sa.and_(G.c.meeting_id == M.c.id, R.c.player_id == MP.c.player_id, G.c.game == M.c.game),
+                )
+            )
+            .where(M.c.status == "finished", M.c.game == game)
+            .order_by(MP.c.player_id, M.c.held_at, M.c.id, G.c.table_no, G.c.round)
+        )
+        if player_ids is not None:
+            query = query.where(MP.c.player_id.in_(list(player_ids)))
+        meetings: dict[int, dict[int, tuple[str, str, bool, list[Any]]]] = {}
+        with self._read() as conn:
+            for pid, mid, kind, held_at, winner_id, place, crashed in conn.execute(query):
+                entry = meetings.setdefault(pid, {}).setdefault(mid, (kind, held_at, winner_id == pid, []))
+                if place is not None:
+                    entry[3].append(rules.GameResult(place, bool(crashed)))
+        return {
+            pid: [rules.MeetingResult(mid, kind, tuple(games), (held_at, mid), won)
+                  for mid, (kind, held_at, won, games) in mine.items()]
+            for pid, mine in meetings.items()
+        }
+
     def history(self, name: str, game: str | None = None) -> list[Any]:
         """A player's finished meetings of `game` (default: the ladder game), in the order held, as
         that game's ladder reads them (its `MeetingResult`s). Other games' results never enter."""
         game, rules = self._ladder(game)
         player = self.player(name)
-        rows = self._db.execute(
-            """SELECT m.id, m.kind, m.held_at, m.winner_id, r.place, r.crashed, r.won
-               FROM meeting_players mp JOIN meetings m ON m.id = mp.meeting_id
-               LEFT JOIN games g ON g.meeting_id = m.id AND g.game = m.game
-               LEFT JOIN results r ON r.game_id = g.id AND r.player_id = mp.player_id
-               WHERE mp.player_id = ? AND m.status = 'finished' AND m.game = ?
-               ORDER BY m.held_at, m.id, g.table_no, g.round""",
-            (player.id, game),
-        ).fetchall()
-        meetings: dict[int, tuple[str, str, bool, list[Any]]] = {}
-        for row in rows:
-            entry = meetings.setdefault(row["id"], (row["kind"], row["held_at"], row["winner_id"] == player.id, []))
-            if row["place"] is not None:
-                entry[3].append(rules.GameResult(row["place"], bool(row["crashed"])))
-        return [
-            rules.MeetingResult(mid, kind, tuple(games), (held_at, mid), won)
-            for mid, (kind, held_at, won, games) in meetings.items()
-        ]
+        return self._histories(game, rules, [player.id]).get(player.id, [])
 
     def replay(self, name: str, game: str | None = None) -> Any:
         """The game's ladder replayed over the player's results of that game: `.status`, `.changes`."""
@@ -724,10 +828,19 @@ class RecordStore:
     def statuses(self, names: Iterable[str], game: str | None = None) -> list[Any]:
         return [self.status(n, game) for n in names]
 
-    def ladder_statuses(self, game: str | None = None) -> dict[str, Any]:
-        """Every player's status on the game's ladder (default: the ladder game), by name."""
-        game, _ = self._ladder(game)
-        return {p.name: self.status(p.name, game) for p in self.players()}
+    def ladder_statuses(self, game: str | None = None, names: Sequence[str] | None = None) -> dict[str, Any]:
+        """Every player's status on the game's ladder (default: the ladder game), by name, from one
+        query over the results and the ladder's replay (`names`: only those players)."""
+        game, rules = self._ladder(game)
+        everyone = self.players()
+        if names is not None:
+            wanted = {n.casefold() for n in names}
+            everyone = [p for p in everyone if p.name.casefold() in wanted]
+        histories = self._histories(game, rules, None if names is None else [p.id for p in everyone])
+        return {
+            p.name: rules.replay(histories.get(p.id, []), name=p.name, title_form=p.title_form).status
+            for p in everyone
+        }
 
     def meeting_changes(self, meeting_id: int) -> list[Any]:
         """The changes a finished meeting brought, derived again from the results (none for a game
@@ -740,12 +853,13 @@ class RecordStore:
     def played(self, name: str) -> dict[str, tuple[int, int]]:
         """Every game a player has results in: game id -> (games, wins), finished meetings only."""
         player = self.player(name)
-        rows = self._db.execute(
-            """SELECT g.game, COUNT(*), SUM(r.won) FROM results r JOIN games g ON g.id = r.game_id
-               JOIN meetings m ON m.id = g.meeting_id
-               WHERE r.player_id = ? AND m.status = 'finished' GROUP BY g.game ORDER BY g.game""",
-            (player.id,),
-        )
+        with self._read() as conn:
+            rows = conn.execute(
+                sa.select(G.c.game, sa.func.count(), sa.func.sum(R.c.won))
+                .select_from(R.join(G, G.c.id == R.c.game_id).join(M, M.c.id == G.c.meeting_id))
+                .where(R.c.player_id == player.id, M.c.status == "finished")
+                .group_by(G.c.game).order_by(G.c.game)
+            ).all()
         return {row[0]: (int(row[1]), int(row[2] or 0)) for row in rows}
 
 

@@ -35,7 +35,7 @@ from kikimimi.paths import data_dir, data_home, not_utf8
 from kikimimi.voice.catalog import LANGUAGES
 from kikimimi.voice.config import OutputSpec, VoiceSpec, parse_voice
 
-TABLE_KEYS = {"game", "language", "deck", "decks", "journal", "debounce", "readers", "voice", "outputs"}
+TABLE_KEYS = {"game", "language", "deck", "decks", "journal", "debounce", "readers", "voice", "outputs", "records"}
 
 
 class TableConfigError(ValueError):
@@ -56,6 +56,7 @@ class TableConfig:
     outputs: list[OutputSpec]
     raw: dict[str, Any]
     deck_paths: dict[str, Path] = field(default_factory=dict)  # game -> deck file, from [decks]
+    records_url: str | None = None  # [records] url: the records database (--db and $KIKIMIMI_RECORDS_URL win)
 
     @property
     def info(self) -> GameInfo:
@@ -200,4 +201,19 @@ def load_config(path: str | Path | None = None, overrides: dict[str, Any] | None
     if problem:
         raise TableConfigError(problem)
     return TableConfig(source, info.id, game_setup, language, deck, journal, float(debounce), readers, voice,
-                       outputs, raw, deck_paths)
+                       outputs, raw, deck_paths, _records_url(raw.get("records", {}), where))
+
+
+def _records_url(section: Any, where: str) -> str | None:
+    """[records] url = "postgresql://user@host/db" (or "sqlite:///path"): where the records are kept."""
+    if not isinstance(section, dict) or set(section) - {"url"}:
+        raise TableConfigError(f'{where}: [records] takes one key, url = "postgresql://user@host/records"')
+    url = section.get("url")
+    if url is None:
+        return None
+    scheme = url.split("://", 1)[0] if isinstance(url, str) and "://" in url else ""
+    if scheme.split("+")[0] not in ("postgresql", "postgres", "sqlite"):
+        shown = f"a {scheme}:// URL" if scheme else repr(url) if not isinstance(url, str) else "not a URL"
+        raise TableConfigError(f'{where}: [records] url is {shown}; give a database URL such as '
+                               f'"postgresql://kikimimi@db.club.lan/records" or "sqlite:////var/lib/kikimimi/records.sqlite"')
+    return url

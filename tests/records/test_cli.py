@@ -13,8 +13,8 @@ from kikimimi.cli import main
 
 
 @pytest.fixture
-def db(tmp_path):
-    return ["--db", str(tmp_path / "records.sqlite")]
+def db(records_url):
+    return ["--db", records_url]
 
 
 def run(capsys, *argv):

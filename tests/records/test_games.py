@@ -37,8 +37,8 @@ def cards(monkeypatch):
 
 
 @pytest.fixture
-def store(tmp_path):
-    with RecordStore(tmp_path / "records.sqlite") as s:
+def store(records_url):
+    with RecordStore(records_url) as s:
         for name in FOUR.values():
             s.add_player(name)
         yield s
@@ -132,10 +132,9 @@ def test_winners_are_the_best_places(won, message):
     check_results([PlayerResult("A", 1), PlayerResult("B", 2), PlayerResult("C", 3, crashed=True)])
 
 
-def test_a_version_two_database_with_trident_results_comes_up_to_version_three(tmp_path):
-    path = tmp_path / "v2.sqlite"
-    conn = sqlite3.connect(path)
-    schema.migrate(conn, target=2)
+def test_a_version_two_database_with_trident_results_comes_up_to_date(tmp_path, legacy_records):
+    path = tmp_path / "legacy.sqlite"
+    conn = legacy_records(2)
     conn.executemany("INSERT INTO players (id, name, created_at) VALUES (?, ?, '2024-01-01')",
                      [(1, "Ann"), (2, "Bob"), (3, "Cid")])
     conn.execute("INSERT INTO meetings (id, kind, held_at) VALUES (1, 'half', '2024-05-01T10:00:00+00:00')")
@@ -164,25 +163,29 @@ def test_a_version_two_database_with_trident_results_comes_up_to_version_three(t
         ann = s.status("Ann")
         assert (ann.rank, ann.wins) == (Rank.APPRENTICE, 5)  # a 1st place is a Trident win, crash or not
         assert s.status("Cid").crashes == 1
-        indexes = {r[0] for r in s._db.execute("SELECT name FROM sqlite_master WHERE type='index'")}
+    with sqlite3.connect(path) as raw:
+        indexes = {r[0] for r in raw.execute("SELECT name FROM sqlite_master WHERE type='index'")}
         assert {"games_by_game", "meetings_by_game", "results_by_player"} <= indexes
 
 
-def test_a_failed_python_step_leaves_the_database_at_its_version(tmp_path, monkeypatch):
-    path = tmp_path / "v2.sqlite"
-    conn = sqlite3.connect(path)
-    schema.migrate(conn, target=2)
-
-    def broken(db: sqlite3.Connection) -> None:
-        db.execute("ALTER TABLE games ADD COLUMN game TEXT")
-        db.execute("no such statement")
-
-    monkeypatch.setattr(schema, "MIGRATIONS", (*schema.MIGRATIONS[:2], broken))
-    with pytest.raises(schema.SchemaError, match="version 3 failed"):
-        schema.migrate(conn, target=3)
-    assert schema.version(conn) == 2
-    assert "game" not in {row[1] for row in conn.execute("PRAGMA table_info(games)")}
+def test_a_failed_migration_step_leaves_the_database_at_its_version(tmp_path, legacy_records):
+    """v4 refuses a journal game recorded twice (the old store's check-then-insert could race): the
+    whole step is undone, the file stays at v3 with every row, and the message says what to fix."""
+    path = tmp_path / "legacy.sqlite"
+    conn = legacy_records(3)
+    conn.executemany("INSERT INTO players (id, name, created_at) VALUES (?, ?, 'x')", [(1, "A"), (2, "B")])
+    conn.execute("INSERT INTO meetings (id, kind, held_at, game) VALUES (1, 'contest', 'x', 'trident')")
+    conn.executemany("INSERT INTO games (id, meeting_id, number, journal_game_id, recorded_at)"
+                     " VALUES (?, 1, ?, 'j', 'x')", [(1, 1), (2, 2)])
+    conn.commit()
     conn.close()
+    with pytest.raises(schema.SchemaError, match="version 4 failed: .*meeting 1 journal game 'j' 2 times"):
+        RecordStore(path)
+    with sqlite3.connect(path) as raw:
+        assert raw.execute("PRAGMA user_version").fetchone()[0] == 3
+        assert raw.execute("SELECT version_num FROM alembic_version").fetchone()[0] == "0003"
+        assert "tables" not in {row[1] for row in raw.execute("PRAGMA table_info(meetings)")}
+        assert raw.execute("SELECT COUNT(*) FROM games").fetchone()[0] == 2
 
 
 # -- names are data -------------------------------------------------------------------------------
@@ -205,7 +208,7 @@ def test_players_add_and_import_refuse_control_characters(tmp_path, capsys):
         import_results(s, sheet)
 
 
-def test_names_holding_markup_are_printed_as_they_are(store, capsys, tmp_path):
+def test_names_holding_markup_are_printed_as_they_are(store, capsys, records_url):
     odd = ["[/]", "[bold]Zo", "Ul [/red]"]
     for name in odd:
         store.add_player(name)
@@ -216,7 +219,7 @@ def test_names_holding_markup_are_printed_as_they_are(store, capsys, tmp_path):
     console.print(players_table([store.status(n) for n in odd]))
     text = console.export_text()
     assert all(name in text for name in odd)
-    db = ["--db", str(store.path)]
+    db = ["--db", records_url]
     assert main(["meeting", "show", str(mid), *db]) == 0
     assert main(["players", "list", *db]) == 0
     out = capsys.readouterr().out

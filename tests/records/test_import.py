@@ -19,8 +19,8 @@ def line(meeting: str, kind: str, date: str, order: tuple[str, ...] = PLAYERS, c
 
 
 @pytest.fixture
-def store(tmp_path):
-    with RecordStore(tmp_path / "records.sqlite") as s:
+def store(records_url):
+    with RecordStore(records_url) as s:
         yield s
 
 

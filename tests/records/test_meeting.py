@@ -32,8 +32,8 @@ class Table:
 
 
 @pytest.fixture
-def store(tmp_path):
-    with RecordStore(tmp_path / "records.sqlite") as s:
+def store(records_url):
+    with RecordStore(records_url) as s:
         yield s
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import sqlite3
 
 import pytest
+import sqlalchemy
 
 from kikimimi.games.base import Outcome
 from kikimimi.games.trident.ladder import Rank
@@ -21,8 +22,8 @@ def outcome(*ranking: int, crashed: int | None = None, points: dict[int, int] | 
 
 
 @pytest.fixture
-def store(tmp_path):
-    with RecordStore(tmp_path / "records.sqlite") as s:
+def store(records_url):
+    with RecordStore(records_url) as s:
         for name in SEATS.values():
             s.add_player(name)
         yield s
@@ -40,24 +41,27 @@ def test_migration_from_an_empty_database(tmp_path):
     path.touch()
     with RecordStore(path) as s:
         assert s.schema_version == schema.LATEST
-        tables = {r[0] for r in s._db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
-        assert {"players", "meetings", "meeting_players", "games", "results"} <= tables
-        assert s._db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
         assert s.players() == []
+    with sqlite3.connect(path) as raw:
+        tables = {r[0] for r in raw.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+        assert {"players", "meetings", "meeting_players", "meeting_tables", "games", "results"} <= tables
+        assert raw.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        assert raw.execute("PRAGMA user_version").fetchone()[0] == schema.LATEST  # what older kikimimis read
 
 
-def test_a_version_one_database_is_brought_up_to_date_keeping_its_data(tmp_path):
-    path = tmp_path / "v1.sqlite"
-    conn = sqlite3.connect(path)
-    schema.migrate(conn, target=1)
+def test_a_version_one_database_is_brought_up_to_date_keeping_its_data(tmp_path, legacy_records):
+    conn = legacy_records(1)
     conn.execute("INSERT INTO players (name, title_form, created_at) VALUES ('Old', 'queen', '2020-01-01')")
     conn.commit()
     conn.close()
+    path = tmp_path / "legacy.sqlite"
     with RecordStore(path) as s:
         assert s.schema_version == schema.LATEST
         assert s.player("old").title_form == "queen"
-        indexes = {r[0] for r in s._db.execute("SELECT name FROM sqlite_master WHERE type='index'")}
-        assert "results_by_player" in indexes
+    with sqlite3.connect(path) as raw:
+        indexes = {r[0] for r in raw.execute("SELECT name FROM sqlite_master WHERE type='index'")}
+        assert {"results_by_player", "games_by_journal"} <= indexes
+        assert raw.execute("SELECT version_num FROM alembic_version").fetchone()[0] == schema.REVISIONS[-1]
 
 
 def test_a_newer_database_is_refused_with_what_to_do(tmp_path):
@@ -67,6 +71,18 @@ def test_a_newer_database_is_refused_with_what_to_do(tmp_path):
     conn.close()
     with pytest.raises(schema.SchemaError, match="upgrade kikimimi"):
         RecordStore(path)
+
+
+def test_a_database_at_an_unknown_revision_is_refused(fresh_records_url):
+    records_url = fresh_records_url
+    with RecordStore(records_url) as s:
+        assert s.schema_version == schema.LATEST
+    engine = sqlalchemy.create_engine(records_url)
+    with engine.begin() as conn:
+        conn.execute(sqlalchemy.text("UPDATE alembic_version SET version_num = '0099'"))
+    engine.dispose()
+    with pytest.raises(schema.SchemaError, match="at schema version 0099, newer than this kikimimi knows"):
+        RecordStore(records_url)
 
 
 def test_a_file_that_is_not_a_database_is_refused(tmp_path):

@@ -27,8 +27,8 @@ def results(*names: str) -> list[PlayerResult]:
 
 
 @pytest.fixture
-def store(tmp_path):
-    with RecordStore(tmp_path / "records.sqlite") as s:
+def store(records_url):
+    with RecordStore(records_url) as s:
         yield s
 
 
@@ -81,14 +81,13 @@ def test_tables_the_game_cannot_seat_are_refused(store, players, tables, message
     assert store.meetings() == []
 
 
-def test_results_go_to_their_table_and_numbers_and_rounds_count_apart(ranked):
+def test_results_go_to_their_table_and_numbers_and_rounds_count_apart(ranked, sql):
     mid = ranked.start_meeting("half", SIX, tables=2)
     assert ranked.record_results(mid, results("Cid", "Eve", "Fay"), table=2, journal_game_id="t2-1") == 1
     assert ranked.record_results(mid, results("Ann", "Dee", "Bob"), table=1, journal_game_id="t1-1") == 2
     assert ranked.record_results(mid, results("Eve", "Cid", "Fay"), table=2, journal_game_id="t2-2") == 3
-    rows = ranked._db.execute("SELECT number, table_no, round FROM games WHERE meeting_id = ? ORDER BY number",
-                              (mid,)).fetchall()
-    assert [tuple(r) for r in rows] == [(1, 2, 1), (2, 1, 1), (3, 2, 2)]
+    rows = sql("SELECT number, table_no, round FROM games WHERE meeting_id = :m ORDER BY number", m=mid)
+    assert rows == [(1, 2, 1), (2, 1, 1), (3, 2, 2)]
     assert [t.games_played for t in ranked.meeting_tables(mid)] == [1, 2]
     # A table replaying its outbox: the same journal game is the same game, nothing written.
     assert ranked.record_results(mid, results("Eve", "Cid", "Fay"), table=2, journal_game_id="t2-2") == 3
@@ -153,10 +152,9 @@ def test_tables_join_and_report_their_state(ranked):
         ranked.join_table(mid, 1, "late")
 
 
-def test_a_version_three_database_gets_table_one_and_rounds(tmp_path):
-    path = tmp_path / "v3.sqlite"
-    conn = sqlite3.connect(path)
-    schema.migrate(conn, target=3)
+def test_a_version_three_database_gets_table_one_and_rounds(tmp_path, legacy_records):
+    path = tmp_path / "legacy.sqlite"
+    conn = legacy_records(3)
     conn.executemany("INSERT INTO players (id, name, created_at) VALUES (?, ?, 'x')", [(1, "A"), (2, "B"), (3, "C")])
     conn.execute("INSERT INTO meetings (id, kind, held_at, game) VALUES (1, 'half', 'x', 'trident')")
     conn.executemany("INSERT INTO meeting_players VALUES (1, ?, ?)", [(1, 0), (2, 1), (3, 2)])
@@ -171,10 +169,11 @@ def test_a_version_three_database_gets_table_one_and_rounds(tmp_path):
         assert s.schema_version == schema.LATEST
         (table,) = s.meeting_tables(1)
         assert (table.players, table.games_played, s.meeting(1).tables) == (("A", "B", "C"), 2, 1)
-        rows = s._db.execute("SELECT number, table_no, round FROM games ORDER BY number").fetchall()
-        assert [tuple(r) for r in rows] == [(1, 1, 1), (2, 1, 2)]
         assert s.record_results(1, results("B", "A", "C"), journal_game_id="j2") == 2  # already there
         assert s.record_results(1, results("B", "A", "C"), journal_game_id="j3") == 3
+    with sqlite3.connect(path) as raw:
+        rows = raw.execute("SELECT number, table_no, round FROM games ORDER BY number").fetchall()
+        assert rows == [(1, 1, 1), (2, 1, 2), (3, 1, 3)]
 
 
 def test_meeting_start_over_tables_only_opens_it_and_show_lists_the_tables(tmp_path, capsys):
