@@ -286,27 +286,29 @@
     if (meeting !== "current" || info.status === "open" || nextMeetingTimer) return;
     nextMeetingTimer = setTimeout(() => {
       nextMeetingTimer = null;
-      source.close();
       connect();
     }, NEXT_MEETING_MS);
   }
 
   function connect() {
-    source = new EventSource(`${base}/events`);
-    source.addEventListener("snapshot", onSnapshot);
-    source.addEventListener("open", () => {
+    // One stream at a time: a retry and a move to the next meeting may both come here.
+    if (source) source.close();
+    const mine = new EventSource(`${base}/events`);
+    source = mine;
+    mine.addEventListener("snapshot", onSnapshot);
+    mine.addEventListener("open", () => {
       // Versions are compared within one stream: a new one (a restarted host, the next meeting) always draws.
       lastVersion = -1;
       showLink(true);
       $("waiting-detail").textContent = "";
     });
-    source.addEventListener("error", () => {
+    mine.addEventListener("error", () => {
+      if (mine !== source) return;
       showLink(false);
-      if (source.readyState === EventSource.CLOSED) {
+      if (mine.readyState === EventSource.CLOSED) {
         // The browser retries a dropped stream by itself, but not one refused with an HTTP error.
-        source.close();
         explainFailure();
-        setTimeout(connect, RETRY_MS);
+        setTimeout(() => mine === source && connect(), RETRY_MS);
       }
     });
   }
