@@ -3,11 +3,12 @@ detection time): a short run through the real command, real ptys, the real hub a
 
 from __future__ import annotations
 
+import argparse
 import re
 
 import pytest
 
-from kikimimi.cli import main
+from kikimimi.devices import bench
 from kikimimi.devices.hub import BACKOFF_MAX, STALL_AFTER
 
 ROW = re.compile(r"^(?P<name>replug back|replug tap|stall found|stall reopened)\s+n=\s*(?P<n>\d+)\s+"
@@ -16,7 +17,9 @@ ROW = re.compile(r"^(?P<name>replug back|replug tap|stall found|stall reopened)\
 
 @pytest.mark.hardware_emulation
 def test_replug_and_stall_bench_measures_each_plug_and_each_hang(capsys):
-    code = main(["bench", "readers", "--replug", "3", "--unplugged", "0.3", "0.6", "--stall", "1"])
+    parser = argparse.ArgumentParser(prog="kikimimi bench readers")  # the command's own options and run
+    bench.add_arguments(parser)
+    code = bench.run(parser.parse_args(["--replug", "3", "--unplugged", "0.3", "0.6", "--stall", "1"]))
     out = capsys.readouterr().out
     rows = {m["name"]: m for m in ROW.finditer(out)}
     assert set(rows) == {"replug back", "replug tap", "stall found", "stall reopened"}, out
