@@ -51,13 +51,15 @@ class TableLink:
     """The venue API from a table's side (docs/meetings.md). One httpx client; thread-safe calls."""
 
     def __init__(self, url: str, table: int, *, token: str | None = None, controller: str = "",
-                 meeting: int | None = None, timeout: float = 5.0) -> None:
+                 meeting: int | None = None, timeout: float = 30.0) -> None:
         self.url = url.rstrip("/")
         self.table = table
         self.meeting = meeting
         self.controller = controller or f"table-{table}"
         headers = {"Authorization": f"Bearer {token}"} if token else {}
-        self._http = httpx.Client(base_url=self.url, headers=headers, timeout=timeout)
+        # A host that does not connect within 3 s is away; one that connected is busy, not gone: a result
+        # given up on too early would be recorded and then sent again (deduplicated, but twice the work).
+        self._http = httpx.Client(base_url=self.url, headers=headers, timeout=httpx.Timeout(timeout, connect=3.0))
 
     def close(self) -> None:
         self._http.close()
