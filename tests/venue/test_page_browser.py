@@ -177,9 +177,12 @@ def fresh(host: tuple[HostDouble, str]) -> tuple[HostDouble, str]:
     return double, base_url
 
 
-def open_page(browser: Any, url: str, *, locale: str = "en-US", width: int = 1920, height: int = 1080) -> Any:
+def open_page(browser: Any, url: str, *, locale: str = "en-US", width: int = 1920, height: int = 1080,
+              fake_clock: bool = False) -> Any:
     context = browser.new_context(locale=locale, viewport={"width": width, "height": height})
     tab = context.new_page()
+    if fake_clock:
+        tab.clock.install()  # the page's timers wait until the test moves the clock on
     tab.goto(url)
     return tab
 
@@ -356,17 +359,43 @@ def test_a_dropped_stream_shows_reconnecting_then_comes_back(open_tab: Any, fres
 def test_thirty_tables_and_ninety_players_turn_pages(open_tab: Any, fresh: tuple[HostDouble, str]) -> None:
     double, base_url = fresh
     double.snapshot = meeting_snapshot(players=90, tables=30)
-    tab = open_tab(f"{base_url}/?lang=en&rotate=1")
+    tab = open_tab(f"{base_url}/?lang=en&rotate=15", fake_clock=True)
     drawn_version(tab, 1)
     visible = "sel => Array.from(document.querySelectorAll(sel)).filter(e => !e.hidden).map(e => e.textContent)"
     first_page = tab.evaluate(visible, "#standings tr")
+    first_tables = tab.evaluate(visible, ".table-card")
     pages = int(tab.get_attribute("#standings-pager", "data-pages"))
-    assert 1 < pages <= 90 // len(first_page) + 1
+    assert 1 < pages == -(-90 // len(first_page))
     assert tab.inner_text("#standings-pager") == f"Standings 1/{pages}"
+    assert tab.inner_text("#tables-pager") == f"Tables 1/{-(-30 // len(first_tables))}"
     assert "compact" in tab.get_attribute("#tables", "class")
     assert _fits_the_screen(tab)
-    tab.wait_for_selector("#standings-pager[data-page='2']", state="attached", timeout=2500)
+    tab.clock.run_for(14_000)  # ?rotate=15: a page stays 15 s
+    assert tab.get_attribute("#standings-pager", "data-page") == "1"
+    tab.clock.run_for(1_000)
+    assert tab.get_attribute("#standings-pager", "data-page") == "2"
     assert set(tab.evaluate(visible, "#standings tr")).isdisjoint(first_page)
+    assert set(tab.evaluate(visible, ".table-card")).isdisjoint(first_tables)
+    assert _fits_the_screen(tab)
+
+
+def test_a_page_on_the_current_meeting_moves_on_to_the_next(open_tab: Any, fresh: tuple[HostDouble, str]) -> None:
+    double, base_url = fresh
+    double.snapshot["meeting"]["status"] = "finished"
+    tab = open_tab(f"{base_url}/meetings/current?lang=en", fake_clock=True)
+    drawn_version(tab, 1)
+    assert tab.inner_text("#status") == "Final standings"
+    opened = double.streams_opened
+    following = meeting_snapshot()
+    following["meeting"].update(id=4, label="Winter trial")
+    double.snapshot = following  # the host's current meeting is now the next one
+    tab.clock.run_for(29_000)
+    assert tab.inner_text("#meeting-label") == "Autumn trial" and double.streams_opened == opened
+    tab.clock.run_for(2_000)
+    tab.wait_for_function("() => document.getElementById('meeting-label').textContent === 'Winter trial'",
+                          polling=50, timeout=2000)
+    assert tab.inner_text("#status") == "In progress"
+    assert double.streams_opened == opened + 1
 
 
 def _fits_the_screen(tab: Any) -> bool:
