@@ -325,7 +325,7 @@ def test_a_table_not_reporting_is_marked_lost(open_tab: Any, fresh: tuple[HostDo
 
 def test_a_dropped_stream_shows_reconnecting_then_comes_back(open_tab: Any, fresh: tuple[HostDouble, str]) -> None:
     double, base_url = fresh
-    tab = open_tab(f"{base_url}/?lang=en")
+    tab = open_tab(f"{base_url}/?lang=en", fake_clock=True)
     drawn_version(tab, 1)
     assert tab.locator("#link").is_hidden()
     # The stream ends (a proxy's timeout, a host restart): the browser opens a new one by itself.
@@ -349,7 +349,9 @@ def test_a_dropped_stream_shows_reconnecting_then_comes_back(open_tab: Any, fres
     back["standings"][0]["wins"] += 2
     double.snapshot = back
     double.refusing = False
-    tab.wait_for_selector("#link", state="hidden", timeout=5000)
+    assert tab.locator("#link").is_visible()
+    tab.clock.run_for(1_000)  # the page's own retry, 1 s after the refusal
+    tab.wait_for_selector("#link", state="hidden", timeout=2000)
     tab.wait_for_function(
         "wins => document.querySelector('#standings tr .wins').textContent === String(wins)",
         arg=back["standings"][0]["wins"], timeout=2000,
