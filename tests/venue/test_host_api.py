@@ -28,7 +28,7 @@ def db(tmp_path: Path) -> Path:
     return tmp_path / "records.sqlite"
 
 
-def host_app(db: Path, **options: Any) -> Any:
+def host_app(db: Path | str, **options: Any) -> Any:
     return create_app(lambda: RecordStore(db), token=TOKEN, meeting_id=None, **options)
 
 
@@ -38,7 +38,8 @@ def report(link: TableLink, journal_id: str, seed: int) -> dict[str, Any]:
     return link.report(journal_id, seats, bot_outcome(seed).to_json())
 
 
-def test_join_report_and_a_repeated_report_counted_once(db):
+def test_join_report_and_a_repeated_report_counted_once(records_url):
+    db = records_url  # on SQLite and on PostgreSQL
     meeting = new_meeting(db, tables=2)
     with serve(host_app(db)) as url:
         link = TableLink(url, 2, token=TOKEN, controller="table-two")

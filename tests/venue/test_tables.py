@@ -7,7 +7,7 @@ from __future__ import annotations
 import signal
 from pathlib import Path
 
-from venue_helpers import HostProcess, finished_games, join_table, new_meeting, stop, wait_for
+from venue_helpers import HostProcess, ThreadHost, finished_games, join_table, new_meeting, stop, wait_for
 
 from kikimimi.records.kinds import ladder
 from kikimimi.records.standings import standings
@@ -57,7 +57,7 @@ def test_three_bot_tables_play_a_meeting_to_the_end(tmp_path):
 def test_the_host_restarted_mid_meeting_loses_nothing(tmp_path):
     db = tmp_path / "records.sqlite"
     meeting = new_meeting(db, tables=2, kind="half")
-    host = HostProcess(db, tmp_path).start()
+    host = ThreadHost(db).start()
     folder = tmp_path / "table1"
     table = join_table(host.url, 1, folder, seed=7)
     try:
@@ -83,7 +83,7 @@ def test_the_host_restarted_mid_meeting_loses_nothing(tmp_path):
 def test_a_table_killed_before_reporting_sends_the_game_after_restart(tmp_path):
     db = tmp_path / "records.sqlite"
     meeting = new_meeting(db, tables=2, kind="half")
-    host = HostProcess(db, tmp_path).start()
+    host = ThreadHost(db).start()
     folder = tmp_path / "table2"
     table = join_table(host.url, 2, folder, seed=11)
     try:

@@ -43,12 +43,13 @@ def wait_for(check: Callable[[], Any], timeout: float, what: str) -> Any:
 
 
 @contextlib.contextmanager
-def serve(app: Any) -> Iterator[str]:
-    """Serve `app` with uvicorn on a free 127.0.0.1 port in a thread; yields its base URL."""
+def serve(app: Any, port: int = 0) -> Iterator[str]:
+    """Serve `app` with uvicorn on 127.0.0.1 (a free port unless given) in a thread; yields its base URL."""
     import uvicorn
 
     sock = socket.socket()
-    sock.bind(("127.0.0.1", 0))
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # the same port again after a restart
+    sock.bind(("127.0.0.1", port))
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=1))
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
@@ -62,7 +63,31 @@ def serve(app: Any) -> Iterator[str]:
         sock.close()
 
 
-def new_meeting(db: Path, tables: int, kind: str = "half", players: int | None = None) -> int:
+class ThreadHost:
+    """The host's app served in this process on a fixed port, stopped and started again at will (the
+    tables are the processes that matter in a restart; the host process itself is tested by HostProcess)."""
+
+    def __init__(self, db: Path | str, token: str = TOKEN) -> None:
+        from kikimimi.venue.host import create_app
+
+        self.app = lambda: create_app(lambda: RecordStore(db), token=token, meeting_id=None)
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self._serving: contextlib.ExitStack | None = None
+
+    def start(self) -> ThreadHost:
+        self._serving = contextlib.ExitStack()
+        self._serving.enter_context(serve(self.app(), self.port))
+        return self
+
+    def kill(self) -> None:
+        """The server stops: its port refuses connections until it starts again."""
+        if self._serving is not None:
+            self._serving.close()
+            self._serving = None
+
+
+def new_meeting(db: Path | str, tables: int, kind: str = "half", players: int | None = None) -> int:
     names = [f"P{n:02d}" for n in range(1, (players or 3 * tables) + 1)]
     with RecordStore(db) as store:
         return store.start_meeting(kind, names, add_unknown=True, tables=tables)
