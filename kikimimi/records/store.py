@@ -829,18 +829,54 @@ class RecordStore:
         return [self.status(n, game) for n in names]
 
     def ladder_statuses(self, game: str | None = None, names: Sequence[str] | None = None) -> dict[str, Any]:
-        """Every player's status on the game's ladder (default: the ladder game), by name, from one
-        query over the results and the ladder's replay (`names`: only those players)."""
+        """Every player's status on the game's ladder (default: the ladder game), by name (`names`:
+        only those players).
+
+        One query reads every finished meeting of the game, one row per player and meeting, the
+        player's games in it folded into a string by the database (`_GameCodes`); each player's
+        history is replayed by the ladder. A replay is a pure function of (name, title form, history),
+        so a player whose history is the one replayed before (in this process) is not replayed again:
+        after a meeting is finished only its players are."""
         game, rules = self._ladder(game)
         everyone = self.players()
         if names is not None:
             wanted = {n.casefold() for n in names}
             everyone = [p for p in everyone if p.name.casefold() in wanted]
-        histories = self._histories(game, rules, None if names is None else [p.id for p in everyone])
-        return {
-            p.name: rules.replay(histories.get(p.id, []), name=p.name, title_form=p.title_form).status
-            for p in everyone
-        }
+        rows: dict[int, list[tuple[Any, ...]]] = {p.id: [] for p in everyone}
+        with self._read() as conn:
+            for pid, mid, kind, held_at, winner_id, codes in conn.execute(self._history_rows_query(game)):
+                mine = rows.get(pid)
+                if mine is not None:
+                    mine.append((mid, kind, held_at, winner_id == pid, codes or ""))
+        decode = _GameCodes.decoder(rules)
+        statuses = {}
+        for p in everyone:
+            key = (rules.__name__, p.name, p.title_form, tuple(rows[p.id]))
+            status = _REPLAYED.get(key)
+            if status is None:
+                history = [rules.MeetingResult(mid, kind, decode(codes), (held_at, mid), won)
+                           for mid, kind, held_at, won, codes in rows[p.id]]
+                status = rules.replay(history, name=p.name, title_form=p.title_form).status
+                if len(_REPLAYED) >= _REPLAYED_MAX:
+                    _REPLAYED.clear()
+                _REPLAYED[key] = status
+            statuses[p.name] = status
+        return statuses
+
+    def _history_rows_query(self, game: str) -> sa.Select[Any]:
+        """(player id, meeting id, kind, held_at, winner id, game codes) for every player of every
+        finished meeting of `game`, in the order the meetings were held. A player's games are those
+        of their table (all of a table's players play each of its games), found by the games' index
+        on (meeting, table, round) and folded in round order."""
+        games = sa.and_(G.c.meeting_id == M.c.id, G.c.table_no == MP.c.table_no, G.c.game == M.c.game)
+        mine = sa.and_(R.c.game_id == G.c.id, R.c.player_id == MP.c.player_id)
+        return (
+            sa.select(MP.c.player_id, M.c.id, M.c.kind, M.c.held_at, M.c.winner_id, _GameCodes.folded(self.dialect))
+            .select_from(M.join(MP, MP.c.meeting_id == M.c.id).outerjoin(G, games).outerjoin(R, mine))
+            .where(M.c.status == "finished", M.c.game == game)
+            .group_by(M.c.held_at, M.c.id, MP.c.player_id, M.c.kind, M.c.winner_id)
+            .order_by(M.c.held_at, M.c.id, MP.c.player_id)
+        )
 
     def meeting_changes(self, meeting_id: int) -> list[Any]:
         """The changes a finished meeting brought, derived again from the results (none for a game
@@ -861,6 +897,50 @@ class RecordStore:
                 .group_by(G.c.game).order_by(G.c.game)
             ).all()
         return {row[0]: (int(row[1]), int(row[2] or 0)) for row in rows}
+
+
+_REPLAYED: dict[tuple[Any, ...], Any] = {}  # (ladder, name, title form, history rows) -> status
+_REPLAYED_MAX = 200_000
+
+
+class _GameCodes:
+    """A player's games in one meeting as a string the database builds: two characters a game, its
+    round (chr(round)) and its result (chr(64 + 2 * place + crashed)). Rounds let the reader check
+    the order (and restore it, should a database hand the games over in another order)."""
+
+    @staticmethod
+    def folded(dialect: str) -> sa.ColumnElement[str]:
+        char = sa.func.chr if dialect == "postgresql" else sa.func.char
+        code = sa.type_coerce(char(G.c.round), sa.String) + char(64 + 2 * R.c.place + R.c.crashed)
+        if dialect == "postgresql":
+            from sqlalchemy.dialects.postgresql import aggregate_order_by
+
+            return sa.func.string_agg(code, aggregate_order_by(sa.literal_column("''"), G.c.round))
+        return sa.func.group_concat(code, "")
+
+    @staticmethod
+    def decoder(rules: ModuleType) -> Any:
+        """codes -> the ladder's tuple of GameResult, one shared GameResult per (place, crash)."""
+        results: dict[str, Any] = {}
+        in_order: dict[int, str] = {}
+
+        def result(code: str) -> Any:
+            found = results.get(code)
+            if found is None:
+                place, crashed = divmod(ord(code) - 64, 2)
+                found = results[code] = rules.GameResult(place, bool(crashed))
+            return found
+
+        def decode(codes: str) -> tuple[Any, ...]:
+            count = len(codes) // 2
+            rounds = in_order.get(count)
+            if rounds is None:
+                rounds = in_order[count] = "".join(map(chr, range(1, count + 1)))
+            if codes[0::2] != rounds:  # not in round order: sort the games by round
+                codes = "".join(sorted(codes[i:i + 2] for i in range(0, len(codes), 2)))
+            return tuple(map(result, codes[1::2]))
+
+        return decode
 
 
 def _seat_keys(value: Any) -> Any:

@@ -191,3 +191,26 @@ def test_meeting_start_over_tables_only_opens_it_and_show_lists_the_tables(tmp_p
     code = main(["meeting", "start", "--trial", "half", "--tables", "2", "--players", "A,B,C,D,E,F",
                  "--results", "-", *db])
     assert code == 2 and "played by its tables" in capsys.readouterr().err
+
+
+def test_every_players_status_at_once_is_each_players_own(ranked):
+    mid = ranked.start_meeting("contest", SIX, tables=2)
+    for table in ranked.meeting_tables(mid):
+        ranked.record_results(mid, results(*table.players), table=table.table)
+        ranked.record_results(mid, [PlayerResult(n, p, crashed=p == 3) for p, n in enumerate(table.players, 1)],
+                              table=table.table)
+    ranked.finish_meeting(mid, contest_winner="Eve")
+    everyone = ranked.ladder_statuses()
+    assert everyone == {p.name: ranked.status(p.name) for p in ranked.players()}
+    assert everyone["Eve"].contests_won == 1 and everyone["Ann"].wins == 10
+    assert ranked.ladder_statuses(names=["eve"]) == {"Eve": everyone["Eve"]}
+
+
+def test_games_folded_out_of_round_order_are_put_back_in_order():
+    from kikimimi.games.trident import ladder
+    from kikimimi.records.store import _GameCodes
+
+    decode = _GameCodes.decoder(ladder)
+    # rounds 2, 1, 3: a 2nd place, a win, a crash at 3rd place
+    assert decode("\x02D\x01B\x03G") == (ladder.GameResult(1), ladder.GameResult(2), ladder.GameResult(3, True))
+    assert decode("") == ()

@@ -1,0 +1,240 @@
+"""Standings recomputation: every player's ladder status over many players' results (SQLite or PostgreSQL).
+
+`kikimimi bench standings --players 10000 --games 100` loads synthetic Trident results (full trials of
+three, bulk inserts) into a fresh database, then times `RecordStore.ladder_statuses()` several times:
+the first read in a process (every player replayed) and the reads after one more meeting is finished
+(only its players replayed again). `--db URL` measures an existing empty database; `--postgres` starts
+a throwaway PostgreSQL server with fsync on. Also here: a simulated table reporting its games, which
+the concurrency test runs in several processes at once.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import sys
+import tempfile
+import threading
+import time
+from contextlib import ExitStack
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import sqlalchemy as sa
+
+from kikimimi.games.base import Outcome
+from kikimimi.games.registry import DEFAULT_GAME
+from kikimimi.records import schema
+from kikimimi.records import store as store_module
+from kikimimi.records.pgcluster import ClusterUnavailable, throwaway_cluster
+from kikimimi.records.results import results_from_outcome
+from kikimimi.records.store import RecordStore
+
+SEATS = 3  # the Trident's
+EPOCH = datetime(2024, 1, 1, tzinfo=UTC)
+GAMES_PER_TRIAL = 10
+
+
+def trident_outcome(rng: random.Random) -> Outcome:
+    """A Trident game as its engine ends one: one seat goes out and wins, or one crashes and nobody wins."""
+    ranking = tuple(rng.sample(range(1, SEATS + 1), SEATS))
+    if rng.random() < 0.15:
+        return Outcome(ranking=ranking, winners=(), details={"crashed": ranking[-1]})
+    return Outcome(ranking=ranking, winners=ranking[:1], details={"crashed": None})
+
+
+def table_outcomes(table: int, games: int, seed: int = 0) -> list[Outcome]:
+    """The games a simulated table plays, the same for the same table and seed."""
+    rng = random.Random(seed * 1000 + table)
+    return [trident_outcome(rng) for _ in range(games)]
+
+
+def report_table(url: str, meeting_id: int, table: int, games: int, seed: int, start: Any = None,
+                 twice_every: int = 3) -> list[int]:
+    """A table reporting its games of a meeting as they end; every `twice_every`-th game is reported
+    twice at once (two threads, as a reconnecting table replaying its outbox beside a live report).
+    Returns the numbers the store gave, one per report."""
+    numbers: list[int] = []
+    failures: list[BaseException] = []
+    with RecordStore(url) as store:
+        seats = store.meeting_table(meeting_id, table).seat_players
+        if start is not None:
+            start.wait()
+        for round_no, outcome in enumerate(table_outcomes(table, games, seed), start=1):
+            results = results_from_outcome(seats, outcome)
+            journal = f"table{table}-game{round_no}"
+
+            def report(results: Any = results, journal: str = journal) -> None:
+                try:
+                    numbers.append(store.record_results(meeting_id, results, journal_game_id=journal, table=table))
+                except BaseException as exc:  # handed to the caller below, not lost in the thread
+                    failures.append(exc)
+
+            copies = 2 if round_no % twice_every == 0 else 1
+            threads = [threading.Thread(target=report) for _ in range(copies)]
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join()
+            if failures:
+                raise failures[0]
+    return numbers
+
+
+def report_table_process(out: Any, *args: Any) -> None:
+    """`report_table` in a process of its own: puts (table, numbers) or (table, error text) on `out`."""
+    table = args[2]
+    try:
+        out.put((table, report_table(*args)))
+    except Exception as exc:
+        out.put((table, f"{type(exc).__name__}: {exc}"))
+
+
+# -- kikimimi bench standings ---------------------------------------------------------------------------
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--players", type=int, default=10_000, help="players (default 10000)")
+    parser.add_argument("--games", type=int, default=100, help="games per player, in full trials of 10 (default 100)")
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument("--db", help="an EMPTY records database (path or URL); default: a temporary SQLite file")
+    where.add_argument("--postgres", action="store_true",
+                       help="a throwaway PostgreSQL server (Debian's postgresql), fsync on")
+    parser.add_argument("--repeat", type=int, default=5, help="timed recomputations of each kind (default 5)")
+    parser.add_argument("--json", action="store_true")
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.players < SEATS or args.games < GAMES_PER_TRIAL:
+        print(f"bench standings: at least {SEATS} players and {GAMES_PER_TRIAL} games each", file=sys.stderr)
+        return 2
+    with ExitStack() as stack:
+        try:
+            target = _target(args, stack)
+            store = stack.enter_context(RecordStore(target))
+        except (ClusterUnavailable, schema.SchemaError) as exc:
+            print(f"bench standings: {exc}", file=sys.stderr)
+            return 1
+        if store.players():
+            print(f"bench standings: {store.url} already holds players; give an empty database", file=sys.stderr)
+            return 2
+        figures = measure(store, args.players, args.games, args.repeat)
+    if args.json:
+        print(json.dumps(figures))
+    else:
+        _print(figures)
+    return 0
+
+
+def _target(args: argparse.Namespace, stack: ExitStack) -> str:
+    if args.db:
+        return str(args.db)
+    if args.postgres:
+        return stack.enter_context(throwaway_cluster(fsync=True))
+    folder = stack.enter_context(tempfile.TemporaryDirectory(prefix="kikimimi-bench-standings-"))
+    return str(Path(folder) / "records.sqlite")
+
+
+def measure(store: RecordStore, players: int, games: int, repeat: int) -> dict[str, Any]:
+    started = time.perf_counter()
+    counts = load_synthetic(store, players, games)
+    loaded = time.perf_counter() - started
+    cold, warm = [], []
+    for _ in range(repeat):
+        store_module._REPLAYED.clear()  # every player replayed, as the first read in a process
+        cold.append(_timed(store))
+    names = [p.name for p in store.players()[:SEATS]]
+    for n in range(repeat):  # one more meeting finished, then the standings read again
+        meeting = store.start_meeting("full", names, held_at=f"2999-01-01T00:00:{n:02d}+00:00")
+        seats = dict(enumerate(names, start=1))
+        for outcome in table_outcomes(1, GAMES_PER_TRIAL, seed=n):
+            store.record_results(meeting, results_from_outcome(seats, outcome))
+        store.finish_meeting(meeting)
+        warm.append(_timed(store))
+    return {
+        "database": store.dialect, "url": store.url, **counts, "load_s": round(loaded, 2),
+        "cold_median_s": round(statistics.median(cold), 3), "cold_max_s": round(max(cold), 3),
+        "after_a_meeting_median_s": round(statistics.median(warm), 3), "after_a_meeting_max_s": round(max(warm), 3),
+    }
+
+
+def _timed(store: RecordStore) -> float:
+    started = time.perf_counter()
+    statuses = store.ladder_statuses(DEFAULT_GAME)
+    elapsed = time.perf_counter() - started
+    if not statuses:
+        raise RuntimeError("no statuses read")
+    return elapsed
+
+
+def _print(f: dict[str, Any]) -> None:
+    print(f"records: {f['database']} ({f['url']})")
+    print(f"loaded {f['players']} players, {f['meetings']} full trials, {f['games']} games, "
+          f"{f['results']} results in {f['load_s']} s")
+    print(f"ladder_statuses, every player replayed:      median {f['cold_median_s']} s, max {f['cold_max_s']} s")
+    print(f"ladder_statuses, after one more meeting:     median {f['after_a_meeting_median_s']} s, "
+          f"max {f['after_a_meeting_max_s']} s  (target <= 1 s)")
+
+
+def load_synthetic(store: RecordStore, players: int, games: int) -> dict[str, int]:
+    """Players in full trials of three (shuffled each round; a remainder plays with the first ones
+    again), ten games each, every meeting finished. Bulk inserts with explicit ids, one transaction."""
+    rng = random.Random(16)
+    ids = list(range(1, players + 1))
+    rows: dict[str, list[dict[str, Any]]] = {name: [] for name in
+                                             ("players", "meetings", "meeting_players", "meeting_tables", "games",
+                                              "results")}
+    rows["players"] = [{"id": i, "name": f"Player {i:05d}", "title_form": "king", "created_at": "2024-01-01"}
+                       for i in ids]
+    meeting_id = game_id = 0
+    for _ in range(games // GAMES_PER_TRIAL):
+        order = rng.sample(ids, len(ids))
+        order += order[: (-len(order)) % SEATS]
+        for start in range(0, len(order), SEATS):
+            meeting_id += 1
+            seated = order[start:start + SEATS]
+            held_at = (EPOCH + timedelta(minutes=meeting_id)).isoformat(timespec="seconds")
+            rows["meetings"].append({"id": meeting_id, "label": None, "kind": "full", "held_at": held_at,
+                                     "status": "finished", "finished_at": held_at, "winner_id": None,
+                                     "game": DEFAULT_GAME, "tables": 1})
+            rows["meeting_tables"].append({"meeting_id": meeting_id, "table_no": 1, "controller": None,
+                                           "joined_at": None, "last_seen": None, "state": "{}"})
+            rows["meeting_players"] += [{"meeting_id": meeting_id, "player_id": pid, "position": seat - 1,
+                                         "table_no": 1, "seat": seat} for seat, pid in enumerate(seated, start=1)]
+            for number in range(1, GAMES_PER_TRIAL + 1):
+                game_id += 1
+                outcome = trident_outcome(rng)
+                rows["games"].append({"id": game_id, "meeting_id": meeting_id, "number": number, "table_no": 1,
+                                      "round": number, "journal_game_id": None, "reason": "", "recorded_at": held_at,
+                                      "game": DEFAULT_GAME, "details": "{}"})
+                crashed = outcome.details.get("crashed")
+                rows["results"] += [{"game_id": game_id, "player_id": seated[seat - 1], "seat": seat, "place": place,
+                                     "crashed": int(crashed == seat), "score": None,
+                                     "won": int(seat in outcome.winners), "details": "{}"}
+                                    for place, seat in enumerate(outcome.ranking, start=1)]
+    with store._engine.begin() as conn:
+        for name, table_rows in rows.items():
+            _bulk_insert(conn, schema.metadata.tables[name], table_rows)
+        if conn.dialect.name == "postgresql":  # ids were given: move the id sequences past them
+            for name in ("players", "meetings", "games"):
+                conn.exec_driver_sql(
+                    f"SELECT setval(pg_get_serial_sequence('{name}', 'id'), (SELECT MAX(id) FROM {name}))")
+    return {"players": players, "meetings": meeting_id, "games": game_id, "results": len(rows["results"])}
+
+
+def _bulk_insert(conn: sa.Connection, table: sa.Table, rows: list[dict[str, Any]]) -> None:
+    """PostgreSQL: COPY (psycopg's copy protocol); SQLite: executemany in chunks."""
+    if not rows:
+        return
+    columns = list(rows[0])
+    if conn.dialect.name == "postgresql":
+        cursor = conn.connection.driver_connection.cursor()
+        with cursor.copy(f"COPY {table.name} ({', '.join(columns)}) FROM STDIN") as copy:
+            for row in rows:
+                copy.write_row([row[c] for c in columns])
+        return
+    for start in range(0, len(rows), 50_000):
+        conn.execute(table.insert(), rows[start:start + 50_000])
