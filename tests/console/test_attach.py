@@ -46,8 +46,14 @@ def test_an_attached_console_acts_on_the_running_table_and_sees_what_it_does(tmp
             await until(pilot, lambda: app.view.events == 2, "the other console's tap")
             await until(pilot, lambda: "  2 (private line)" in shown(app, "#said-hand-2"), "the line it said")
             assert "diamond-1" not in shown(app, "#state")  # hands stay hidden on an attached console too
-            # A referee action with its confirmation: undo, journaled by the table.
             app.screen.set_focus(None)
+            await pilot.press("h")  # shown only once the Priest confirms (the players may see the screen)
+            assert "Show every hand" in shown(app.screen, "#question")
+            await pilot.press("y")
+            await until(pilot, lambda: "diamond-1" in shown(app, "#state"), "the hands shown")
+            await pilot.press("h")
+            await until(pilot, lambda: "diamond-1" not in shown(app, "#state"), "the hands hidden again")
+            # A referee action with its confirmation: undo, journaled by the table.
             await pilot.press("u")
             assert "Undo the last event: a piece on hand:2?" in shown(app.screen, "#question")
             await pilot.press("y")
