@@ -112,6 +112,14 @@ def _host(args: argparse.Namespace) -> int:
     except (RecordError, SchemaError, OSError) as exc:
         _err(str(exc))
         return 1
+    try:  # bound before anything is printed: a port in use is said plainly, not after the URLs
+        listener = socket.socket(socket.AF_INET6 if ":" in address else socket.AF_INET)
+        listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        listener.bind((address, port))
+    except OSError as exc:
+        _err(f"cannot listen on {args.listen}: {exc.strerror or exc}; is a host already running there? "
+             "(--listen ADDRESS:PORT chooses another)")
+        return 1
     token = secrets.token_urlsafe(9) if args.token is None else (args.token or None)
     app = create_app(opener, token=token, meeting_id=args.meeting, workers=4 if is_postgres(args.db) else 1,
                      contest_games=args.games)
@@ -119,17 +127,13 @@ def _host(args: argparse.Namespace) -> int:
     base = f"http://{shown}:{port}"
     print(f"kikimimi venue host on {base}")
     print(f"  the TV: {base}/" + (f"  (meeting {meeting.id}: {meeting.describe()})" if meeting else
-                                  "  (no open meeting yet: `kikimimi meeting start --tables N ...`)"))
+                                  "  (no open meeting: start one with `kikimimi meeting start --tables N ...`)"))
     join = f"kikimimi venue join {base} --table N" + (f" --token {token}" if token else "")
     print(f"  each table: {join}")
     if token is None:
         print("  no token: anyone on this network can report results", file=sys.stderr)
-    config = uvicorn.Config(app, host=address, port=port, log_level="warning", timeout_graceful_shutdown=2)
-    try:
-        uvicorn.Server(config).run()
-    except OSError as exc:  # the port is taken, the address is not this machine's
-        _err(f"cannot listen on {args.listen}: {exc.strerror or exc}")
-        return 1
+    config = uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=2)
+    uvicorn.Server(config).run(sockets=[listener])
     return 0
 
 
