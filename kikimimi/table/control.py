@@ -29,6 +29,7 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
+import operator
 import os
 import queue
 import socket
@@ -238,7 +239,7 @@ class TableControl:
         volumes = {spec.name: spec.volume for spec in table.config.outputs}
         names = list(table.voice.health()) if table.voice is not None else []
         self._levels: dict[str, tuple[float, bool]] = {name: (volumes.get(name, 1.0), False) for name in names}
-        self._cached: tuple[tuple[Any, ...], TableView] | None = None
+        self._cached: tuple[tuple[Any, ...], tuple[Any, ...], TableView] | None = None
 
     def describe(self) -> TableFacts:
         config = self.table.config
@@ -253,12 +254,15 @@ class TableControl:
         info = loop.info
         if info.game is not session.game:  # asked while the loop switches game: the session's own game
             info = next((i for i in games() if i.game is session.game), info)
-        key = (session, session.state, loop.paused, info, alerts[-1] if alerts else None)
+        # Objects by identity (a game may answer a refused tap with the very same state: the count tells),
+        # plain values by value.
+        objects = (session, session.state, info, alerts[-1] if alerts else None)
+        values = (len(session.events), loop.paused, loop.status.game_id)
         cached = self._cached
-        if cached is not None and all(a is b for a, b in zip(cached[0], key, strict=True)):
-            return cached[1]
+        if cached is not None and cached[1] == values and all(map(operator.is_, cached[0], objects)):
+            return cached[2]
         view = self._take(session, info)
-        self._cached = (key, view)
+        self._cached = (objects, values, view)
         return view
 
     def _take(self, session: Any, info: Any) -> TableView:
