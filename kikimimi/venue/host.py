@@ -217,6 +217,8 @@ class Host:
             feed.table_count = len(tables)
             feed.played = {t.table: t.games_played for t in tables}
             feed.due = {t.table: t.games_due if t.games_due is not None else self.contest_games for t in tables}
+            # Where each table was as the store kept it (a restarted host): shown lost once that is old.
+            feed.tables = {t.table: _live_from_store(t) for t in tables}
             feed.task = asyncio.create_task(self._rebuild_forever(feed))
             feed.dirty.set()
         await feed.ready.wait()
@@ -269,7 +271,7 @@ class Host:
                          "rank": title.get("rank"), "peerage": title.get("peerage")})
         table_rows = []
         for t in tables:
-            live = feed.tables.get(t.table) or _live_from_store(t)
+            live = feed.tables.get(t.table) or TableLive()
             connected = live.seen_at is not None and now - live.seen_at <= self.connected_seconds
             table_rows.append({
                 "table": t.table, "players": list(t.players), "games_played": t.games_played,
@@ -463,8 +465,10 @@ def _live_from_store(table: Any) -> TableLive:
     if table.last_seen:
         with contextlib.suppress(ValueError):
             seen = datetime.fromisoformat(table.last_seen).timestamp()
-    return TableLive(state.get("round"), state.get("phase"), dict(state.get("health") or {}), state.get("game_id"),
+    live = TableLive(state.get("round"), state.get("phase"), dict(state.get("health") or {}), state.get("game_id"),
                      seen)
+    live.connected = seen is not None and time.time() - seen <= CONNECTED_SECONDS
+    return live
 
 
 def _check_table(feed: MeetingFeed, table: int) -> None:
