@@ -176,3 +176,18 @@ def test_venue_status_shows_every_table_and_says_when_the_host_is_away(db, capsy
     assert "1/5" in shown and "degraded" in shown and "lost" in shown  # table 1 never reported: lost
     assert snapshot["tables"][1]["games_played"] == 1 and snapshot["tables"][1]["health"] == "degraded"
     assert url in away and "does not answer" in away and "Traceback" not in away
+
+
+def test_a_restarted_host_shows_where_each_table_was(db):
+    meeting = new_meeting(db, tables=2)
+    with serve(host_app(db)) as url:
+        link = TableLink(url, 1, token=TOKEN, controller="t1")
+        link.join()
+        link.send_state({"round": 4, "phase": "play", "game_id": "g-4", "health": {"readers": {"field": "ok"}}})
+        link.close()
+    with serve(host_app(db, connected_seconds=0.5)) as url:  # a new host process would read the same store
+        first = httpx.get(f"{url}/api/meetings/{meeting}").json()["tables"][0]
+        time.sleep(1.6)  # longer than connected_seconds, plus the host's once-a-second look
+        later = httpx.get(f"{url}/api/meetings/{meeting}").json()["tables"][0]
+    assert (first["round"], first["phase"], first["game_id"], first["controller"]) == (4, "play", "g-4", "t1")
+    assert later["round"] == 4 and later["connected"] is False and later["health"] == "lost"
