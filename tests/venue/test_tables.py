@@ -7,6 +7,7 @@ from __future__ import annotations
 import signal
 from pathlib import Path
 
+import httpx
 from venue_helpers import HostProcess, ThreadHost, finished_games, join_table, new_meeting, stop, wait_for
 
 from kikimimi.records.kinds import ladder
@@ -32,6 +33,7 @@ def test_three_bot_tables_play_a_meeting_to_the_end(tmp_path):
     tables = [join_table(host.url, n, tmp_path / f"table{n}", seed=n) for n in (1, 2, 3)]
     try:
         codes = [t.wait(timeout=60) for t in tables]
+        shown = httpx.get(f"{host.url}/api/meetings/{meeting}").json()  # what the venue's TV shows at the end
     finally:
         for t in tables:
             stop(t)
@@ -51,6 +53,11 @@ def test_three_bot_tables_play_a_meeting_to_the_end(tmp_path):
         assert {g.journal_game_id for g in games if g.results[0].player in seats[n - 1].players} == set(journal)
     assert len({g.journal_game_id for g in games}) == len(games) == 3 * GAMES
     assert all(s.games == GAMES for s in final)
+    assert shown["meeting"]["status"] == "finished"
+    assert [(r["position"], r["player"], r["wins"], r["points"], r["crashes"]) for r in shown["standings"]] == \
+        [(s.position, s.player, s.wins, s.points, s.crashes) for s in final]
+    assert [r["rank"]["en"] for r in shown["standings"]] == [statuses[s.player].rank_title for s in final]
+    assert [t["games_played"] for t in shown["tables"]] == [GAMES] * 3
     assert all(statuses[name].registered for name in info.players)  # a finished half trial registers everyone
 
 
