@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import os
+import threading
 import unicodedata
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -260,6 +261,8 @@ class RecordStore:
             self._engine = self._open_sqlite(url, self.path)
         else:
             self._engine = self._open_server(url)
+        self._histories: dict[str, _Histories] = {}  # by game: what ladder_statuses read before
+        self._histories_lock = threading.Lock()
 
     def _open_sqlite(self, url: sa.URL, path: Path) -> sa.Engine:
         where = f"records database {path}"
@@ -780,40 +783,17 @@ class RecordStore:
             raise RecordError(f"{game} keeps no ranks; its results are in `kikimimi meeting show`")
         return game, found
 
-    def _histories(self, game: str, rules: ModuleType, player_ids: Sequence[int] | None = None) -> dict[int, list[Any]]:
-        """Finished meetings of `game` as its ladder reads them (`MeetingResult`s), per player id, in
-        the order held; within a meeting a player's games by (table, round). Other games never enter."""
-        query = (
-            sa.select(MP.c.player_id, M.c.id, M.c.kind, M.c.held_at, M.c.winner_id, R.c.place, R.c.crashed)
-            .select_from(
-                M.join(MP, MP.c.meeting_id == M.c.id).outerjoin(
-                    R.join(G, G.c.id == R.c.game_id),
-                    sa.and_(G.c.meeting_id == M.c.id, R.c.player_id == MP.c.player_id, G.c.game == M.c.game),
-                )
-            )
-            .where(M.c.status == "finished", M.c.game == game)
-            .order_by(MP.c.player_id, M.c.held_at, M.c.id, G.c.table_no, G.c.round)
-        )
-        if player_ids is not None:
-            query = query.where(MP.c.player_id.in_(list(player_ids)))
-        meetings: dict[int, dict[int, tuple[str, str, bool, list[Any]]]] = {}
-        with self._read() as conn:
-            for pid, mid, kind, held_at, winner_id, place, crashed in conn.execute(query):
-                entry = meetings.setdefault(pid, {}).setdefault(mid, (kind, held_at, winner_id == pid, []))
-                if place is not None:
-                    entry[3].append(rules.GameResult(place, bool(crashed)))
-        return {
-            pid: [rules.MeetingResult(mid, kind, tuple(games), (held_at, mid), won)
-                  for mid, (kind, held_at, won, games) in mine.items()]
-            for pid, mine in meetings.items()
-        }
-
     def history(self, name: str, game: str | None = None) -> list[Any]:
         """A player's finished meetings of `game` (default: the ladder game), in the order held, as
-        that game's ladder reads them (its `MeetingResult`s). Other games' results never enter."""
+        that game's ladder reads them (its `MeetingResult`s); within a meeting the player's games in
+        the order of their table's rounds. Other games' results never enter."""
         game, rules = self._ladder(game)
         player = self.player(name)
-        return self._histories(game, rules, [player.id]).get(player.id, [])
+        decode = _GameCodes.decoder(rules)
+        with self._read() as conn:
+            rows = conn.execute(self._history_rows_query(game).where(MP.c.player_id == player.id)).all()
+        return [rules.MeetingResult(mid, kind, decode(codes or ""), (held_at, mid), winner_id == player.id)
+                for _, mid, kind, held_at, winner_id, codes in rows]
 
     def replay(self, name: str, game: str | None = None) -> Any:
         """The game's ladder replayed over the player's results of that game: `.status`, `.changes`."""
@@ -830,38 +810,32 @@ class RecordStore:
 
     def ladder_statuses(self, game: str | None = None, names: Sequence[str] | None = None) -> dict[str, Any]:
         """Every player's status on the game's ladder (default: the ladder game), by name (`names`:
-        only those players).
+        only those players, each read on its own).
 
-        One query reads every finished meeting of the game, one row per player and meeting, the
-        player's games in it folded into a string by the database (`_GameCodes`); each player's
-        history is replayed by the ladder. A replay is a pure function of (name, title form, history),
-        so a player whose history is the one replayed before (in this process) is not replayed again:
-        after a meeting is finished only its players are."""
+        Every read asks the database which meetings of the game are finished. A finished meeting can
+        no longer change (its games are closed, its winner set), so what this store read of it before
+        is kept: only newly finished meetings are read, in one query folding each player's games of a
+        meeting into a string (`_GameCodes`), and only their players (and players whose title form
+        changed) are replayed by the ladder. The first read replays everyone."""
         game, rules = self._ladder(game)
-        everyone = self.players()
         if names is not None:
-            wanted = {n.casefold() for n in names}
-            everyone = [p for p in everyone if p.name.casefold() in wanted]
-        rows: dict[int, list[tuple[Any, ...]]] = {p.id: [] for p in everyone}
-        with self._read() as conn:
-            for pid, mid, kind, held_at, winner_id, codes in conn.execute(self._history_rows_query(game)):
-                mine = rows.get(pid)
-                if mine is not None:
-                    mine.append((mid, kind, held_at, winner_id == pid, codes or ""))
-        decode = _GameCodes.decoder(rules)
-        statuses = {}
-        for p in everyone:
-            key = (rules.__name__, p.name, p.title_form, tuple(rows[p.id]))
-            status = _REPLAYED.get(key)
-            if status is None:
-                history = [rules.MeetingResult(mid, kind, decode(codes), (held_at, mid), won)
-                           for mid, kind, held_at, won, codes in rows[p.id]]
-                status = rules.replay(history, name=p.name, title_form=p.title_form).status
-                if len(_REPLAYED) >= _REPLAYED_MAX:
-                    _REPLAYED.clear()
-                _REPLAYED[key] = status
-            statuses[p.name] = status
-        return statuses
+            wanted = [self.player(n).name for n in names]
+            return {name: self.status(name, game) for name in wanted}
+        with self._histories_lock:
+            histories = self._histories.get(game)
+            if histories is None:
+                histories = self._histories[game] = _Histories(rules)
+            with self._read() as conn:
+                finished = {mid: (held_at, kind, winner) for mid, held_at, kind, winner in conn.execute(
+                    sa.select(M.c.id, M.c.held_at, M.c.kind, M.c.winner_id)
+                    .where(M.c.status == "finished", M.c.game == game))}
+                new = histories.forget_unless_kept(finished)
+                if new:
+                    query = self._history_rows_query(game)
+                    if len(new) < len(finished):
+                        query = query.where(M.c.id.in_(sorted(new)))
+                    histories.add(conn.execute(query))
+            return histories.statuses(self.players())
 
     def _history_rows_query(self, game: str) -> sa.Select[Any]:
         """(player id, meeting id, kind, held_at, winner id, game codes) for every player of every
@@ -899,8 +873,44 @@ class RecordStore:
         return {row[0]: (int(row[1]), int(row[2] or 0)) for row in rows}
 
 
-_REPLAYED: dict[tuple[Any, ...], Any] = {}  # (ladder, name, title form, history rows) -> status
-_REPLAYED_MAX = 200_000
+class _Histories:
+    """One game's ladder histories as one store read them: each player's rows of finished meetings
+    (meeting id, kind, held_at, won, game codes) and the status last replayed from them."""
+
+    def __init__(self, rules: ModuleType) -> None:
+        self.rules = rules
+        self.decode = _GameCodes.decoder(rules)
+        self.meetings: dict[int, tuple[Any, ...]] = {}  # finished meeting id -> (held_at, kind, winner id)
+        self.rows: dict[int, dict[int, tuple[Any, ...]]] = {}  # player id -> meeting id -> row
+        self.replayed: dict[int, tuple[str, str, Any]] = {}  # player id -> (name, title form, status)
+
+    def forget_unless_kept(self, finished: dict[int, tuple[Any, ...]]) -> set[int]:
+        """The finished meetings not read yet; starts over if a meeting read before changed or went
+        (possible only by editing the database by hand)."""
+        if any(finished.get(mid) != seen for mid, seen in self.meetings.items()):
+            self.meetings.clear()
+            self.rows.clear()
+            self.replayed.clear()
+        return set(finished) - set(self.meetings)
+
+    def add(self, rows: Iterable[Any]) -> None:
+        for pid, mid, kind, held_at, winner_id, codes in rows:
+            self.meetings[mid] = (held_at, kind, winner_id)
+            self.rows.setdefault(pid, {})[mid] = (mid, kind, held_at, winner_id == pid, codes or "")
+            self.replayed.pop(pid, None)
+
+    def statuses(self, players: Iterable[Player]) -> dict[str, Any]:
+        found = {}
+        for p in players:
+            known = self.replayed.get(p.id)
+            if known is None or known[:2] != (p.name, p.title_form):
+                mine = sorted(self.rows.get(p.id, {}).values(), key=lambda row: (row[2], row[0]))
+                history = [self.rules.MeetingResult(mid, kind, self.decode(codes), (held_at, mid), won)
+                           for mid, kind, held_at, won, codes in mine]
+                status = self.rules.replay(history, name=p.name, title_form=p.title_form).status
+                known = self.replayed[p.id] = (p.name, p.title_form, status)
+            found[p.name] = known[2]
+        return found
 
 
 class _GameCodes:
