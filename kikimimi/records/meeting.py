@@ -75,6 +75,9 @@ def run_meeting(
         info = store.meeting(meeting_id)
         if info.status != "open":
             raise RecordError(f"{info.describe()} is {info.status}; only an open meeting can be resumed")
+        if info.tables > 1:
+            raise RecordError(f"{info.describe()} is played by its {info.tables} tables, each joining it "
+                              "(`kikimimi venue join`), not here")
         kind, players, game = info.kind, info.players, info.game
         due = info.games_due if info.games_due is not None else games
         if due is None:

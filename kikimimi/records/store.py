@@ -471,21 +471,25 @@ class RecordStore:
         return self.meeting(found) if found is not None else None
 
     def meeting(self, meeting_id: int) -> MeetingInfo:
+        with self._read() as conn:
+            return self._meeting(conn, meeting_id)
+
+    @staticmethod
+    def _meeting(conn: sa.Connection, meeting_id: int) -> MeetingInfo:
         winner = P.alias("winner")
         played = sa.select(sa.func.count()).where(G.c.meeting_id == M.c.id).scalar_subquery()
-        with self._read() as conn:
-            row = conn.execute(
-                sa.select(M.c.id, M.c.label, M.c.kind, M.c.held_at, M.c.status, M.c.finished_at,
-                          winner.c.name.label("winner"), M.c.game, M.c.tables, played.label("played"))
-                .select_from(M.outerjoin(winner, winner.c.id == M.c.winner_id))
-                .where(M.c.id == meeting_id)
-            ).first()
-            if row is None:
-                raise RecordError(f"no meeting {meeting_id} (see `kikimimi meeting list`)")
-            names = tuple(conn.execute(
-                sa.select(P.c.name).select_from(MP.join(P, P.c.id == MP.c.player_id))
-                .where(MP.c.meeting_id == meeting_id).order_by(MP.c.position)
-            ).scalars())
+        row = conn.execute(
+            sa.select(M.c.id, M.c.label, M.c.kind, M.c.held_at, M.c.status, M.c.finished_at,
+                      winner.c.name.label("winner"), M.c.game, M.c.tables, played.label("played"))
+            .select_from(M.outerjoin(winner, winner.c.id == M.c.winner_id))
+            .where(M.c.id == meeting_id)
+        ).first()
+        if row is None:
+            raise RecordError(f"no meeting {meeting_id} (see `kikimimi meeting list`)")
+        names = tuple(conn.execute(
+            sa.select(P.c.name).select_from(MP.join(P, P.c.id == MP.c.player_id))
+            .where(MP.c.meeting_id == meeting_id).order_by(MP.c.position)
+        ).scalars())
         return MeetingInfo(row.id, row.label, row.kind, row.held_at, row.status, row.finished_at, names,
                            int(row.played), row.winner, row.game or DEFAULT_GAME, int(row.tables))
 
@@ -611,37 +615,47 @@ class RecordStore:
         """
         with self._read() as conn:
             again = self._recorded(conn, meeting_id, journal_game_id)
-        if again is not None:
-            return again
-        info = self._open(meeting_id)
-        if table is None:
-            if info.tables > 1:
-                raise RecordError(
-                    f"{info.describe()} is played at {info.tables} tables; say at which table this game was played"
-                )
-            table = 1
-        seated = self.meeting_table(meeting_id, table)
+            if again is not None:
+                return again
+            info = self._meeting(conn, meeting_id)
+            if info.status != "open":
+                raise RecordError(f"{info.describe()} is {info.status}; its games cannot change")
+            if table is None:
+                if info.tables > 1:
+                    raise RecordError(
+                        f"{info.describe()} is played at {info.tables} tables; say at which table this game was played"
+                    )
+                table = 1
+            if not 1 <= table <= info.tables:
+                raise RecordError(f"meeting {meeting_id} has tables 1 to {info.tables}, not table {table}")
+            played_here = sa.select(sa.func.count()).where(G.c.meeting_id == meeting_id, G.c.table_no == table)
+            seated_rows = conn.execute(
+                sa.select(P.c.id, P.c.name, played_here.scalar_subquery())
+                .select_from(MP.join(P, P.c.id == MP.c.player_id))
+                .where(MP.c.meeting_id == meeting_id, MP.c.table_no == table).order_by(MP.c.seat)
+            ).all()
+        seated = [name for _, name, _ in seated_rows]
         if info.tables == 1:
             where = f"meeting {meeting_id} game {info.games_played + 1}"
         else:
-            where = f"meeting {meeting_id} table {table} game {seated.games_played + 1}"
+            where = f"meeting {meeting_id} table {table} game {seated_rows[0][2] + 1 if seated_rows else 1}"
         try:
             check_results(results, where)
         except ResultError as exc:
             raise RecordError(str(exc)) from None
         playing = {check_name(r.player).casefold() for r in results}
-        if playing != {n.casefold() for n in seated.players}:
+        if playing != {n.casefold() for n in seated}:
             whose = "meeting's" if info.tables == 1 else f"table {table}'s"
             raise RecordError(
                 f"{where}: players {sorted(r.player for r in results)} are not the {whose} "
-                f"players {list(seated.players)}"
+                f"players {seated}"
             )
         try:
             game_json = json.dumps(dict(details or {}), ensure_ascii=False, sort_keys=True)
             result_json = [json.dumps(dict(r.details), ensure_ascii=False, sort_keys=True) for r in results]
         except (TypeError, ValueError) as exc:
             raise RecordError(f"{where}: the game's details are not plain data: {exc}") from None
-        ids = {p.name.casefold(): p.id for p in map(self.player, (r.player for r in results))}
+        ids = {name.casefold(): pid for pid, name, _ in seated_rows}
         rows = [
             {"player_id": ids[r.player.casefold()], "seat": r.seat, "place": r.place, "crashed": int(r.crashed),
              "score": r.score, "won": int(r.won), "details": d}
@@ -666,16 +680,17 @@ class RecordStore:
             status = conn.execute(
                 sa.select(M.c.status).where(M.c.id == info.id).with_for_update()
             ).scalar_one()
-            again = self._recorded(conn, info.id, game["journal_game_id"])
-            if again is not None:
-                return again
-            if status != "open":
-                raise RecordError(f"meeting {info.id} is {status}; its games cannot change")
-            number, played = conn.execute(
+            journal = game["journal_game_id"]
+            same_game = sa.func.max(G.c.number).filter(G.c.journal_game_id == journal) if journal else sa.null()
+            number, played, again = conn.execute(
                 sa.select(sa.func.coalesce(sa.func.max(G.c.number), 0),
-                          sa.func.count().filter(G.c.table_no == table))
+                          sa.func.count().filter(G.c.table_no == table), same_game)
                 .where(G.c.meeting_id == info.id)
             ).one()
+            if again is not None:  # reported again while we waited for the meeting
+                return int(again)
+            if status != "open":
+                raise RecordError(f"meeting {info.id} is {status}; its games cannot change")
             if info.games_due is not None and played >= info.games_due:
                 if info.tables == 1:
                     raise RecordError(f"{info.describe()} has all its games; finish it with `kikimimi meeting finish`")

@@ -191,6 +191,8 @@ def test_meeting_start_over_tables_only_opens_it_and_show_lists_the_tables(tmp_p
     code = main(["meeting", "start", "--trial", "half", "--tables", "2", "--players", "A,B,C,D,E,F",
                  "--results", "-", *db])
     assert code == 2 and "played by its tables" in capsys.readouterr().err
+    assert main(["meeting", "resume", "1", "--results", "-", *db]) == 1
+    assert "played by its 2 tables" in capsys.readouterr().err
 
 
 def test_every_players_status_at_once_is_each_players_own(ranked):
