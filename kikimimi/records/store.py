@@ -291,15 +291,21 @@ class RecordStore:
         return engine
 
     def _open_server(self, url: sa.URL) -> sa.Engine:
-        engine = sa.create_engine(url, pool_pre_ping=True)
+        # pre_ping: a host runs for a whole meeting; a connection the server dropped is replaced.
+        engine = sa.create_engine(url, pool_pre_ping=True, connect_args={"connect_timeout": 10})
         try:
             schema.migrate(engine, where=f"records database {self.url}")
         except sa.exc.DBAPIError as exc:
             engine.dispose()
             reason = str(exc.orig).strip().splitlines()[0] if exc.orig else str(exc)
+            if isinstance(exc, sa.exc.OperationalError):
+                raise schema.SchemaError(
+                    f"cannot reach records database {self.url}: {reason}; check the URL (--db, ${URL_ENV} or the "
+                    "table config's [records] url) and that the server is running"
+                ) from None
             raise schema.SchemaError(
-                f"cannot reach records database {self.url}: {reason}; check the URL (--db, ${URL_ENV} or the "
-                "table config's [records] url) and that the server is running"
+                f"records database {self.url}: {reason} (kikimimi creates its tables there: the user needs the "
+                "right to, e.g. `createdb -O USER DATABASE`)"
             ) from None
         except schema.SchemaError:
             engine.dispose()
