@@ -202,7 +202,7 @@ def _ladder_game(args: argparse.Namespace) -> str:
 @_with_store
 def _players_list(args: argparse.Namespace, store: RecordStore) -> int:
     game = _ladder_game(args)
-    statuses = [store.status(p.name, game) for p in store.players()]
+    statuses = list(store.ladder_statuses(game).values())  # by name, as players() orders them
     if args.json:
         print(json.dumps([s.as_dict() for s in statuses], ensure_ascii=False, indent=2))
     elif not statuses:

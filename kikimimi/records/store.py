@@ -386,7 +386,8 @@ class RecordStore:
 
     def players(self) -> list[Player]:
         with self._read() as conn:
-            rows = conn.execute(sa.select(P.c.id, P.c.name, P.c.title_form, P.c.created_at).order_by(P.c.name))
+            rows = conn.execute(sa.select(P.c.id, P.c.name, P.c.title_form, P.c.created_at)
+                                .order_by(sa.func.lower(P.c.name), P.c.id))
             return [Player(*row) for row in rows]
 
     # -- meetings ---------------------------------------------------------------------------------
