@@ -6,8 +6,8 @@
 
 The re-plug is real: an RDM6300 on a pseudo-terminal reached through a symlink (as /dev/serial/by-id is);
 unplugging closes the pty and removes the link, plugging back makes a new pty behind the same link, as
-the kernel and udev do. The tag lies on the reader throughout: the module sends its frame every 65 ms
-whenever it is powered.
+the kernel and udev do. A tag lies on the reader whenever it is plugged in: the module sends its frame
+every 65 ms from the moment it is powered (a new tag each time, so that its tap cannot be an old one).
 """
 
 from __future__ import annotations
