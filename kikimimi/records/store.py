@@ -247,7 +247,6 @@ def table_sizes(players: int, tables: int) -> list[int]:
     return [base + 1 if t < extra else base for t in range(tables)]
 
 
-
 class RecordStore:
     """The club's records in a SQLite file or a PostgreSQL database (`target`: a path or a URL;
     default: `records_target()`). The store is safe to share between threads; close it when done."""
