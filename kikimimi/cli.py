@@ -40,7 +40,9 @@ def _available(module: str) -> bool:
         return False
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(benches: bool = True) -> argparse.ArgumentParser:
+    """Every command's parser. `benches=False` names the bench targets without importing them (a bench
+    may load SQLAlchemy or a web server: a table's start must not wait for that)."""
     parser = argparse.ArgumentParser(prog="kikimimi", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for module in COMMAND_MODULES:
@@ -57,7 +59,9 @@ def build_parser() -> argparse.ArgumentParser:
             if info.id == DEFAULT_GAME:
                 targets["engine"] = info.bench  # the name the README and earlier notes use
     for target, module in targets.items():
-        if _available(module):
+        if not benches:
+            bench_sub.add_parser(target)
+        elif _available(module):
             mod = importlib.import_module(module)
             p = bench_sub.add_parser(target, help=(mod.__doc__ or "").strip().splitlines()[0])
             mod.add_arguments(p)
@@ -66,7 +70,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else list(argv)
+    parser = build_parser(benches=bool(argv) and argv[0] == "bench")
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
         parser.print_help()

@@ -6,9 +6,10 @@ docs/rules/ranks.md) and are computed from that game's results only.
 """
 
 from kikimimi.records.kinds import GAMES_PER_MEETING, MEETING_KINDS, OFFICIAL_KINDS, TITLE_FORMS, ladder
+from kikimimi.records.location import default_db_path
+from kikimimi.records.names import RecordError
 from kikimimi.records.results import GameRecord, PlayerResult
 from kikimimi.records.standings import Standing, standings
-from kikimimi.records.store import RecordError, RecordStore, default_db_path
 
 __all__ = [
     "GAMES_PER_MEETING",
@@ -24,3 +25,12 @@ __all__ = [
     "ladder",
     "standings",
 ]
+
+
+def __getattr__(name: str) -> object:
+    # The store loads SQLAlchemy: only when it is used, so that every `kikimimi` command starts fast.
+    if name == "RecordStore":
+        from kikimimi.records.store import RecordStore
+
+        return RecordStore
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

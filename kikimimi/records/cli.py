@@ -8,26 +8,21 @@ import os
 import sys
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
 
 from kikimimi.games.base import Outcome
 from kikimimi.games.registry import DEFAULT_GAME, UnknownGame, game_ids
 from kikimimi.records.entry import EntryError, parse_json_line, parse_typed
-from kikimimi.records.importer import SheetError, import_results
 from kikimimi.records.kinds import TITLE_FORMS, NoLadder, check_game, default_ladder_game, ladder
-from kikimimi.records.meeting import run_meeting
-from kikimimi.records.schema import SchemaError
-from kikimimi.records.store import (
-    URL_ENV,
-    RecordError,
-    RecordStore,
-    default_db_path,
-    printable,
-    records_target,
-)
-from kikimimi.records.view import game_title, meeting_view, players_table, standings_table, tables_table
+from kikimimi.records.location import URL_ENV, default_db_path, records_target
+from kikimimi.records.names import RecordError, printable
+
+if TYPE_CHECKING:
+    from kikimimi.records.store import RecordStore
+# The store, the views and the meeting driver load SQLAlchemy: imported where a command runs, so that
+# every `kikimimi` command (the table's included) starts without them.
 
 ENTERED = "This meeting takes each game's result from {source} instead of the table."
 
@@ -136,7 +131,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
 
 # -- plumbing -------------------------------------------------------------------------------------
 
-Handler = Callable[[argparse.Namespace, RecordStore], int]
+Handler = Callable[[argparse.Namespace, "RecordStore"], int]
 
 
 def _records(args: argparse.Namespace) -> str | Path:
@@ -152,6 +147,9 @@ def _records(args: argparse.Namespace) -> str | Path:
 
 def _with_store(handler: Handler) -> Callable[[argparse.Namespace], int]:
     def run(args: argparse.Namespace) -> int:
+        from kikimimi.records.importer import SheetError
+        from kikimimi.records.schema import SchemaError
+        from kikimimi.records.store import RecordStore
         from kikimimi.table.config import TableConfigError
 
         try:
@@ -201,6 +199,8 @@ def _ladder_game(args: argparse.Namespace) -> str:
 
 @_with_store
 def _players_list(args: argparse.Namespace, store: RecordStore) -> int:
+    from kikimimi.records.view import game_title, players_table
+
     game = _ladder_game(args)
     statuses = list(store.ladder_statuses(game).values())  # by name, as players() orders them
     if args.json:
@@ -214,6 +214,8 @@ def _players_list(args: argparse.Namespace, store: RecordStore) -> int:
 
 @_with_store
 def _players_show(args: argparse.Namespace, store: RecordStore) -> int:
+    from kikimimi.records.view import game_title
+
     game = _ladder_game(args)
     replayed = store.replay(args.name, game)
     s = replayed.status
@@ -253,6 +255,8 @@ def _players_show(args: argparse.Namespace, store: RecordStore) -> int:
 
 @_with_store
 def _records_import(args: argparse.Namespace, store: RecordStore) -> int:
+    from kikimimi.records.importer import import_results
+
     summary = import_results(store, args.results, dry_run=args.dry_run)
     for label in summary.skipped:
         _say(f"skipped meeting {label!r}: already in the records")
@@ -324,6 +328,9 @@ def _result_source(results: str | None) -> Callable[[Mapping[int, str]], Outcome
 
 
 def _play(args: argparse.Namespace, store: RecordStore, **meeting: Any) -> int:
+    from kikimimi.records.meeting import run_meeting
+    from kikimimi.records.view import meeting_view, standings_table
+
     table = None
     if args.results is None:
         from kikimimi.records.ontable import table_games
@@ -419,6 +426,8 @@ def _meeting_seats(args: argparse.Namespace, store: RecordStore) -> int:
 
 @_with_store
 def _meeting_show(args: argparse.Namespace, store: RecordStore) -> int:
+    from kikimimi.records.view import meeting_view, standings_table, tables_table
+
     view = meeting_view(store, args.id)
     if view is None:
         print("no meetings yet; start one with `kikimimi meeting start --players A,B,C --trial full`")

@@ -41,6 +41,15 @@ from kikimimi.records.kinds import (
     default_ladder_game,
     ladder,
 )
+
+# Light parts (names, where the records are) live apart so that the CLI loads without SQLAlchemy.
+from kikimimi.records.location import DB_NAME as DB_NAME
+from kikimimi.records.location import URL_ENV as URL_ENV
+from kikimimi.records.location import default_db_path as default_db_path
+from kikimimi.records.location import is_url, records_target
+from kikimimi.records.names import MAX_NAME as MAX_NAME
+from kikimimi.records.names import RecordError, check_name
+from kikimimi.records.names import printable as printable
 from kikimimi.records.results import (
     GameRecord,
     PlayerResult,
@@ -56,35 +65,6 @@ from kikimimi.records.schema import meetings as M
 from kikimimi.records.schema import players as P
 from kikimimi.records.schema import results as R
 from kikimimi.records.standings import standings
-
-DB_NAME = "records.sqlite"
-MAX_NAME = 40
-URL_ENV = "KIKIMIMI_RECORDS_URL"
-
-
-class RecordError(ValueError):
-    """A request the records cannot honour (unknown player, closed meeting, ...), saying how to fix it."""
-
-
-def default_db_path() -> Path:
-    """`$KIKIMIMI_DATA/records.sqlite`, else `~/.local/share/kikimimi/records.sqlite`."""
-    folder = os.environ.get("KIKIMIMI_DATA")
-    base = Path(folder).expanduser() if folder else Path.home() / ".local" / "share" / "kikimimi"
-    return base / DB_NAME
-
-
-def records_target(
-    flag: str | os.PathLike[str] | None = None, config_url: str | None = None
-) -> str | os.PathLike[str]:
-    """Which records to open: `--db` (a path or URL), else $KIKIMIMI_RECORDS_URL, else the table
-    config's `[records] url`, else the SQLite file in the data folder (`default_db_path`)."""
-    if flag is not None and str(flag):
-        return flag
-    return os.environ.get(URL_ENV) or config_url or default_db_path()
-
-
-def is_url(target: object) -> bool:
-    return isinstance(target, str) and "://" in target
 
 
 def records_url(target: str | os.PathLike[str]) -> sa.URL:
@@ -138,45 +118,6 @@ def _sqlite_engine(url: sa.URL) -> sa.Engine:
 
 def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
-
-
-# Shown escaped, never sent: C0/C1 controls (an escape starts a terminal sequence), line and paragraph
-# separators, and the bidi overrides and isolates (they reorder what follows on the line).
-_UNSHOWN = {c for c in map(chr, range(0x2000, 0x2070)) if unicodedata.category(c) in ("Zl", "Zp")} | set(
-    map(chr, [*range(0x202A, 0x202F), *range(0x2066, 0x206A)]))
-
-
-def printable(text: object) -> str:
-    """Data (a name, a label, a message holding one) made safe for a terminal or the console: control
-    characters and bidi overrides are written as escapes (`\\x1b`, `\\u202e`), never sent as they are.
-    Markup is not this function's business: draw names with rich `Text`, never as markup."""
-    s = str(text)
-    if s.isascii() and s.isprintable():
-        return s
-    return "".join(
-        (f"\\x{ord(c):02x}" if ord(c) < 0x100 else f"\\u{ord(c):04x}")
-        if unicodedata.category(c) == "Cc" or c in _UNSHOWN else c
-        for c in s
-    )
-
-
-def check_name(name: str) -> str:
-    """A player's name as stored: trimmed; refuses empty, over-long, names with a comma or a control
-    character (a tab, a newline, an escape: names are printed on screens and spoken)."""
-    control = next((c for c in str(name) if unicodedata.category(c) == "Cc"), None)
-    if control is not None:
-        raise RecordError(
-            f"player name {str(name)!r} holds a control character (U+{ord(control):04X}); "
-            "use letters, digits, spaces and punctuation only"
-        )
-    clean = " ".join(str(name).split())
-    if not clean:
-        raise RecordError("a player's name cannot be empty")
-    if "," in clean:
-        raise RecordError(f"player name {clean!r} has a comma; commas separate names in --players")
-    if len(clean) > MAX_NAME:
-        raise RecordError(f"player name {clean[:20]!r}... is longer than {MAX_NAME} characters")
-    return clean
 
 
 @dataclass(frozen=True)

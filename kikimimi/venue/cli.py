@@ -18,7 +18,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from kikimimi.records.store import printable
+from kikimimi.records.names import printable
 
 DEFAULT_LISTEN = "0.0.0.0:8765"
 log = logging.getLogger(__name__)

@@ -1,0 +1,50 @@
+"""Player names as data: checked at entry, escaped wherever they are shown."""
+
+from __future__ import annotations
+
+import unicodedata
+
+MAX_NAME = 40
+
+
+class RecordError(ValueError):
+    """A request the records cannot honour (unknown player, closed meeting, ...), saying how to fix it."""
+
+
+# Shown escaped, never sent: C0/C1 controls (an escape starts a terminal sequence), line and paragraph
+# separators, and the bidi overrides and isolates (they reorder what follows on the line).
+_UNSHOWN = {c for c in map(chr, range(0x2000, 0x2070)) if unicodedata.category(c) in ("Zl", "Zp")} | set(
+    map(chr, [*range(0x202A, 0x202F), *range(0x2066, 0x206A)]))
+
+
+def printable(text: object) -> str:
+    """Data (a name, a label, a message holding one) made safe for a terminal or the console: control
+    characters and bidi overrides are written as escapes (`\\x1b`, `\\u202e`), never sent as they are.
+    Markup is not this function's business: draw names with rich `Text`, never as markup."""
+    s = str(text)
+    if s.isascii() and s.isprintable():
+        return s
+    return "".join(
+        (f"\\x{ord(c):02x}" if ord(c) < 0x100 else f"\\u{ord(c):04x}")
+        if unicodedata.category(c) == "Cc" or c in _UNSHOWN else c
+        for c in s
+    )
+
+
+def check_name(name: str) -> str:
+    """A player's name as stored: trimmed; refuses empty, over-long, names with a comma or a control
+    character (a tab, a newline, an escape: names are printed on screens and spoken)."""
+    control = next((c for c in str(name) if unicodedata.category(c) == "Cc"), None)
+    if control is not None:
+        raise RecordError(
+            f"player name {str(name)!r} holds a control character (U+{ord(control):04X}); "
+            "use letters, digits, spaces and punctuation only"
+        )
+    clean = " ".join(str(name).split())
+    if not clean:
+        raise RecordError("a player's name cannot be empty")
+    if "," in clean:
+        raise RecordError(f"player name {clean!r} has a comma; commas separate names in --players")
+    if len(clean) > MAX_NAME:
+        raise RecordError(f"player name {clean[:20]!r}... is longer than {MAX_NAME} characters")
+    return clean
