@@ -15,7 +15,9 @@ from pathlib import Path
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("console", help="the Priest's console: the table at a glance, corrections, virtual table")
     p.add_argument("--config", type=Path, help="table configuration (default: the simulated table)")
-    p.add_argument("--records", type=Path, help="records database (default: $KIKIMIMI_DATA/records.sqlite)")
+    p.add_argument("--records", metavar="PATH|URL",
+                   help="records database, a file or a postgresql:// URL (default: $KIKIMIMI_RECORDS_URL, "
+                        "else $KIKIMIMI_DATA/records.sqlite)")
     p.add_argument("--reveal-hands", action="store_true",
                    help="start with hands and private lines shown (only when players cannot see the screen)")
     p.set_defaults(func=cmd_console)

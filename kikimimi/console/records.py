@@ -1,7 +1,9 @@
 """The records as the console shows them: the meeting's standings, and who sits where with what rank.
 
 Players sit in the meeting's seat order (seat 1 is its first player, as `run_meeting` seats them).
-A records file that does not exist yet is not created here: the console only reads.
+A meeting over several tables has no one seat order: its tables are shown instead (each table's
+seats are on its own controller and on the venue page). A records file that does not exist yet is
+not created here: the console only reads.
 """
 
 from __future__ import annotations
@@ -12,8 +14,10 @@ from pathlib import Path
 from rich.console import Group, RenderableType
 from rich.text import Text
 
-from kikimimi.records.store import RecordStore, default_db_path, printable
-from kikimimi.records.view import MeetingView, meeting_view, standings_table
+from kikimimi.records.location import is_url, records_target
+from kikimimi.records.names import printable
+from kikimimi.records.store import RecordStore, safe_url
+from kikimimi.records.view import MeetingView, meeting_view, standings_table, tables_table
 
 
 @dataclass(frozen=True)
@@ -29,7 +33,7 @@ class MeetingPanel:
     def seats(self) -> tuple[dict[int, str], dict[str, str]]:
         """(seat -> player, player -> title) while a meeting is open; empty otherwise. Names as shown:
         control characters escaped (`printable`), for screens only."""
-        if self.view is None or not self.open:
+        if self.view is None or not self.open or self.view.meeting.tables > 1:
             return {}, {}
         statuses = self.view.statuses
         names = dict(enumerate(self.view.meeting.players, start=1))
@@ -46,19 +50,23 @@ class MeetingPanel:
             lines.append(f"Seat {seat}: {name} ({titles.get(name, '?')})\n")
         if not self.open:
             lines.append(f"No meeting is open; the latest is shown ({self.view.meeting.status}).\n", "dim")
+        if self.view.meeting.tables > 1:
+            return Group(standings_table(self.view), tables_table(self.view), lines)
         return Group(standings_table(self.view), lines)
 
 
-def read_meeting(path: Path | None = None) -> MeetingPanel:
-    """The open meeting (else the latest) from the records at `path` (default: the records' own)."""
-    path = path or default_db_path()
-    if not path.exists():
-        return MeetingPanel(note=f"No records yet ({path}): no meeting to show.")
+def read_meeting(path: str | Path | None = None) -> MeetingPanel:
+    """The open meeting (else the latest) from the records at `path`, a file or a database URL
+    (default: as every records command: $KIKIMIMI_RECORDS_URL, else the data folder's file)."""
+    target = records_target(path)
+    where = safe_url(str(target)) if is_url(target) else str(target)
+    if not is_url(target) and not Path(target).exists():
+        return MeetingPanel(note=f"No records yet ({where}): no meeting to show.")
     try:
-        with RecordStore(path) as store:
+        with RecordStore(target) as store:
             view = meeting_view(store)
-    except Exception as exc:  # a damaged records file must not stop the console
-        return MeetingPanel(note=printable(f"Cannot read the records {path}: {exc}"), error=True)
+    except Exception as exc:  # a damaged records file or an unreachable server must not stop the console
+        return MeetingPanel(note=printable(f"Cannot read the records {where}: {exc}"), error=True)
     if view is None:
-        return MeetingPanel(note=f"No meeting in the records ({path}).")
+        return MeetingPanel(note=f"No meeting in the records ({where}).")
     return MeetingPanel(view, note="")
