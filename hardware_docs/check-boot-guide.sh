@@ -53,10 +53,12 @@ unmount_all() {
 }
 trap unmount_all EXIT
 
-# The indented command lines of one "## N." section of the guide, comments and blank lines dropped.
+# The command lines of the first code block (indented lines) of one "## N." section of the guide, comments
+# and blank lines dropped. Later blocks of a section are not steps (e.g. the console, which is interactive).
 guide_commands() {
     awk -v section="## $1." 'index($0, section) == 1 { on = 1; next } /^## / { on = 0 }
-                             on && /^    [^ ]/ { print }' "$GUIDE" \
+                             on && /^    / { block = 1; if ($0 ~ /^    [^ ]/) print; next }
+                             on && block && /[^ ]/ { on = 0 }' "$GUIDE" \
         | sed -e 's/^    //' -e 's/[[:space:]]\+#.*$//' | grep -v '^$'
 }
 
@@ -110,9 +112,11 @@ while IFS= read -r line; do
         *systemctl*|journalctl*) echo "(no systemd in a chroot: '$line' is checked below by hand)" ;;
         *"pip install"*) run_guide_line "$line 2>&1 | tail -n 3" || exit 1 ;;
         *"voices render"*)  # the guide: if it stops half way, run the same command again
-            run_guide_line "$line 2>&1 | tr '\r' '\n' | tail -n 3" \
-                || { FAILED=0; echo "(again, as the guide says)"; run_guide_line "$line 2>&1 | tr '\r' '\n' | tail -n 3"; } \
-                || exit 1 ;;
+            for try in 1 2 3; do
+                [ "$try" = 1 ] || { FAILED=0; echo "(again, as the guide says)"; }
+                run_guide_line "$line 2>&1 | tr '\r' '\n' | tail -n 3" && break
+            done
+            [ "$FAILED" = 0 ] || exit 1 ;;
         *) run_guide_line "$line" || exit 1 ;;
     esac
 done < <(guide_commands 5)
