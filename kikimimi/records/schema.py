@@ -29,7 +29,7 @@ from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 
-LATEST = 4
+LATEST = 5
 REVISIONS = tuple(f"{n:04d}" for n in range(1, LATEST + 1))  # revision "0003" is schema version 3
 
 
@@ -98,6 +98,19 @@ results = sa.Table(
     sa.Column("score", sa.Integer),
     sa.Column("won", sa.Integer, nullable=False),
     sa.Column("details", sa.Text, nullable=False),
+)
+
+# Derived, never the source of truth: each player's games of each finished meeting packed in one
+# string, one character a game in the order their table played them (chr(64 + 2 * place + crashed),
+# as the ladder's `pack_game`), so standings of a whole club read one row per player and meeting
+# instead of one per game. Written with the results of a meeting in the transaction that finishes it
+# (a finished meeting's games can no longer change; open and abandoned meetings have none), filled for
+# older databases by migration 0005, and rebuilt from the results by `RecordStore.rebuild_summaries()`.
+meeting_summaries = sa.Table(
+    "meeting_summaries", metadata,
+    sa.Column("meeting_id", sa.Integer, primary_key=True),
+    sa.Column("player_id", sa.Integer, primary_key=True),
+    sa.Column("games", sa.Text, nullable=False),
 )
 
 

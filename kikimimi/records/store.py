@@ -60,6 +60,7 @@ from kikimimi.records.results import (
 )
 from kikimimi.records.schema import games as G
 from kikimimi.records.schema import meeting_players as MP
+from kikimimi.records.schema import meeting_summaries as S
 from kikimimi.records.schema import meeting_tables as MT
 from kikimimi.records.schema import meetings as M
 from kikimimi.records.schema import players as P
@@ -725,6 +726,8 @@ class RecordStore:
                 M.update().where(M.c.id == meeting_id, M.c.status == "open")
                 .values(status="finished", finished_at=_now(), winner_id=winner_id)
             ).rowcount
+            if changed:  # its games can no longer change: summarize them with the finish, or neither
+                self._write_summaries(conn, meeting_id)
         if not changed:
             raise RecordError(f"meeting {meeting_id} was closed by someone else meanwhile")
         return self.meeting_changes(meeting_id)
@@ -776,9 +779,10 @@ class RecordStore:
 
         Every read asks the database which meetings of the game are finished. A finished meeting can
         no longer change (its games are closed, its winner set), so what this store read of it before
-        is kept: only newly finished meetings are read, in one query folding each player's games of a
-        meeting into a string (`_GameCodes`), and only their players (and players whose title form
-        changed) are replayed by the ladder. The first read replays everyone."""
+        is kept: only newly finished meetings are read, one row per player and meeting from the
+        summaries written as each was finished (`meeting_summaries`; a finished meeting without them
+        is read from its results), and only their players (and players whose title form changed) are
+        replayed by the ladder (its `packed_status` when it has one). The first read replays everyone."""
         game, rules = self._ladder(game)
         if names is not None:
             wanted = [self.player(n).name for n in names]
@@ -790,20 +794,35 @@ class RecordStore:
             with self._read() as conn:
                 finished = {mid: (held_at, kind, winner) for mid, held_at, kind, winner in conn.execute(
                     sa.select(M.c.id, M.c.held_at, M.c.kind, M.c.winner_id)
-                    .where(M.c.status == "finished", M.c.game == game))}
+                    .where(M.c.status == "finished", M.c.game == game)).all()}
                 new = histories.forget_unless_kept(finished)
                 if new:
-                    query = self._history_rows_query(game)
-                    if len(new) < len(finished):
-                        query = query.where(M.c.id.in_(sorted(new)))
-                    histories.add(conn.execute(query))
+                    summaries = self._summaries_query(game)
+                    if len(new) <= _FEW:
+                        summaries = summaries.where(M.c.id.in_(sorted(new)))
+                    found = histories.add(conn.execute(summaries).all(), new, finished)  # all(): one call
+                    if missing := new - found:  # finished with no summary (by hand): read its results
+                        rows = self._history_rows_query(game)
+                        if len(missing) <= _FEW:
+                            rows = rows.where(M.c.id.in_(sorted(missing)))
+                        histories.add(((pid, mid, _GameCodes.packed(codes or "")) for pid, mid, *_, codes in
+                                       conn.execute(rows)), missing, finished)
+                    histories.meetings.update((mid, finished[mid]) for mid in new)
             return histories.statuses(self.players())
+
+    @staticmethod
+    def _summaries_query(game: str) -> sa.Select[Any]:
+        """(player id, meeting id, packed games) of every player of every finished meeting of `game`."""
+        return (sa.select(S.c.player_id, S.c.meeting_id, S.c.games)
+                .select_from(S.join(M, M.c.id == S.c.meeting_id))
+                .where(M.c.status == "finished", M.c.game == game))
 
     def _history_rows_query(self, game: str) -> sa.Select[Any]:
         """(player id, meeting id, kind, held_at, winner id, game codes) for every player of every
-        finished meeting of `game`, in the order the meetings were held. A player's games are those
-        of their table (all of a table's players play each of its games), found by the games' index
-        on (meeting, table, round) and folded in round order."""
+        finished meeting of `game`, in the order the meetings were held, from the results (the
+        source of truth). A player's games are those of their table (all of a table's players play
+        each of its games), found by the games' index on (meeting, table, round) and folded in round
+        order."""
         games = sa.and_(G.c.meeting_id == M.c.id, G.c.table_no == MP.c.table_no, G.c.game == M.c.game)
         mine = sa.and_(R.c.game_id == G.c.id, R.c.player_id == MP.c.player_id)
         return (
@@ -813,6 +832,39 @@ class RecordStore:
             .group_by(M.c.held_at, M.c.id, MP.c.player_id, M.c.kind, M.c.winner_id)
             .order_by(M.c.held_at, M.c.id, MP.c.player_id)
         )
+
+    def _write_summaries(self, conn: sa.Connection, meeting_id: int | None = None) -> int:
+        """Write the summaries of a finished meeting (None: of every finished meeting, of every game)
+        from its results, in the caller's transaction; returns how many rows."""
+        games = sa.and_(G.c.meeting_id == M.c.id, G.c.table_no == MP.c.table_no, G.c.game == M.c.game)
+        mine = sa.and_(R.c.game_id == G.c.id, R.c.player_id == MP.c.player_id)
+        query = (
+            sa.select(MP.c.meeting_id, MP.c.player_id, R.c.place, R.c.crashed)
+            .select_from(M.join(MP, MP.c.meeting_id == M.c.id).outerjoin(G, games).outerjoin(R, mine))
+            .where(M.c.status == "finished")
+            .order_by(MP.c.meeting_id, MP.c.player_id, G.c.round)
+        )
+        if meeting_id is not None:
+            query = query.where(M.c.id == meeting_id)
+        packed: dict[tuple[int, int], list[str]] = {}
+        for mid, pid, place, crashed in conn.execute(query):
+            games_of = packed.setdefault((mid, pid), [])
+            if place is not None:  # None: no games at the player's table
+                games_of.append(_GameCodes.pack(place, crashed))
+        rows = [{"meeting_id": mid, "player_id": pid, "games": "".join(codes)} for (mid, pid), codes in packed.items()]
+        conn.execute(S.delete() if meeting_id is None else S.delete().where(S.c.meeting_id == meeting_id))
+        for start in range(0, len(rows), 10_000):
+            conn.execute(S.insert(), rows[start:start + 10_000])
+        return len(rows)
+
+    def rebuild_summaries(self) -> int:
+        """Write every finished meeting's summaries again from the results (after editing results by
+        hand: the summaries are derived, the results are the truth); returns how many rows."""
+        with self._write() as conn:
+            count = self._write_summaries(conn)
+        with self._histories_lock:
+            self._histories.clear()
+        return count
 
     def meeting_changes(self, meeting_id: int) -> list[Any]:
         """The changes a finished meeting brought, derived again from the results (none for a game
@@ -835,15 +887,18 @@ class RecordStore:
         return {row[0]: (int(row[1]), int(row[2] or 0)) for row in rows}
 
 
+_FEW = 500  # newly finished meetings read by id; more are read whole (a query's parameters are limited)
+
+
 class _Histories:
-    """One game's ladder histories as one store read them: each player's rows of finished meetings
-    (meeting id, kind, held_at, won, game codes) and the status last replayed from them."""
+    """One game's ladder histories as one store read them: each player's packed games of each finished
+    meeting, the meetings (held_at, kind, winner id) and the status last replayed from them."""
 
     def __init__(self, rules: ModuleType) -> None:
         self.rules = rules
-        self.decode = _GameCodes.decoder(rules)
+        self.packed_status = getattr(rules, "packed_status", None)  # the ladder's fast path, if any
         self.meetings: dict[int, tuple[Any, ...]] = {}  # finished meeting id -> (held_at, kind, winner id)
-        self.rows: dict[int, dict[int, tuple[Any, ...]]] = {}  # player id -> meeting id -> row
+        self.games: dict[int, dict[int, tuple[Any, ...]]] = {}  # player id -> meeting id -> packed meeting
         self.replayed: dict[int, tuple[str, str, Any]] = {}  # player id -> (name, title form, status)
 
     def forget_unless_kept(self, finished: dict[int, tuple[Any, ...]]) -> set[int]:
@@ -851,44 +906,84 @@ class _Histories:
         (possible only by editing the database by hand)."""
         if any(finished.get(mid) != seen for mid, seen in self.meetings.items()):
             self.meetings.clear()
-            self.rows.clear()
+            self.games.clear()
             self.replayed.clear()
         return set(finished) - set(self.meetings)
 
-    def add(self, rows: Iterable[Any]) -> None:
-        for pid, mid, kind, held_at, winner_id, codes in rows:
-            self.meetings[mid] = (held_at, kind, winner_id)
-            self.rows.setdefault(pid, {})[mid] = (mid, kind, held_at, winner_id == pid, codes or "")
-            self.replayed.pop(pid, None)
+    def add(self, rows: Iterable[Any], wanted: set[int], finished: dict[int, tuple[Any, ...]]) -> set[int]:
+        """Keep (player id, meeting id, packed games) rows of the `wanted` meetings as the ladder's
+        packed meetings (order, meeting id, kind, won contest, games); returns the meetings found."""
+        found = set()
+        games, replayed = self.games, self.replayed
+        held = {mid: ((finished[mid][0], mid), finished[mid][1], finished[mid][2]) for mid in wanted}
+        for pid, mid, packed in rows:
+            if mid in wanted:
+                found.add(mid)
+                mine = games.get(pid)
+                if mine is None:
+                    mine = games[pid] = {}
+                order, kind, winner = held[mid]
+                mine[mid] = (order, mid, kind, winner == pid, packed)
+                replayed.pop(pid, None)
+        return found
 
     def statuses(self, players: Iterable[Player]) -> dict[str, Any]:
         found = {}
+        fast, nothing = self.packed_status, {}
         for p in players:
             known = self.replayed.get(p.id)
             if known is None or known[:2] != (p.name, p.title_form):
-                mine = sorted(self.rows.get(p.id, {}).values(), key=lambda row: (row[2], row[0]))
-                history = [self.rules.MeetingResult(mid, kind, self.decode(codes), (held_at, mid), won)
-                           for mid, kind, held_at, won, codes in mine]
-                status = self.rules.replay(history, name=p.name, title_form=p.title_form).status
+                mine = self.games.get(p.id, nothing).values()
+                status = (fast(mine, name=p.name, title_form=p.title_form) if fast is not None
+                          else self._replay(mine, p))
                 known = self.replayed[p.id] = (p.name, p.title_form, status)
             found[p.name] = known[2]
         return found
 
+    def _replay(self, mine: Iterable[tuple[Any, ...]], player: Player) -> Any:
+        """A ladder without a fast path: its `replay` over its own MeetingResult and GameResult."""
+        rules, results = self.rules, {}
+        history = []
+        for order, mid, kind, won, packed in mine:
+            for code in packed:
+                if code not in results:
+                    results[code] = rules.GameResult(*_GameCodes.unpack(code))
+            history.append(rules.MeetingResult(mid, kind, tuple(results[c] for c in packed), order, won))
+        return rules.replay(history, name=player.name, title_form=player.title_form).status
+
 
 class _GameCodes:
-    """A player's games in one meeting as a string the database builds: two characters a game, its
-    round (chr(round)) and its result (chr(64 + 2 * place + crashed)). Rounds let the reader check
-    the order (and restore it, should a database hand the games over in another order)."""
+    """A player's games as characters: one game is chr(64 + 2 * place + crashed) (`pack`; as a
+    ladder's `pack_game`). A meeting summary is those characters in play order. What the database
+    folds from the results (`folded`) puts each game's round before it, chr(round), so the reader
+    can check the order (and restore it, should a database hand the games over in another order)."""
+
+    @staticmethod
+    def pack(place: int, crashed: int | bool) -> str:
+        return chr(64 + 2 * place + int(crashed))
+
+    @staticmethod
+    def unpack(code: str) -> tuple[int, bool]:
+        place, crashed = divmod(ord(code) - 64, 2)
+        return place, bool(crashed)
 
     @staticmethod
     def folded(dialect: str) -> sa.ColumnElement[str]:
         char = sa.func.chr if dialect == "postgresql" else sa.func.char
         code = sa.type_coerce(char(G.c.round), sa.String) + char(64 + 2 * R.c.place + R.c.crashed)
+        # No result (a table that played no game): nothing, not SQLite's char(NULL), a NUL character.
+        code = sa.case((R.c.place.is_(None), sa.null()), else_=code)
         if dialect == "postgresql":
             from sqlalchemy.dialects.postgresql import aggregate_order_by
 
             return sa.func.string_agg(code, aggregate_order_by(sa.literal_column("''"), G.c.round))
         return sa.func.group_concat(code, "")
+
+    @staticmethod
+    def packed(codes: str) -> str:
+        """Folded codes as a summary's packed games: in round order, rounds left out."""
+        pairs = [codes[i:i + 2] for i in range(0, len(codes), 2)]
+        return "".join(pair[1] for pair in sorted(pairs))
 
     @staticmethod
     def decoder(rules: ModuleType) -> Any:
@@ -899,8 +994,7 @@ class _GameCodes:
         def result(code: str) -> Any:
             found = results.get(code)
             if found is None:
-                place, crashed = divmod(ord(code) - 64, 2)
-                found = results[code] = rules.GameResult(place, bool(crashed))
+                found = results[code] = rules.GameResult(*_GameCodes.unpack(code))
             return found
 
         def decode(codes: str) -> tuple[Any, ...]:

@@ -9,7 +9,9 @@ What the records ask of a ladder module (a game may declare one, see `GameInfo.l
 `GameResult(place, crashed)`, `MeetingResult(...)`, `replay(history, name=, title_form=)` returning a
 `Replay` (`.status`, `.changes`, `.changes_in(meeting_id)`), `player_status`, `seat_order(statuses)`,
 `MEETING_SETUP` (the set-up a meeting's games are played with), `meeting_win(place, won)` and
-`standing_key(standing)` (how a meeting's standings count wins and order players).
+`standing_key(standing)` (how a meeting's standings count wins and order players). Optional, for
+standings of many players at once: `packed_status(meetings, name=, title_form=)`, the status from
+each meeting's games packed one character a game (`pack_game`), equal to `replay(...).status`.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import IntEnum
 from functools import cmp_to_key
+from operator import itemgetter
 from typing import Any, Literal
 
 MeetingKind = Literal["full", "half", "contest"]
@@ -436,6 +439,162 @@ def _why(rank: Rank, walk: _Walk) -> str:
 def player_status(history: Iterable[MeetingResult], *, name: str = "", title_form: str = "king") -> PlayerStatus:
     """Where a player stands after the meetings in `history` (see `replay`)."""
     return replay(history, name=name, title_form=title_form).status
+
+
+# -- the fast path: a status from packed games ------------------------------------------------------
+# `replay` is the reference: one object per game, every change named. Standings of a whole club only
+# need each player's status, so `packed_status` reads a meeting's games as one string and counts with
+# string methods (runs, pairs, crash pairs) instead of a step per game. It must give exactly what
+# `replay(...).status` gives: tests/trident/test_ladder_fastpath.py checks it over random histories.
+
+PackedMeeting = tuple[tuple[Any, ...], int, str, bool, str]  # (order, meeting id, kind, won contest, games)
+
+
+def pack_game(place: int, crashed: bool = False) -> str:
+    """One game as one character, chr(64 + 2 * place + crashed): a meeting's games in play order are
+    a string (what the records keep per player and meeting, see `packed_status`)."""
+    return chr(64 + 2 * place + int(crashed))
+
+
+def unpack_game(code: str) -> GameResult:
+    place, crashed = divmod(ord(code) - 64, 2)
+    return GameResult(place, bool(crashed))
+
+
+class _Bits(dict[int, str]):
+    """A `str.translate` table from packed games to "1" (a win, or a crash) and "0", filled as codes
+    are met, so any place packs."""
+
+    def __init__(self, crashes: bool) -> None:
+        super().__init__()
+        self.crashes = crashes
+
+    def __missing__(self, code: int) -> str:
+        place, crashed = divmod(code - 64, 2)
+        bit = self[code] = "1" if (crashed if self.crashes else place == 1) else "0"
+        return bit
+
+
+_WON = _Bits(crashes=False)
+_CRASHED = _Bits(crashes=True)
+_RANKS = tuple(Rank)
+_KING = int(Rank.KING)
+_DEMOTABLE_LEVELS = frozenset(int(r) for r in DEMOTABLE)
+# By the rank risen into: (wins, streaks, at which rank, peerage), ranks as ints.
+_NEEDS: dict[int, tuple[int, int, int, int]] = {
+    int(r): (n.wins, n.streaks, int(n.streaks_at or 0), n.peerage) for r, n in PROMOTION.items()
+}
+
+
+_held = itemgetter(0, 1)  # (order, meeting id): how `replay` sorts
+
+
+def packed_status(meetings: Iterable[PackedMeeting], *, name: str = "", title_form: str = "king") -> PlayerStatus:
+    """`replay(history, name=, title_form=).status`, from each meeting as (order, meeting id, kind,
+    won contest, games) where games packs the player's games in play order (`pack_game`). Meetings
+    may come in any order."""
+    form = "queen" if title_form == "queen" else "king"
+    rank = wins = first_places = run = crash_run = longest = run_peerages = contest_peerages = 0
+    peerage = crashes = games = meetings_played = contests_won = demotions = 0
+    streaks: dict[int, int] = {}  # by rank, in the order first made (as `replay`'s Counter)
+    since: tuple[Any, ...] | None = None
+    since_meeting: int | None = None
+    for order, meeting_id, kind, won_contest, packed in sorted(meetings, key=_held):
+        if kind in OFFICIAL_KINDS:
+            meetings_played += 1
+            now = rank or 1  # the rank the meeting started with; a first-timer plays as Apprentice
+            demote = False
+            n = len(packed)
+            if n:
+                games += n
+                won = packed.translate(_WON)
+                w = won.count("1")
+                before = wins
+                wins += w
+                first_places += w
+                if not w:
+                    run = 0
+                else:
+                    lead = n - len(won.lstrip("1"))  # wins continuing the run from before
+                    if lead == n:
+                        made = n if run else n - 1
+                        run_peerages += (run + n) // 4 - run // 4
+                        run += n
+                        if run > longest:
+                            longest = run
+                    else:
+                        # Each later run of k wins makes k - 1 streaks and k // 4 peerages; the
+                        # leading one continues the run (a pair with the last win before).
+                        made = (w - lead) - won.count("01") + (lead if run else max(lead - 1, 0))
+                        run_peerages += won.count("1111", lead) + (run + lead) // 4 - run // 4
+                        if run + lead > longest:
+                            longest = run + lead
+                        if w - lead > longest:  # a later run might be longer
+                            longest = max(longest, *map(len, won[lead:].split("0")))
+                        run = n - len(won.rstrip("1"))
+                    if made:
+                        streaks[now] = streaks.get(now, 0) + made
+                crashed = packed.translate(_CRASHED)
+                c = crashed.count("1")
+                if not c:
+                    crash_run = 0
+                else:
+                    crashes += c
+                    if now in _DEMOTABLE_LEVELS:
+                        # The game where crashes in a row first reach two (one demotion a meeting).
+                        if crash_run == 1 and crashed[0] == "1":
+                            at = 0
+                        else:
+                            start = n - len(crashed.lstrip("1")) if crash_run >= 2 else 0
+                            at = crashed.find("11", start)
+                            at = at + 1 if at >= 0 else -1
+                        if at >= 0:
+                            demote = True
+                            upto = won.count("1", 0, at + 1)  # the wins counted when the penalty came
+                            wins = max(0, before + upto - DEMOTION_WIN_PENALTY) + w - upto
+                    crash_run = crash_run + n if c == n else n - len(crashed.rstrip("1"))
+            if rank == 0:
+                rank, since, since_meeting = 1, order, meeting_id
+            if run_peerages + contest_peerages > peerage:
+                peerage = min(MAX_PEERAGE, run_peerages + contest_peerages)
+            if demote:
+                rank, since, since_meeting = rank - 1, order, meeting_id
+                demotions += 1
+                continue
+            while 1 <= rank < _KING:
+                need_wins, need_streaks, at_rank, need_peerage = _NEEDS[rank + 1]
+                if wins < need_wins or peerage < need_peerage or (at_rank and streaks.get(at_rank, 0) < need_streaks):
+                    break
+                rank, since, since_meeting = rank + 1, order, meeting_id
+        elif won_contest:
+            contests_won += 1
+            if peerage >= MAX_PEERAGE:
+                continue
+            contest_peerages += 1
+            if run_peerages + contest_peerages > peerage:
+                peerage = min(MAX_PEERAGE, run_peerages + contest_peerages)
+            if rank < _KING:
+                rank, since, since_meeting = rank + 1, order, meeting_id
+    return PlayerStatus(
+        name=name,
+        title_form=form,
+        rank=_RANKS[rank],
+        peerage=peerage,
+        wins=wins,
+        first_places=first_places,
+        streaks=sum(streaks.values()),
+        streaks_by_rank={_RANKS[r]: k for r, k in streaks.items()},
+        crashes=crashes,
+        run=run,
+        crash_run=crash_run,
+        longest_run=longest,
+        games=games,
+        meetings=meetings_played,
+        contests_won=contests_won,
+        demotions=demotions,
+        rank_since=since,
+        rank_since_meeting=since_meeting,
+    )
 
 
 # -- meetings: how the Trident's meetings are played and stood --------------------------------------
