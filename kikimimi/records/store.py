@@ -792,15 +792,16 @@ class RecordStore:
             if histories is None:
                 histories = self._histories[game] = _Histories(rules)
             with self._read() as conn:
-                finished = {mid: (held_at, kind, winner) for mid, held_at, kind, winner in conn.execute(
-                    sa.select(M.c.id, M.c.held_at, M.c.kind, M.c.winner_id)
-                    .where(M.c.status == "finished", M.c.game == game)).all()}
+                conn.execute(sa.select(1))  # begins the transaction the reads below share
+                finished = {mid: (held_at, kind, winner) for mid, held_at, kind, winner in _driver_rows(
+                    conn, sa.select(M.c.id, M.c.held_at, M.c.kind, M.c.winner_id)
+                    .where(M.c.status == "finished", M.c.game == game))}
                 new = histories.forget_unless_kept(finished)
                 if new:
                     summaries = self._summaries_query(game)
                     if len(new) <= _FEW:
                         summaries = summaries.where(M.c.id.in_(sorted(new)))
-                    found = histories.add(conn.execute(summaries).all(), new, finished)  # all(): one call
+                    found = histories.add(_driver_rows(conn, summaries), new, finished)
                     if missing := new - found:  # finished with no summary (by hand): read its results
                         rows = self._history_rows_query(game)
                         if len(missing) <= _FEW:
@@ -888,6 +889,19 @@ class RecordStore:
 
 
 _FEW = 500  # newly finished meetings read by id; more are read whole (a query's parameters are limited)
+
+
+def _driver_rows(conn: sa.Connection, query: sa.Select[Any]) -> list[tuple[Any, ...]]:
+    """A large read's rows as the driver hands them over, in the connection's transaction: for 100k
+    small rows SQLAlchemy's own rows cost more than the query (measured: 0.2 s against 0.1 s). The
+    query's values (ids, a game's id, a status) are written into it as literals."""
+    sql = str(query.compile(dialect=conn.dialect, compile_kwargs={"literal_binds": True}))
+    cursor = conn.connection.dbapi_connection.cursor()
+    try:
+        cursor.execute(sql)
+        return cursor.fetchall()
+    finally:
+        cursor.close()
 
 
 class _Histories:
