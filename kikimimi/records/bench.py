@@ -31,7 +31,7 @@ from kikimimi.games.registry import DEFAULT_GAME
 from kikimimi.records import schema
 from kikimimi.records.pgcluster import ClusterUnavailable, throwaway_cluster
 from kikimimi.records.results import results_from_outcome
-from kikimimi.records.store import RecordStore
+from kikimimi.records.store import RecordStore, _driver_rows
 
 SEATS = 3  # the Trident's
 EPOCH = datetime(2024, 1, 1, tzinfo=UTC)
@@ -161,7 +161,7 @@ def measure(store: RecordStore, players: int, games: int, repeat: int, target: s
     for _ in range(repeat):  # of a first read, the database's part: every finished meeting's summaries
         started = time.perf_counter()
         with store._read() as conn:
-            conn.execute(store._summaries_query(DEFAULT_GAME)).all()
+            _driver_rows(conn, store._summaries_query(DEFAULT_GAME))  # as ladder_statuses reads them
         query.append(time.perf_counter() - started)
     store.ladder_statuses(DEFAULT_GAME)  # the store has read the records once, as a host does when it starts
     names = [p.name for p in store.players()[:SEATS]]

@@ -806,8 +806,8 @@ class RecordStore:
                         rows = self._history_rows_query(game)
                         if len(missing) <= _FEW:
                             rows = rows.where(M.c.id.in_(sorted(missing)))
-                        histories.add(((pid, mid, _GameCodes.packed(codes or "")) for pid, mid, *_, codes in
-                                       conn.execute(rows)), missing, finished)
+                        histories.add([(pid, mid, _GameCodes.packed(codes or "")) for pid, mid, *_, codes in
+                                       conn.execute(rows)], missing, finished)
                     histories.meetings.update((mid, finished[mid]) for mid in new)
             return histories.statuses(self.players())
 
@@ -924,22 +924,25 @@ class _Histories:
             self.replayed.clear()
         return set(finished) - set(self.meetings)
 
-    def add(self, rows: Iterable[Any], wanted: set[int], finished: dict[int, tuple[Any, ...]]) -> set[int]:
+    def add(self, rows: Sequence[Any], wanted: set[int], finished: dict[int, tuple[Any, ...]]) -> set[int]:
         """Keep (player id, meeting id, packed games) rows of the `wanted` meetings as the ladder's
         packed meetings (order, meeting id, kind, won contest, games); returns the meetings found."""
-        found = set()
         games, replayed = self.games, self.replayed
         held = {mid: ((finished[mid][0], mid), finished[mid][1], finished[mid][2]) for mid in wanted}
+        kept = set()
         for pid, mid, packed in rows:
-            if mid in wanted:
-                found.add(mid)
+            meeting = held.get(mid)
+            if meeting is not None:
                 mine = games.get(pid)
                 if mine is None:
                     mine = games[pid] = {}
-                order, kind, winner = held[mid]
-                mine[mid] = (order, mid, kind, winner == pid, packed)
-                replayed.pop(pid, None)
-        return found
+                    kept.add(pid)
+                elif replayed:
+                    kept.add(pid)
+                mine[mid] = (meeting[0], mid, meeting[1], meeting[2] == pid, packed)
+        for pid in kept:
+            replayed.pop(pid, None)
+        return {mid for _, mid, _ in rows} & wanted
 
     def statuses(self, players: Iterable[Player]) -> dict[str, Any]:
         found = {}

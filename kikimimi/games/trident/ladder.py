@@ -21,7 +21,6 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import IntEnum
 from functools import cmp_to_key
-from operator import itemgetter
 from typing import Any, Literal
 
 MeetingKind = Literal["full", "half", "contest"]
@@ -486,20 +485,19 @@ _NEEDS: dict[int, tuple[int, int, int, int]] = {
 }
 
 
-_held = itemgetter(0, 1)  # (order, meeting id): how `replay` sorts
 
 
 def packed_status(meetings: Iterable[PackedMeeting], *, name: str = "", title_form: str = "king") -> PlayerStatus:
     """`replay(history, name=, title_form=).status`, from each meeting as (order, meeting id, kind,
     won contest, games) where games packs the player's games in play order (`pack_game`). Meetings
-    may come in any order."""
+    may come in any order; each meeting id once."""
     form = "queen" if title_form == "queen" else "king"
     rank = wins = first_places = run = crash_run = longest = run_peerages = contest_peerages = 0
     peerage = crashes = games = meetings_played = contests_won = demotions = 0
     streaks: dict[int, int] = {}  # by rank, in the order first made (as `replay`'s Counter)
     since: tuple[Any, ...] | None = None
     since_meeting: int | None = None
-    for order, meeting_id, kind, won_contest, packed in sorted(meetings, key=_held):
+    for order, meeting_id, kind, won_contest, packed in sorted(meetings):  # by (order, meeting id): ids are unique
         if kind in OFFICIAL_KINDS:
             meetings_played += 1
             now = rank or 1  # the rank the meeting started with; a first-timer plays as Apprentice
