@@ -54,3 +54,12 @@ def folder_problem(folder: Path, exc: OSError | None = None) -> str | None:
     if exc is not None and exc.errno in (errno.ENOTDIR, errno.EEXIST):
         return f"cannot create folder {folder}: {exc.strerror}"
     return None
+
+
+def private_file(path: Path) -> None:
+    """Create `path` readable by its owner only (hands and secrets are in it). SQLite gives its -wal and
+    -shm files the database file's permissions, so they stay private too."""
+    if not path.exists():
+        os.close(os.open(path, os.O_CREAT | os.O_WRONLY, 0o600))
+    elif path.stat().st_mode & 0o077:
+        path.chmod(0o600)

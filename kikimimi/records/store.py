@@ -14,6 +14,7 @@ database's write lock and a journal game is unique per meeting.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import threading
@@ -31,7 +32,7 @@ from sqlalchemy import event
 
 from kikimimi.games.base import Outcome
 from kikimimi.games.registry import DEFAULT_GAME, UnknownGame, get_info
-from kikimimi.paths import folder_problem
+from kikimimi.paths import folder_problem, private_file
 from kikimimi.records import schema
 from kikimimi.records.kinds import (
     GAMES_PER_MEETING,
@@ -213,6 +214,10 @@ class RecordStore:
         except OSError as exc:
             problem = folder_problem(path.parent, exc) or f"cannot create {path.parent}: {exc.strerror}"
             raise schema.SchemaError(f"{where}: {problem}{fix}") from None
+        # Owner only, whoever creates it (an admin's `sudo -u kikimimi ... players add` has umask 022);
+        # a folder we cannot write is reported below, by what opening the database says.
+        with contextlib.suppress(OSError):
+            private_file(path)
         engine = _sqlite_engine(url)
         try:
             schema.migrate(engine, where=where)

@@ -19,6 +19,7 @@ from typing import Any
 
 from kikimimi.games.base import Event, Outcome, Referee, Scan
 from kikimimi.paths import folder_problem
+from kikimimi.paths import private_file as private_file  # where the venue outbox takes it from
 from kikimimi.table.script import event_to_json
 
 SCHEMA_VERSION = 1
@@ -60,15 +61,6 @@ def event_from_json(obj: dict[str, Any]) -> Event:
     if "scan" in obj:
         return Scan(obj["scan"], obj.get("piece"), obj.get("uid"))
     return Referee(obj["referee"], {k: v for k, v in obj.items() if k != "referee"})
-
-
-def private_file(path: Path) -> None:
-    """Create `path` readable by its owner only (hands and secrets are in it). SQLite gives its -wal and
-    -shm files the database file's permissions, so they stay private too."""
-    if not path.exists():
-        os.close(os.open(path, os.O_CREAT | os.O_WRONLY, 0o600))
-    elif path.stat().st_mode & 0o077:
-        path.chmod(0o600)
 
 
 class Journal:
