@@ -302,7 +302,17 @@ def _report(name: str, latencies: list[float]) -> bool:
 
 def run(args: argparse.Namespace) -> int:
     # Every unplug and stall is a warning in the hub's log by design; here they are the point, not news.
-    logging.getLogger("kikimimi.devices.hub").setLevel(logging.ERROR)
+    # The level is put back: a bench run in a process that goes on (a test) must not silence its hub.
+    hub_log = logging.getLogger("kikimimi.devices.hub")
+    level = hub_log.level
+    hub_log.setLevel(logging.ERROR)
+    try:
+        return _run(args)
+    finally:
+        hub_log.setLevel(level)
+
+
+def _run(args: argparse.Namespace) -> int:
     ok = True
     latency = args.only is not None or not (args.replug or args.stall)
     if latency and args.only in (None, "serial"):
