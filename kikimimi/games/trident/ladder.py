@@ -483,6 +483,8 @@ _DEMOTABLE_LEVELS = frozenset(int(r) for r in DEMOTABLE)
 _NEEDS: dict[int, tuple[int, int, int, int]] = {
     int(r): (n.wins, n.streaks, int(n.streaks_at or 0), n.peerage) for r, n in PROMOTION.items()
 }
+# By the rank held: the wins to rise from it (never from Unregistered, in a meeting, nor from King).
+_WINS_TO_RISE = (1 << 62, *(_NEEDS[r + 1][0] for r in range(1, _KING)), 1 << 62)
 
 
 
@@ -523,7 +525,7 @@ def packed_status(meetings: Iterable[PackedMeeting], *, name: str = "", title_fo
                     else:
                         # Each later run of k wins makes k - 1 streaks and k // 4 peerages; the
                         # leading one continues the run (a pair with the last win before).
-                        made = (w - lead) - won.count("01") + (lead if run else max(lead - 1, 0))
+                        made = (w - lead) - won.count("01") + (lead if run else lead - 1 if lead else 0)
                         run_peerages += won.count("1111", lead) + (run + lead) // 4 - run // 4
                         if run + lead > longest:
                             longest = run + lead
@@ -559,9 +561,9 @@ def packed_status(meetings: Iterable[PackedMeeting], *, name: str = "", title_fo
                 rank, since, since_meeting = rank - 1, order, meeting_id
                 demotions += 1
                 continue
-            while 1 <= rank < _KING:
-                need_wins, need_streaks, at_rank, need_peerage = _NEEDS[rank + 1]
-                if wins < need_wins or peerage < need_peerage or (at_rank and streaks.get(at_rank, 0) < need_streaks):
+            while wins >= _WINS_TO_RISE[rank]:  # mostly too few: the rest is looked at only then
+                _, need_streaks, at_rank, need_peerage = _NEEDS[rank + 1]
+                if peerage < need_peerage or (at_rank and streaks.get(at_rank, 0) < need_streaks):
                     break
                 rank, since, since_meeting = rank + 1, order, meeting_id
         elif won_contest:
