@@ -22,6 +22,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     render.add_argument("--backend", choices=[b for b in BACKENDS if b != "none"], default="espeak")
     render.add_argument("--out", type=Path, help="pack folder (default voices/packs/<lang>-<backend>)")
     render.add_argument("--catalog", type=Path, help="catalog folder (default: the shipped voices/catalog)")
+    render.add_argument("--game", action="append", metavar="ID",
+                        help="only this game's phrases and the common ones (repeat for several; default: every "
+                             "registered game, which is tens of thousands of lines: see hardware_docs/bringup.md)")
     render.add_argument("--quiet", action="store_true", help="no progress line")
     render.set_defaults(func=cmd_render)
 
@@ -39,18 +42,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def cmd_render(args: argparse.Namespace) -> int:
+    from kikimimi.games.registry import UnknownGame
     from kikimimi.voice.pack import render_pack
     from kikimimi.voice.tts import BackendUnavailable, make_backend
 
     try:
         if args.catalog:
             phrases: Catalog | list[Catalog] = Catalog.load(args.lang, args.catalog)
-        else:  # every registered game's phrases (and the common ones) in one pack
-            from kikimimi.games.registry import games
-
-            phrases = [catalog(args.lang, info.catalog) for info in games()]
+        else:
+            phrases = game_catalogs(args.lang, args.game)
         backend = make_backend(args.backend, args.lang)
-    except (CatalogError, BackendUnavailable) as exc:
+    except (CatalogError, BackendUnavailable, UnknownGame) as exc:
         print(f"voices render: {exc}", file=sys.stderr)
         return 1
     out = args.out or default_pack_dir(args.lang, args.backend)
@@ -70,6 +72,15 @@ def cmd_render(args: argparse.Namespace) -> int:
     for entry, error in list(report.failed.items())[:10]:
         print(f"  failed {entry}: {error}", file=sys.stderr)
     return 1 if report.failed else 0
+
+
+def game_catalogs(lang: str, game_ids: list[str] | None = None) -> list[Catalog]:
+    """The catalogs a pack holds: the games' (every registered game's when none is named), each with the
+    common phrases. Raises UnknownGame for a game not registered."""
+    from kikimimi.games.registry import games, get_info
+
+    chosen = [get_info(game) for game in game_ids] if game_ids else games()
+    return [catalog(lang, info.catalog) for info in chosen]
 
 
 def parse_params(items: list[str]) -> dict[str, Any]:
