@@ -798,7 +798,7 @@ class RecordStore:
                 histories = self._histories[game] = _Histories(rules)
             with self._read() as conn:
                 conn.execute(sa.select(1))  # begins the transaction the reads below share
-                finished = {mid: (held_at, kind, winner) for mid, held_at, kind, winner in _driver_rows(
+                finished = {mid: ((held_at, mid), kind, winner) for mid, held_at, kind, winner in _driver_rows(
                     conn, sa.select(M.c.id, M.c.held_at, M.c.kind, M.c.winner_id)
                     .where(M.c.status == "finished", M.c.game == game))}
                 new = histories.forget_unless_kept(finished)
@@ -911,12 +911,12 @@ def _driver_rows(conn: sa.Connection, query: sa.Select[Any]) -> list[tuple[Any, 
 
 class _Histories:
     """One game's ladder histories as one store read them: each player's packed games of each finished
-    meeting, the meetings (held_at, kind, winner id) and the status last replayed from them."""
+    meeting, the meetings ((held_at, id), kind, winner id) and the status last replayed from them."""
 
     def __init__(self, rules: ModuleType) -> None:
         self.rules = rules
         self.packed_status = getattr(rules, "packed_status", None)  # the ladder's fast path, if any
-        self.meetings: dict[int, tuple[Any, ...]] = {}  # finished meeting id -> (held_at, kind, winner id)
+        self.meetings: dict[int, tuple[Any, ...]] = {}  # finished meeting id -> ((held_at, id), kind, winner id)
         self.games: dict[int, dict[int, tuple[Any, ...]]] = {}  # player id -> meeting id -> packed meeting
         self.replayed: dict[int, tuple[str, str, Any]] = {}  # player id -> (name, title form, status)
 
@@ -933,7 +933,7 @@ class _Histories:
         """Keep (player id, meeting id, packed games) rows of the `wanted` meetings as the ladder's
         packed meetings (order, meeting id, kind, won contest, games); returns the meetings found."""
         games, replayed = self.games, self.replayed
-        held = {mid: ((finished[mid][0], mid), finished[mid][1], finished[mid][2]) for mid in wanted}
+        held = finished if len(wanted) == len(finished) else {mid: finished[mid] for mid in wanted}
         kept = set()
         for pid, mid, packed in rows:
             meeting = held.get(mid)
