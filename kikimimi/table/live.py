@@ -91,8 +91,8 @@ class TableLock:
         except BlockingIOError:
             holder, pid = _read_holder(fd)
             os.close(fd)
-            raise TableRunning(f"the table is already running ({holder}); stop it first (its console is "
-                               "`kikimimi play --console`, in the same process)", holder, pid) from None
+            raise TableRunning(f"the table is already running ({holder}); stop it first, or attach the Priest's "
+                               "console to it with `kikimimi console`", holder, pid) from None
         except OSError as exc:
             os.close(fd)
             raise JournalError(f"table lock {self.path}: {exc.strerror or exc}") from exc

@@ -52,6 +52,10 @@ def _stop_on_sigterm(stop: threading.Event) -> None:
 def run_play(config: TableConfig, args: argparse.Namespace) -> int:
     console = Console(highlight=False)
     setup_logging(console, args.quiet)
+    # SIGTERM is caught before the table opens: one that comes while it opens (a service stopped at once)
+    # then closes it cleanly (its socket file removed, its lock dropped) instead of killing it half-open.
+    stop = threading.Event()
+    _stop_on_sigterm(stop)
     try:
         table = open_table(config, transcript_only=args.text_only)  # the hub logs each reader's health itself
     except JournalError as exc:  # TableRunning too: another process runs this table
@@ -62,8 +66,6 @@ def run_play(config: TableConfig, args: argparse.Namespace) -> int:
     for name, health in table.voice.health().items():
         if health.status != "ok":
             log.warning("output %s: %s: %s", name, health.status, health.detail)
-    stop = threading.Event()
-    _stop_on_sigterm(stop)
     code = 0
     try:
         if args.console:

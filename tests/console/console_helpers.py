@@ -131,9 +131,6 @@ class TableProcess:
             assert self.proc.poll() is None, f"the table exited ({self.proc.returncode}): {self.stderr()}"
             with contextlib.suppress(OSError):
                 connect(self.socket, timeout=1.0).close()
-                # `play` sets its SIGTERM handler just after open_table() returns (the socket answers a
-                # moment before): a SIGTERM in between would end the table without closing it.
-                time.sleep(0.3)
                 return self
             time.sleep(0.05)
         raise AssertionError(f"the table's control socket {self.socket} did not answer in {timeout} s")

@@ -229,3 +229,20 @@ def test_a_deep_data_folder_still_gets_its_socket(tmp_path, monkeypatch):
         table.close()
     assert not table.control.path.exists()
     assert socket.AF_UNIX  # (the address family every table serves)
+
+
+def test_a_sigterm_while_the_table_opens_closes_it_cleanly(tmp_path):
+    """A service stopped the moment it started: SIGTERM lands while `play` opens the table (its lock is
+    taken, readers, voice and socket still coming). The table closes as on any stop: exit 0, no socket
+    file left behind, the lock free for the next start."""
+    table = TableProcess(tmp_path / "t")
+    lock = Path(f"{table.journal}.lock")
+    deadline = time.monotonic() + 20
+    while not lock.exists():  # open_table's first step: from here on it is opening
+        assert table.proc.poll() is None and time.monotonic() < deadline, table.stderr()
+        time.sleep(0.002)
+    table.proc.send_signal(signal.SIGTERM)
+    assert table.proc.wait(timeout=20) == 0, table.stderr()
+    assert not table.socket.exists()
+    assert "Traceback" not in table.stderr()
+    TableProcess(tmp_path / "t").wait_ready().proc.terminate()  # the next start takes the lock at once

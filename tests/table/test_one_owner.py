@@ -81,7 +81,7 @@ def test_a_second_play_refuses_and_a_sigkilled_table_leaves_no_stale_lock(tmp_pa
         [message] = second.stderr.strip().splitlines()  # one line
         assert message.startswith("kikimimi: the table is already running (pid ")
         assert f"(pid {first.pid}, started at " in message
-        assert message.endswith("stop it first (its console is `kikimimi play --console`, in the same process)")
+        assert message.endswith("stop it first, or attach the Priest's console to it with `kikimimi console`")
         time.sleep(0.3)
         assert events_now(tmp_path) == first_events  # the first table's game, exactly its own events
         assert first.poll() is None  # the first table carries on
