@@ -342,7 +342,8 @@ def _play(args: argparse.Namespace, store: RecordStore, **meeting: Any) -> int:
         except (TableConfigError, OSError) as exc:
             _say(f"kikimimi: {exc}", file=sys.stderr)
             return 2
-        play_one_game: Callable[..., Any] = table_games(table, game=meeting.get("game", DEFAULT_GAME))
+        play_one_game: Callable[..., Any] = table_games(table, game=meeting.get("game", DEFAULT_GAME),
+                                                        continue_under_way="meeting_id" in meeting)
         _say(f"Playing on the table ({table.config.source}); each game starts when the last one ends.")
     else:
         source = "the keyboard" if args.results == "-" else args.results

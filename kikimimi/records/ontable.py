@@ -27,11 +27,14 @@ def meeting_setup(game: str) -> dict[str, Any]:
 
 
 def table_games(
-    table: Any, timeout: float | None = None, game: str = DEFAULT_GAME
+    table: Any, timeout: float | None = None, game: str = DEFAULT_GAME, *, continue_under_way: bool = False
 ) -> Callable[[Mapping[int, str]], tuple[Outcome, str]]:
     """A `play_one_game` for kikimimi.records.meeting.run_meeting: starts a game of `game` on the table
-    (a `LiveTable`) and returns its outcome and journal game id when it ends (a game already under way
-    is finished first)."""
+    (a `LiveTable`) and returns its outcome and journal game id when it ends.
+
+    `continue_under_way` (a meeting resumed after the table stopped mid-game): the first game is the one
+    the journal resumed, played on to its end, when it is of the meeting's game and set-up. Otherwise a
+    game already under way is not the meeting's and a fresh one is started (it stays in the journal)."""
     finished = threading.Event()
     result: dict[str, object] = {}
     setup = meeting_setup(game)
@@ -42,16 +45,21 @@ def table_games(
 
     table.loop.on_game_over = game_over
 
-    def ready(loop: Any) -> bool:
-        """The table holds a fresh game of the meeting's game with the meeting's set-up."""
-        if loop.journaled_events or loop.game.is_over(loop.state) or loop.info.id != game:
+    def meetings_kind(loop: Any) -> bool:
+        """The table holds an unfinished game of the meeting's game with the meeting's set-up."""
+        if loop.game.is_over(loop.state) or loop.info.id != game:
             return False
         return all(loop.session.setup.get(key) == value for key, value in setup.items() if key != "game")
+
+    resume_first = [continue_under_way]
 
     def play_one_game(seat_players: Mapping[int, str]) -> tuple[Outcome, str]:
         finished.clear()
         loop = table.loop
-        if not ready(loop):
+        resume = resume_first.pop() if resume_first else False
+        if resume and loop.journaled_events and meetings_kind(loop):
+            log.info("game %s resumed from the journal: played on to its end", loop.status.game_id)
+        elif loop.journaled_events or not meetings_kind(loop):
             count = loop.processed
             loop.new_game(setup)
             loop.wait_processed(count + 1)

@@ -56,3 +56,41 @@ def test_a_half_trial_on_the_table_records_every_game(sim_config, tmp_path):
     assert keys.count("meeting.registered") == 3  # first official meeting: all three become Apprentices
     assert all("[" not in line.text for _, line in said)
     assert "Ann is registered as Apprentice." in [line.text for _, line in said]
+
+
+def test_a_meeting_resumed_after_the_table_stopped_mid_game_plays_that_game_on(sim_config, tmp_path):
+    """`kikimimi meeting resume` after a stop mid-game: the game the journal resumed is the meeting's
+    next game, played on to its end, not abandoned for a new one (its events so far would be lost)."""
+    from kikimimi.records.ontable import meeting_setup
+
+    config = load_config(sim_config)
+    table = open_table(config)
+    try:
+        count = table.loop.processed
+        table.loop.new_game(meeting_setup("trident"))
+        table.loop.wait_processed(count + 1)
+        bots, tapper = BotTable(7), SimTapper(table.loop, table.hub)
+        for _ in range(12):  # part of a game, then the table stops (power, crash, service restart)
+            tapper.perform(bots.next_event(table.loop.state))
+        under_way, played = table.loop.status.game_id, table.loop.journaled_events
+    finally:
+        table.close()
+    assert played >= 12
+
+    table = open_table(config)
+    result: dict = {}
+    try:
+        assert table.loop.status.game_id == under_way and table.loop.status.resumed
+        play_one_game = table_games(table, timeout=60, continue_under_way=True)
+        runner = threading.Thread(target=lambda: result.update(played=play_one_game({1: "Ann", 2: "Bea", 3: "Cid"})))
+        runner.start()
+        tapper = SimTapper(table.loop, table.hub)
+        while runner.is_alive() and (event := bots.next_event(table.loop.state)) is not None:
+            tapper.perform(event)
+        runner.join(timeout=30)
+        total = table.loop.journaled_events
+    finally:
+        table.close()
+    outcome, journal_game = result["played"]
+    assert journal_game == under_way  # the resumed game, not a new one
+    assert total > played and outcome.ranking
