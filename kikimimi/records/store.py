@@ -184,6 +184,27 @@ class TableInfo:
         return {seat: name for seat, name in enumerate(self.players, start=1)}
 
 
+@dataclass(frozen=True)
+class GameItem:
+    """One game to record with `RecordStore.record_many` (the arguments of `record_results`)."""
+
+    results: Sequence[PlayerResult]
+    journal_game_id: str | None = None
+    reason: str = ""
+    details: Mapping[str, Any] | None = None
+    table: int | None = None
+
+
+@dataclass(frozen=True)
+class Recorded:
+    """A game `record_many` recorded, or found already recorded (`duplicate`): its number in the
+    meeting and its round at its table."""
+
+    number: int
+    round: int
+    duplicate: bool = False
+
+
 def table_sizes(players: int, tables: int) -> list[int]:
     """Players dealt over tables as evenly as possible, the larger tables first (13 over 4: 4,3,3,3)."""
     base, extra = divmod(players, tables)
@@ -539,15 +560,6 @@ class RecordStore:
         self.record_results(meeting_id, results, journal_game_id=journal_game_id, reason=outcome.reason,
                             details=game_details(outcome), table=table)
 
-    @staticmethod
-    def _recorded(conn: sa.Connection, meeting_id: int, journal_game_id: str | None) -> int | None:
-        if journal_game_id is None:
-            return None
-        found = conn.execute(
-            sa.select(G.c.number).where(G.c.meeting_id == meeting_id, G.c.journal_game_id == journal_game_id)
-        ).scalar()
-        return int(found) if found is not None else None
-
     def record_results(
         self,
         meeting_id: int,
@@ -566,94 +578,150 @@ class RecordStore:
         journal or outbox after a restart or a lost connection) is not a new game: its number is
         returned and nothing is written, also when two reports of it arrive at once.
         """
-        with self._read() as conn:
-            again = self._recorded(conn, meeting_id, journal_game_id)
-            if again is not None:
-                return again
-            info = self._meeting(conn, meeting_id)
-            if info.status != "open":
-                raise RecordError(f"{info.describe()} is {info.status}; its games cannot change")
-            if table is None:
-                if info.tables > 1:
-                    raise RecordError(
-                        f"{info.describe()} is played at {info.tables} tables; say at which table this game was played"
-                    )
-                table = 1
-            if not 1 <= table <= info.tables:
-                raise RecordError(f"meeting {meeting_id} has tables 1 to {info.tables}, not table {table}")
-            played_here = sa.select(sa.func.count()).where(G.c.meeting_id == meeting_id, G.c.table_no == table)
-            seated_rows = conn.execute(
-                sa.select(P.c.id, P.c.name, played_here.scalar_subquery())
-                .select_from(MP.join(P, P.c.id == MP.c.player_id))
-                .where(MP.c.meeting_id == meeting_id, MP.c.table_no == table).order_by(MP.c.seat)
-            ).all()
-        seated = [name for _, name, _ in seated_rows]
+        found = self.record_many(meeting_id, [GameItem(results, journal_game_id, reason, details, table)])[0]
+        if isinstance(found, RecordError):
+            raise found
+        return found.number
+
+    def record_many(self, meeting_id: int, items: Sequence[GameItem]) -> list[Recorded | RecordError]:
+        """Record several games of one meeting in one transaction (a host's group commit: one lock of
+        the meeting and one commit for every result waiting); returns, for each item in order, what
+        `record_results` would have: the game's number and round (`duplicate` when its journal game
+        was recorded before, or earlier in `items`), or the RecordError refusing it.
+
+        Each game is checked on its own and inserted under a savepoint, so a refused game is refused
+        alone: the others are recorded. Nothing is committed when the database itself fails (then
+        this raises, and no game of the batch is recorded)."""
+        if not items:
+            return []
+        journal_ids = sorted({i.journal_game_id for i in items if i.journal_game_id is not None})
+        try:
+            with self._read() as conn:
+                info = self._meeting(conn, meeting_id)
+                seated_rows = conn.execute(
+                    sa.select(MP.c.table_no, P.c.id, P.c.name).select_from(MP.join(P, P.c.id == MP.c.player_id))
+                    .where(MP.c.meeting_id == meeting_id).order_by(MP.c.table_no, MP.c.seat)
+                ).all()
+                played = self._played_by_table(conn, meeting_id)
+        except RecordError as exc:
+            return [exc for _ in items]
+        seated: dict[int, list[tuple[int, str]]] = {}
+        for table_no, pid, name in seated_rows:
+            seated.setdefault(table_no, []).append((pid, name))
+        # Checked before taking the meeting: a game that does not read is refused alone, and the lock
+        # is held only for numbering and inserting.
+        prepared: list[tuple[int, dict[str, Any], list[dict[str, Any]]] | RecordError] = []
+        for item in items:
+            try:
+                prepared.append(self._prepare(info, item, seated, played))
+            except RecordError as exc:
+                prepared.append(exc)
+        outcomes: list[Recorded | RecordError] = []
+        with self._write() as conn:
+            status = conn.execute(
+                sa.select(M.c.status).where(M.c.id == meeting_id).with_for_update()
+            ).scalar_one()
+            # What is true now that the meeting is ours: the numbers, each table's rounds, the games
+            # already recorded (another writer may have recorded some while we checked).
+            number = int(conn.execute(
+                sa.select(sa.func.coalesce(sa.func.max(G.c.number), 0)).where(G.c.meeting_id == meeting_id)
+            ).scalar_one())
+            played = self._played_by_table(conn, meeting_id)
+            known: dict[str, Recorded] = {}
+            for start in range(0, len(journal_ids), _FEW):
+                for jid, num, rnd in conn.execute(
+                    sa.select(G.c.journal_game_id, G.c.number, G.c.round)
+                    .where(G.c.meeting_id == meeting_id, G.c.journal_game_id.in_(journal_ids[start:start + _FEW]))
+                ):
+                    known[jid] = Recorded(int(num), int(rnd or 0), True)
+            for item, ready in zip(items, prepared, strict=True):
+                jid = item.journal_game_id
+                if jid is not None and jid in known:
+                    outcomes.append(known[jid])
+                elif isinstance(ready, RecordError):
+                    outcomes.append(ready)
+                elif status != "open":
+                    outcomes.append(RecordError(f"meeting {meeting_id} is {status}; its games cannot change"))
+                else:
+                    table, game, rows = ready
+                    done = played.get(table, 0)
+                    if info.games_due is not None and done >= info.games_due:
+                        outcomes.append(RecordError(
+                            f"{info.describe()} has all its games; finish it with `kikimimi meeting finish`"
+                            if info.tables == 1 else
+                            f"{info.describe()}: table {table} has played all its {info.games_due} games"))
+                        continue
+                    try:
+                        with conn.begin_nested():  # a game the database refuses goes alone
+                            game_id = conn.execute(
+                                G.insert().values(meeting_id=meeting_id, number=number + 1, table_no=table,
+                                                  round=done + 1, recorded_at=_now(), **game).returning(G.c.id)
+                            ).scalar_one()
+                            conn.execute(R.insert(), [{"game_id": game_id, **row} for row in rows])
+                    except (sa.exc.IntegrityError, sa.exc.DataError) as exc:
+                        reason = str(exc.orig).strip().splitlines()[0] if exc.orig else str(exc)
+                        outcomes.append(RecordError(f"meeting {meeting_id} table {table}: the database refused "
+                                                    f"game {jid or number + 1}: {reason}"))
+                        continue
+                    number += 1
+                    played[table] = done + 1
+                    recorded = Recorded(number, done + 1)
+                    if jid is not None:
+                        known[jid] = Recorded(number, done + 1, True)
+                    outcomes.append(recorded)
+        return outcomes
+
+    @staticmethod
+    def _played_by_table(conn: sa.Connection, meeting_id: int) -> dict[int, int]:
+        return {int(t): int(n) for t, n in conn.execute(
+            sa.select(G.c.table_no, sa.func.count()).where(G.c.meeting_id == meeting_id).group_by(G.c.table_no)
+        )}
+
+    @staticmethod
+    def _prepare(info: MeetingInfo, item: GameItem, seated: Mapping[int, list[tuple[int, str]]],
+                 played: Mapping[int, int]) -> tuple[int, dict[str, Any], list[dict[str, Any]]]:
+        """One game checked against its meeting and table: (table, game row, result rows), or RecordError."""
+        meeting_id, table, results = info.id, item.table, item.results
+        if info.status != "open":
+            raise RecordError(f"{info.describe()} is {info.status}; its games cannot change")
+        if table is None:
+            if info.tables > 1:
+                raise RecordError(
+                    f"{info.describe()} is played at {info.tables} tables; say at which table this game was played"
+                )
+            table = 1
+        if not 1 <= table <= info.tables:
+            raise RecordError(f"meeting {meeting_id} has tables 1 to {info.tables}, not table {table}")
+        here = seated.get(table, [])
+        names = [name for _, name in here]
         if info.tables == 1:
             where = f"meeting {meeting_id} game {info.games_played + 1}"
         else:
-            where = f"meeting {meeting_id} table {table} game {seated_rows[0][2] + 1 if seated_rows else 1}"
+            where = f"meeting {meeting_id} table {table} game {played.get(table, 0) + 1}"
         try:
             check_results(results, where)
         except ResultError as exc:
             raise RecordError(str(exc)) from None
         playing = {check_name(r.player).casefold() for r in results}
-        if playing != {n.casefold() for n in seated}:
+        if playing != {n.casefold() for n in names}:
             whose = "meeting's" if info.tables == 1 else f"table {table}'s"
             raise RecordError(
                 f"{where}: players {sorted(r.player for r in results)} are not the {whose} "
-                f"players {seated}"
+                f"players {names}"
             )
         try:
-            game_json = json.dumps(dict(details or {}), ensure_ascii=False, sort_keys=True)
+            game_json = json.dumps(dict(item.details or {}), ensure_ascii=False, sort_keys=True)
             result_json = [json.dumps(dict(r.details), ensure_ascii=False, sort_keys=True) for r in results]
         except (TypeError, ValueError) as exc:
             raise RecordError(f"{where}: the game's details are not plain data: {exc}") from None
-        ids = {name.casefold(): pid for pid, name, _ in seated_rows}
+        ids = {name.casefold(): pid for pid, name in here}
         rows = [
             {"player_id": ids[r.player.casefold()], "seat": r.seat, "place": r.place, "crashed": int(r.crashed),
              "score": r.score, "won": int(r.won), "details": d}
             for r, d in zip(results, result_json, strict=True)
         ]
-        game = {"journal_game_id": journal_game_id, "reason": reason, "game": info.game, "details": game_json}
-        try:
-            return self._insert_game(info, table, game, rows)
-        except sa.exc.IntegrityError:
-            # The same journal game landed from another writer between our check and our insert.
-            with self._read() as conn:
-                again = self._recorded(conn, meeting_id, journal_game_id)
-            if again is None:
-                raise
-            return again
-
-    def _insert_game(self, info: MeetingInfo, table: int, game: dict[str, Any], rows: list[dict[str, Any]]) -> int:
-        """Insert a game with the next number of the meeting and the next round of its table, holding
-        the meeting (SQLite: the write lock; PostgreSQL: its row, FOR UPDATE) while numbering, so many
-        writers at once never take the same number or pass a trial's games."""
-        with self._write() as conn:
-            status = conn.execute(
-                sa.select(M.c.status).where(M.c.id == info.id).with_for_update()
-            ).scalar_one()
-            journal = game["journal_game_id"]
-            same_game = sa.func.max(G.c.number).filter(G.c.journal_game_id == journal) if journal else sa.null()
-            number, played, again = conn.execute(
-                sa.select(sa.func.coalesce(sa.func.max(G.c.number), 0),
-                          sa.func.count().filter(G.c.table_no == table), same_game)
-                .where(G.c.meeting_id == info.id)
-            ).one()
-            if again is not None:  # reported again while we waited for the meeting
-                return int(again)
-            if status != "open":
-                raise RecordError(f"meeting {info.id} is {status}; its games cannot change")
-            if info.games_due is not None and played >= info.games_due:
-                if info.tables == 1:
-                    raise RecordError(f"{info.describe()} has all its games; finish it with `kikimimi meeting finish`")
-                raise RecordError(f"{info.describe()}: table {table} has played all its {info.games_due} games")
-            game_id = conn.execute(
-                G.insert().values(meeting_id=info.id, number=number + 1, table_no=table, round=played + 1,
-                                  recorded_at=_now(), **game).returning(G.c.id)
-            ).scalar_one()
-            conn.execute(R.insert(), [{"game_id": game_id, **row} for row in rows])
-        return int(number + 1)
+        game = {"journal_game_id": item.journal_game_id, "reason": item.reason, "game": info.game, "details": game_json}
+        return table, game, rows
 
     def games(self, meeting_id: int) -> list[GameRecord]:
         """A meeting's games in the order recorded, each with every player's result best first."""
