@@ -429,16 +429,21 @@ def test_twelve_players_and_four_tables_fit_without_scrolling(open_tab: Any, fre
         assert row_text >= 0.04 * height, (width, height)
 
 
-def test_screenshot_of_a_four_table_meeting(open_tab: Any, fresh: tuple[HostDouble, str], tmp_path: Path) -> None:
-    """The picture in docs/: written there only when KIKIMIMI_VENUE_SCREENSHOT is set."""
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_screenshot_of_a_four_table_meeting(open_tab: Any, fresh: tuple[HostDouble, str], tmp_path: Path,
+                                            lang: str) -> None:
+    """The pictures in docs/ (venue-standings.png, venue-standings-ja.png): written there only when
+    KIKIMIMI_VENUE_SCREENSHOT is set (the ja one needs a Japanese font, e.g. Debian's fonts-ipafont-gothic)."""
     double, base_url = fresh
     shown = meeting_snapshot()
     shown["tables"][3]["connected"] = False  # one table's network dropped: the page's "lost" marker
     shown["tables"][1]["health"] = "degraded"
     double.snapshot = shown
-    tab = open_tab(f"{base_url}/?lang=en")
+    tab = open_tab(f"{base_url}/?lang={lang}")
     drawn_version(tab, 1)
-    target = DOCS_SCREENSHOT if os.environ.get("KIKIMIMI_VENUE_SCREENSHOT") else tmp_path / "venue-standings.png"
+    name = DOCS_SCREENSHOT.name if lang == "en" else DOCS_SCREENSHOT.name.replace(".png", f"-{lang}.png")
+    folder = DOCS_SCREENSHOT.parent if os.environ.get("KIKIMIMI_VENUE_SCREENSHOT") else tmp_path
+    target = folder / name
     tab.wait_for_timeout(100)
     tab.screenshot(path=str(target), animations="disabled")
     assert target.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
