@@ -616,7 +616,6 @@ class RecordStore:
                 prepared.append(self._prepare(info, item, seated, played))
             except RecordError as exc:
                 prepared.append(exc)
-        outcomes: list[Recorded | RecordError] = []
         with self._write() as conn:
             status = conn.execute(
                 sa.select(M.c.status).where(M.c.id == meeting_id).with_for_update()
@@ -634,42 +633,13 @@ class RecordStore:
                     .where(G.c.meeting_id == meeting_id, G.c.journal_game_id.in_(journal_ids[start:start + _FEW]))
                 ):
                     known[jid] = Recorded(int(num), int(rnd or 0), True)
-            for item, ready in zip(items, prepared, strict=True):
-                jid = item.journal_game_id
-                if jid is not None and jid in known:
-                    outcomes.append(known[jid])
-                elif isinstance(ready, RecordError):
-                    outcomes.append(ready)
-                elif status != "open":
-                    outcomes.append(RecordError(f"meeting {meeting_id} is {status}; its games cannot change"))
-                else:
-                    table, game, rows = ready
-                    done = played.get(table, 0)
-                    if info.games_due is not None and done >= info.games_due:
-                        outcomes.append(RecordError(
-                            f"{info.describe()} has all its games; finish it with `kikimimi meeting finish`"
-                            if info.tables == 1 else
-                            f"{info.describe()}: table {table} has played all its {info.games_due} games"))
-                        continue
-                    try:
-                        with conn.begin_nested():  # a game the database refuses goes alone
-                            game_id = conn.execute(
-                                G.insert().values(meeting_id=meeting_id, number=number + 1, table_no=table,
-                                                  round=done + 1, recorded_at=_now(), **game).returning(G.c.id)
-                            ).scalar_one()
-                            conn.execute(R.insert(), [{"game_id": game_id, **row} for row in rows])
-                    except (sa.exc.IntegrityError, sa.exc.DataError) as exc:
-                        reason = str(exc.orig).strip().splitlines()[0] if exc.orig else str(exc)
-                        outcomes.append(RecordError(f"meeting {meeting_id} table {table}: the database refused "
-                                                    f"game {jid or number + 1}: {reason}"))
-                        continue
-                    number += 1
-                    played[table] = done + 1
-                    recorded = Recorded(number, done + 1)
-                    if jid is not None:
-                        known[jid] = Recorded(number, done + 1, True)
-                    outcomes.append(recorded)
-        return outcomes
+            batch = _Batch(info, status, number, played, known)
+            try:
+                with conn.begin_nested():  # the whole batch in a few statements
+                    return batch.insert(conn, items, prepared, each=False)
+            except (sa.exc.IntegrityError, sa.exc.DataError):
+                pass  # the database refused one of them: each game under its own savepoint, it goes alone
+            return _Batch(info, status, number, played, known).insert(conn, items, prepared, each=True)
 
     @staticmethod
     def _played_by_table(conn: sa.Connection, meeting_id: int) -> dict[int, int]:
@@ -959,6 +929,69 @@ class RecordStore:
                 .group_by(G.c.game).order_by(G.c.game)
             ).all()
         return {row[0]: (int(row[1]), int(row[2] or 0)) for row in rows}
+
+
+class _Batch:
+    """Games of one meeting numbered and inserted by `record_many`, in the transaction holding the meeting."""
+
+    def __init__(self, info: MeetingInfo, status: str, number: int, played: Mapping[int, int],
+                 known: Mapping[str, Recorded]) -> None:
+        self.info, self.status, self.number = info, status, number
+        self.played, self.known = dict(played), dict(known)
+
+    def insert(self, conn: sa.Connection, items: Sequence[GameItem],
+               prepared: Sequence[tuple[int, dict[str, Any], list[dict[str, Any]]] | RecordError],
+               each: bool) -> list[Recorded | RecordError]:
+        """Each item's outcome, its game inserted: all at once (`each` False: an error of the database
+        fails them all), or each under a savepoint (a game the database refuses is refused alone)."""
+        info = self.info
+        outcomes: list[Recorded | RecordError] = []
+        games: list[dict[str, Any]] = []
+        results: list[list[dict[str, Any]]] = []
+        for item, ready in zip(items, prepared, strict=True):
+            jid = item.journal_game_id
+            if jid is not None and jid in self.known:
+                outcomes.append(self.known[jid])
+                continue
+            if isinstance(ready, RecordError):
+                outcomes.append(ready)
+                continue
+            if self.status != "open":
+                outcomes.append(RecordError(f"meeting {info.id} is {self.status}; its games cannot change"))
+                continue
+            table, game, rows = ready
+            done = self.played.get(table, 0)
+            if info.games_due is not None and done >= info.games_due:
+                outcomes.append(RecordError(
+                    f"{info.describe()} has all its games; finish it with `kikimimi meeting finish`"
+                    if info.tables == 1 else
+                    f"{info.describe()}: table {table} has played all its {info.games_due} games"))
+                continue
+            row = {"meeting_id": info.id, "number": self.number + 1, "table_no": table, "round": done + 1,
+                   "recorded_at": _now(), **game}
+            if each:
+                try:
+                    with conn.begin_nested():
+                        game_id = conn.execute(G.insert().values(**row).returning(G.c.id)).scalar_one()
+                        conn.execute(R.insert(), [{"game_id": game_id, **r} for r in rows])
+                except (sa.exc.IntegrityError, sa.exc.DataError) as exc:
+                    reason = str(exc.orig).strip().splitlines()[0] if exc.orig else str(exc)
+                    outcomes.append(RecordError(f"meeting {info.id} table {table}: the database refused game "
+                                                f"{jid or self.number + 1}: {reason}"))
+                    continue
+            else:
+                games.append(row)
+                results.append(rows)
+            self.number += 1
+            self.played[table] = done + 1
+            if jid is not None:
+                self.known[jid] = Recorded(self.number, done + 1, True)
+            outcomes.append(Recorded(self.number, done + 1))
+        if games:
+            ids = conn.execute(G.insert().returning(G.c.id, sort_by_parameter_order=True), games).scalars().all()
+            conn.execute(R.insert(), [{"game_id": gid, **r} for gid, rows in zip(ids, results, strict=True)
+                                      for r in rows])
+        return outcomes
 
 
 _FEW = 500  # newly finished meetings read by id; more are read whole (a query's parameters are limited)

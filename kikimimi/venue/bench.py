@@ -124,6 +124,7 @@ class Timeline:
     ended: dict[tuple[int, int], float] = field(default_factory=dict)  # (table, round) -> time.time()
     shown: dict[tuple[int, int], float] = field(default_factory=dict)
     acked: list[float] = field(default_factory=list)
+    acked_at: dict[tuple[int, int], float] = field(default_factory=dict)  # (table, round) -> first answer
     finished_at: float | None = None
     lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -179,6 +180,9 @@ def measure(url: str, label: str, tables: int, games: int, pace: float, seed: in
         status = store.meeting(meeting).status
     recorded_ids = [g.journal_game_id for g in recorded]
     latencies = sorted(timeline.shown[key] - timeline.ended[key] for key in timeline.shown if key in timeline.ended)
+    # Where the time goes: from the game's end to the host's answer (the table's reporter, the request,
+    # the queue and the commit), and from that answer to the stream (the snapshot rebuild).
+    to_ack = sorted(timeline.acked_at[key] - timeline.ended[key] for key in timeline.acked_at if key in timeline.ended)
     first_end = min(timeline.ended.values(), default=started)
     accept_span = max(timeline.acked, default=first_end) - first_end
     return {
@@ -188,6 +192,7 @@ def measure(url: str, label: str, tables: int, games: int, pace: float, seed: in
         "accept_seconds": accept_span, "elapsed_seconds": elapsed,
         "latency_p50": _percentile(latencies, 50), "latency_p99": _percentile(latencies, 99),
         "latency_max": latencies[-1] if latencies else float("inf"), "latency_count": len(latencies),
+        "ack_p50": _percentile(to_ack, 50), "ack_p99": _percentile(to_ack, 99),
         "counted_once": (len(recorded) == tables * games and len(set(recorded_ids)) == len(recorded)
                          and set(recorded_ids) == journal_ids and all(n == games for n in per_table)),
         "meeting_status": status, "errors": errors[:5],
@@ -285,7 +290,10 @@ class SimTable(threading.Thread):
 
             def acked(journal_id: str, answer: dict[str, Any]) -> None:
                 with self.timeline.lock:
-                    self.timeline.acked.append(time.time())
+                    now = time.time()
+                    self.timeline.acked.append(now)
+                    if isinstance(answer.get("round"), int):
+                        self.timeline.acked_at.setdefault((self.number, answer["round"]), now)
 
             reporter = Reporter(link, outbox, assignment, on_reported=acked)
             heartbeat = Heartbeat(link, lambda: {"round": self.round, "phase": "play", "game_id": None,
@@ -337,6 +345,8 @@ def _print(f: dict[str, Any]) -> None:
     print(f"  end of game -> standings stream: p50 {f['latency_p50'] * 1000:.0f} ms, "
           f"p99 {f['latency_p99'] * 1000:.0f} ms, max {f['latency_max'] * 1000:.0f} ms over {f['latency_count']} "
           f"games (target p99 <= {TARGET_P99:.0f} s: {ok})")
+    print(f"  of which end of game -> host's answer: p50 {f['ack_p50'] * 1000:.0f} ms, "
+          f"p99 {f['ack_p99'] * 1000:.0f} ms")
     print(f"  counted once: {'yes' if f['counted_once'] else 'NO'} ({f['results']} games recorded, "
           f"{f['expected']} played); meeting {f['meeting_status']}; whole run {f['elapsed_seconds']:.1f} s")
     print(f"  host CPU: {f['host_cpu_seconds']:.1f} s in all, {f['host_cpu_ms_per_result']:.1f} ms per result "

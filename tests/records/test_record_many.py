@@ -6,6 +6,8 @@ from __future__ import annotations
 import threading
 from dataclasses import replace
 
+import sqlalchemy
+
 from kikimimi.records.bench import table_outcomes
 from kikimimi.records.results import results_from_outcome
 from kikimimi.records.store import GameItem, Recorded, RecordError, RecordStore
@@ -73,3 +75,25 @@ def test_batches_racing_over_the_same_games_record_each_once(records_url, sql):
     assert [g[0] for g in games] == list(range(1, 21))
     for table in (1, 2):
         assert sorted((r, j) for _, t, r, j in games if t == table) == [(n + 1, f"t{table}-{n}") for n in range(10)]
+
+
+def test_a_game_the_database_refuses_goes_alone(records_url, sql):
+    with RecordStore(records_url) as store:
+        meeting = store.start_meeting("full", PLAYERS, tables=2, add_unknown=True)
+        one, two = _items(store, meeting, 1, ["a", "b"])
+        (other,) = _items(store, meeting, 2, ["c"])
+    # A game written by hand at table 2's round 2: the table's next game (its second) takes round 2 too,
+    # which the database's unique (meeting, table, round) refuses; the games around it are recorded.
+    engine = sqlalchemy.create_engine(records_url)
+    with engine.begin() as conn:
+        conn.execute(sqlalchemy.text(
+            "INSERT INTO games (meeting_id, number, table_no, round, reason, recorded_at, details) "
+            "VALUES (:m, 7, 2, 2, 'by hand', '2026-11-22', '{}')"), {"m": meeting})
+    engine.dispose()
+    with RecordStore(records_url) as store:
+        found = store.record_many(meeting, [one, other, two])
+    assert found[0] == Recorded(8, 1) and found[2] == Recorded(9, 2)  # no number lost to the refused one
+    assert isinstance(found[1], RecordError) and "table 2" in str(found[1]) and "refused" in str(found[1])
+    assert sql("SELECT number, journal_game_id FROM games WHERE meeting_id = :m ORDER BY number", m=meeting) == \
+        [(7, None), (8, "a"), (9, "b")]
+    assert sql("SELECT COUNT(*) FROM results") == [(6,)]
