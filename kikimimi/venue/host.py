@@ -413,15 +413,23 @@ class Host:
 
     async def _write_forever(self, feed: MeetingFeed) -> None:
         """The meeting's writer: every result waiting, recorded in one transaction, then answered."""
+        batch: list[tuple[int, GameItem, asyncio.Future[Recorded | RecordError]]] = []
         try:
             while not self.closing.is_set():
                 await feed.wake.wait()
                 feed.wake.clear()
                 while feed.waiting:
                     batch, feed.waiting = feed.waiting[:MAX_BATCH], feed.waiting[MAX_BATCH:]
-                    await self._write_batch(feed, batch)
-        finally:  # closing: nobody waits for an answer that will not come
-            for _, _, done in feed.waiting:
+                    try:
+                        await self._write_batch(feed, batch)
+                    except Exception as exc:  # the writer goes on: the next results may well be recorded
+                        log.exception("venue: meeting %d's writer failed", feed.meeting_id)
+                        for _, _, done in batch:
+                            if not done.done():
+                                done.set_exception(exc)
+                    batch = []
+        finally:  # closing: nobody waits for an answer that will not come (the table reports again)
+            for _, _, done in batch + feed.waiting:
                 if not done.done():
                     done.set_exception(ApiError(503, "the host is shutting down; report again"))
 
