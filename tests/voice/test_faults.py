@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
-from types import SimpleNamespace
 
 import numpy as np
 import pytest
-from voice_helpers import needs_portaudio, player_job, read_raw, record, run_player, tone
+from voice_helpers import fake_sounddevice, needs_portaudio, player_job, read_raw, record, run_player, tone
 
 from kikimimi.games.base import Say
 from kikimimi.voice import router as router_module
@@ -50,43 +49,6 @@ def test_no_portaudio_library(tmp_path: Path, catalog_dir: Path) -> None:
     assert status == "fallback" and "libportaudio2" in detail
     assert result["lines"] == [["speaker", "Hello table."]] and result["idle"]
     assert not (tmp_path / "audio" / "quad.raw").exists()
-
-
-class FakeStream:
-    """A PortAudio stream whose device can be pulled out (cannot be done to a real ALSA file device)."""
-
-    def __init__(self, callback, **kwargs) -> None:  # noqa: ANN001
-        self.callback, self.kwargs, self.active, self.latency = callback, kwargs, False, 0.01
-
-    def start(self) -> None:
-        self.active = True
-
-    def abort(self, ignore_errors: bool = True) -> None:
-        self.active = False
-
-    def close(self, ignore_errors: bool = True) -> None:
-        self.active = False
-
-
-def fake_sounddevice(present: dict) -> SimpleNamespace:
-    def query_devices(device=None, kind=None):  # noqa: ANN001, ANN202
-        if not present["card"]:
-            raise ValueError("No output device matching 'card'")
-        return {"index": 0, "name": "card", "max_output_channels": 2, "default_samplerate": 48000.0}
-
-    streams: list[FakeStream] = []
-
-    def output_stream(callback, **kwargs):  # noqa: ANN001, ANN202
-        streams.append(FakeStream(callback, **kwargs))
-        return streams[-1]
-
-    return SimpleNamespace(
-        query_devices=query_devices,
-        OutputStream=output_stream,
-        streams=streams,
-        _terminate=lambda: None,
-        _initialize=lambda: None,
-    )
 
 
 def test_device_vanishing_mid_game_falls_back_then_comes_back(

@@ -11,6 +11,7 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 from rich.console import Console
+from voice_helpers import fake_sounddevice
 
 from kikimimi.bringup.view import outputs_table
 from kikimimi.voice import config as voice_config
@@ -23,38 +24,10 @@ UNDERFLOW = SimpleNamespace(output_underflow=True)
 OK = SimpleNamespace(output_underflow=False)
 
 
-class FakeStream:
-    def __init__(self, callback, **kwargs) -> None:  # noqa: ANN001
-        self.callback, self.kwargs, self.active = callback, kwargs, False
-
-    def start(self) -> None:
-        self.active = True
-
-    def abort(self, ignore_errors: bool = True) -> None:
-        self.active = False
-
-    def close(self, ignore_errors: bool = True) -> None:
-        self.active = False
-
-
-def fake_sounddevice() -> SimpleNamespace:
-    streams: list[FakeStream] = []
-
-    def query_devices(device=None, kind=None):  # noqa: ANN001, ANN202
-        return {"index": 0, "name": "card", "max_output_channels": 4, "default_samplerate": 48000.0}
-
-    def output_stream(callback, **kwargs):  # noqa: ANN001, ANN202
-        streams.append(FakeStream(callback, **kwargs))
-        return streams[-1]
-
-    return SimpleNamespace(query_devices=query_devices, OutputStream=output_stream, streams=streams,
-                           _terminate=lambda: None, _initialize=lambda: None)
-
-
 def test_underflows_are_counted_per_device_and_shown_in_health(
     catalog_dir: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    sd = fake_sounddevice()
+    sd = fake_sounddevice(channels=4)
     monkeypatch.setattr(router_module, "load_sounddevice", lambda: (sd, None))
     outputs = [OutputSpec("hand:1", "card", (1,), 1.0, "audio"), OutputSpec("hand:2", "card", (2,), 1.0, "audio"),
                OutputSpec("speaker", None, (), 1.0, "transcript")]

@@ -7,6 +7,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -110,3 +111,38 @@ def dominant_freq(samples: np.ndarray) -> float:
     loud = samples[np.abs(samples) > 1e-3]
     spectrum = np.abs(np.fft.rfft(loud))
     return float(np.argmax(spectrum)) * FILE_RATE / len(loud)
+
+
+class FakeStream:
+    """A PortAudio output stream the test drives itself: its callback is called by hand, and its device
+    can be pulled out. Only for what a real ALSA file device cannot do (vanish, run dry)."""
+
+    def __init__(self, callback, **kwargs) -> None:  # noqa: ANN001
+        self.callback, self.kwargs, self.active, self.latency = callback, kwargs, False, 0.01
+
+    def start(self) -> None:
+        self.active = True
+
+    def abort(self, ignore_errors: bool = True) -> None:
+        self.active = False
+
+    def close(self, ignore_errors: bool = True) -> None:
+        self.active = False
+
+
+def fake_sounddevice(present: dict | None = None, channels: int = 2) -> SimpleNamespace:
+    """A sounddevice module with one card, "card", of `channels` outputs; `present["card"] = False`
+    unplugs it. The streams it opened are in `.streams`."""
+    streams: list[FakeStream] = []
+
+    def query_devices(device=None, kind=None):  # noqa: ANN001, ANN202
+        if present is not None and not present["card"]:
+            raise ValueError("No output device matching 'card'")
+        return {"index": 0, "name": "card", "max_output_channels": channels, "default_samplerate": 48000.0}
+
+    def output_stream(callback, **kwargs):  # noqa: ANN001, ANN202
+        streams.append(FakeStream(callback, **kwargs))
+        return streams[-1]
+
+    return SimpleNamespace(query_devices=query_devices, OutputStream=output_stream, streams=streams,
+                           _terminate=lambda: None, _initialize=lambda: None)
