@@ -491,22 +491,16 @@ class RecordStore:
     def meeting_tables(self, meeting_id: int) -> list[TableInfo]:
         """Each table of a meeting: its players by seat, games played, controller and last state."""
         info = self.meeting(meeting_id)
-        seated: dict[int, list[str]] = {}
         with self._read() as conn:
-            for table_no, name in conn.execute(
-                sa.select(MP.c.table_no, P.c.name).select_from(MP.join(P, P.c.id == MP.c.player_id))
-                .where(MP.c.meeting_id == meeting_id).order_by(MP.c.table_no, MP.c.seat)
-            ):
-                seated.setdefault(table_no, []).append(name)
-            played = {t: n for t, n in conn.execute(
-                sa.select(G.c.table_no, sa.func.count()).where(G.c.meeting_id == meeting_id).group_by(G.c.table_no)
-            )}
+            seated = self._seated(conn, meeting_id)
+            played = self._played_by_table(conn, meeting_id)
             rows = conn.execute(
                 sa.select(MT).where(MT.c.meeting_id == meeting_id).order_by(MT.c.table_no)
             ).all()
         return [
-            TableInfo(meeting_id, row.table_no, tuple(seated.get(row.table_no, ())), int(played.get(row.table_no, 0)),
-                      info.games_due, row.controller, row.joined_at, row.last_seen, json.loads(row.state or "{}"))
+            TableInfo(meeting_id, row.table_no, tuple(name for _, name in seated.get(row.table_no, ())),
+                      played.get(row.table_no, 0), info.games_due, row.controller, row.joined_at, row.last_seen,
+                      json.loads(row.state or "{}"))
             for row in rows
         ]
 
@@ -598,16 +592,10 @@ class RecordStore:
         try:
             with self._read() as conn:
                 info = self._meeting(conn, meeting_id)
-                seated_rows = conn.execute(
-                    sa.select(MP.c.table_no, P.c.id, P.c.name).select_from(MP.join(P, P.c.id == MP.c.player_id))
-                    .where(MP.c.meeting_id == meeting_id).order_by(MP.c.table_no, MP.c.seat)
-                ).all()
+                seated = self._seated(conn, meeting_id)
                 played = self._played_by_table(conn, meeting_id)
         except RecordError as exc:
             return [exc for _ in items]
-        seated: dict[int, list[tuple[int, str]]] = {}
-        for table_no, pid, name in seated_rows:
-            seated.setdefault(table_no, []).append((pid, name))
         # Checked before taking the meeting: a game that does not read is refused alone, and the lock
         # is held only for numbering and inserting.
         prepared: list[tuple[int, dict[str, Any], list[dict[str, Any]]] | RecordError] = []
@@ -640,6 +628,17 @@ class RecordStore:
             except (sa.exc.IntegrityError, sa.exc.DataError):
                 pass  # the database refused one of them: each game under its own savepoint, it goes alone
             return _Batch(info, status, number, played, known).insert(conn, items, prepared, each=True)
+
+    @staticmethod
+    def _seated(conn: sa.Connection, meeting_id: int) -> dict[int, list[tuple[int, str]]]:
+        """Each table's players, in seat order: table -> [(player id, name)]."""
+        seated: dict[int, list[tuple[int, str]]] = {}
+        for table_no, pid, name in conn.execute(
+            sa.select(MP.c.table_no, P.c.id, P.c.name).select_from(MP.join(P, P.c.id == MP.c.player_id))
+            .where(MP.c.meeting_id == meeting_id).order_by(MP.c.table_no, MP.c.seat)
+        ):
+            seated.setdefault(table_no, []).append((pid, name))
+        return seated
 
     @staticmethod
     def _played_by_table(conn: sa.Connection, meeting_id: int) -> dict[int, int]:
