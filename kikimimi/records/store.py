@@ -866,11 +866,9 @@ class RecordStore:
         source of truth). A player's games are those of their table (all of a table's players play
         each of its games), found by the games' index on (meeting, table, round) and folded in round
         order."""
-        games = sa.and_(G.c.meeting_id == M.c.id, G.c.table_no == MP.c.table_no, G.c.game == M.c.game)
-        mine = sa.and_(R.c.game_id == G.c.id, R.c.player_id == MP.c.player_id)
         return (
             sa.select(MP.c.player_id, M.c.id, M.c.kind, M.c.held_at, M.c.winner_id, _GameCodes.folded(self.dialect))
-            .select_from(M.join(MP, MP.c.meeting_id == M.c.id).outerjoin(G, games).outerjoin(R, mine))
+            .select_from(_players_games())
             .where(M.c.status == "finished", M.c.game == game)
             .group_by(M.c.held_at, M.c.id, MP.c.player_id, M.c.kind, M.c.winner_id)
             .order_by(M.c.held_at, M.c.id, MP.c.player_id)
@@ -879,11 +877,9 @@ class RecordStore:
     def _write_summaries(self, conn: sa.Connection, meeting_id: int | None = None) -> int:
         """Write the summaries of a finished meeting (None: of every finished meeting, of every game)
         from its results, in the caller's transaction; returns how many rows."""
-        games = sa.and_(G.c.meeting_id == M.c.id, G.c.table_no == MP.c.table_no, G.c.game == M.c.game)
-        mine = sa.and_(R.c.game_id == G.c.id, R.c.player_id == MP.c.player_id)
         query = (
             sa.select(MP.c.meeting_id, MP.c.player_id, R.c.place, R.c.crashed)
-            .select_from(M.join(MP, MP.c.meeting_id == M.c.id).outerjoin(G, games).outerjoin(R, mine))
+            .select_from(_players_games())
             .where(M.c.status == "finished")
             .order_by(MP.c.meeting_id, MP.c.player_id, G.c.round)
         )
@@ -994,6 +990,14 @@ class _Batch:
 
 
 _FEW = 500  # newly finished meetings read by id; more are read whole (a query's parameters are limited)
+
+
+def _players_games() -> sa.FromClause:
+    """Each meeting's players, each with their results in their table's games of the meeting's game
+    (none: a row with no game), as both the history and the summaries read them."""
+    games = sa.and_(G.c.meeting_id == M.c.id, G.c.table_no == MP.c.table_no, G.c.game == M.c.game)
+    mine = sa.and_(R.c.game_id == G.c.id, R.c.player_id == MP.c.player_id)
+    return M.join(MP, MP.c.meeting_id == M.c.id).outerjoin(G, games).outerjoin(R, mine)
 
 
 def _driver_rows(conn: sa.Connection, query: sa.Select[Any]) -> list[tuple[Any, ...]]:
