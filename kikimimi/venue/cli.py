@@ -87,12 +87,6 @@ def store_opener(target: str | None) -> Any:
     return lambda: RecordStore(target) if target is not None else RecordStore()
 
 
-def is_postgres(target: str | None) -> bool:
-    import os
-
-    return (target or os.environ.get("KIKIMIMI_RECORDS_URL", "")).startswith("postgres")
-
-
 def _host(args: argparse.Namespace) -> int:
     import uvicorn
 
@@ -109,6 +103,7 @@ def _host(args: argparse.Namespace) -> int:
     try:  # the database and the meeting are checked before serving: a typo is said now, not per request
         with opener() as store:
             meeting = store.meeting(args.meeting) if args.meeting is not None else store.current_meeting()
+            workers = 1 if store.dialect == "sqlite" else 4  # SQLite takes one writer at a time
     except (RecordError, SchemaError, OSError) as exc:
         _err(str(exc))
         return 1
@@ -121,7 +116,7 @@ def _host(args: argparse.Namespace) -> int:
              "(--listen ADDRESS:PORT chooses another)")
         return 1
     token = secrets.token_urlsafe(9) if args.token is None else (args.token or None)
-    app = create_app(opener, token=token, meeting_id=args.meeting, workers=4 if is_postgres(args.db) else 1,
+    app = create_app(opener, token=token, meeting_id=args.meeting, workers=workers,
                      contest_games=args.games)
     shown = lan_address() if address in ("0.0.0.0", "::") else address
     base = f"http://{shown}:{port}"
