@@ -79,7 +79,9 @@ def run(args: argparse.Namespace) -> int:
 def _store(args: argparse.Namespace) -> Iterator[tuple[str | None, str]]:
     """The records URL and what it is: --db, a throwaway PostgreSQL (fsync on), or a throwaway SQLite file."""
     if args.db:
-        yield args.db, _hide_password(args.db)
+        from kikimimi.records.store import safe_url
+
+        yield args.db, safe_url(args.db)
         return
     if not args.sqlite:
         try:
@@ -101,14 +103,6 @@ def _store(args: argparse.Namespace) -> Iterator[tuple[str | None, str]]:
             return
     with tempfile.TemporaryDirectory(prefix="kikimimi-bench-meeting-") as folder:
         yield str(Path(folder) / "records.sqlite"), "SQLite (throwaway file, synchronous FULL)"
-
-
-def _hide_password(url: str) -> str:
-    scheme, sep, rest = url.partition("://")
-    if sep and "@" in rest:
-        credentials, _, where = rest.rpartition("@")
-        return f"{scheme}://{credentials.split(':')[0]}:***@{where}"
-    return url
 
 
 def _free_port() -> int:
