@@ -1128,9 +1128,8 @@ class _GameCodes:
             rounds = in_order.get(count)
             if rounds is None:
                 rounds = in_order[count] = "".join(map(chr, range(1, count + 1)))
-            if codes[0::2] != rounds:  # not in round order: sort the games by round
-                codes = "".join(sorted(codes[i:i + 2] for i in range(0, len(codes), 2)))
-            return tuple(map(result, codes[1::2]))
+            in_round_order = codes[0::2] == rounds
+            return tuple(map(result, codes[1::2] if in_round_order else _GameCodes.packed(codes)))
 
         return decode
 
