@@ -16,6 +16,7 @@ from textual.suggester import SuggestFromList
 from textual.widgets import Button, Checkbox, Input, Label, RadioButton, RadioSet, Static
 
 from kikimimi.games.registry import GameInfo, SetupKey
+from kikimimi.table.control import volume_level
 
 DIALOG_CSS = """
 ModalScreen { align: center middle; }
@@ -417,7 +418,7 @@ class Outputs(ModalScreen[None]):
     def _change(self, name: str, volume: float | None = None, muted: bool | None = None) -> None:
         level = self.levels[name]
         if volume is not None:
-            level[0] = round(min(1.0, max(0.0, volume)), 2)
+            level[0] = volume_level(volume)
         if muted is not None:
             level[1] = muted
         self.apply(name, level[0], level[1])

@@ -36,6 +36,7 @@ from kikimimi.table.control import (
     event_json,
     step_from,
     to_line,
+    volume_level,
 )
 from kikimimi.table.live import LiveTable
 from kikimimi.table.loop import Step
@@ -183,7 +184,7 @@ class RemoteLink:
 
     def set_level(self, output: str, volume: float, muted: bool) -> None:
         self._send("set_level", output=output, volume=volume, muted=muted)
-        levels = {**self._health.levels, output: (round(min(1.0, max(0.0, volume)), 2), muted)}
+        levels = {**self._health.levels, output: (volume_level(volume), muted)}
         self._health = TableHealth(self._health.readers, self._health.outputs, levels, self._health.clock)
 
     def close(self) -> None:

@@ -210,6 +210,11 @@ class TableHealth:
                    (int(clock[0]), float(clock[1])) if clock else None)
 
 
+def volume_level(volume: float) -> float:
+    """A volume as the table keeps and shows it: 0 to 1, in hundredths."""
+    return round(min(1.0, max(0.0, float(volume))), 2)
+
+
 def guide_lines(info: Any, report: Mapping[str, Any], state: Any) -> tuple[list[str] | None, str]:
     """The game's own guide lines (None when it has none), and why it failed ("" when it did not)."""
     if not getattr(info, "guide", None):
@@ -331,7 +336,7 @@ class TableControl:
     def set_level(self, output: str, volume: float, muted: bool) -> None:
         if output not in self._levels:
             raise KeyError(f"no output {output!r} (outputs: {', '.join(self._levels)})")
-        volume = round(min(1.0, max(0.0, float(volume))), 2)
+        volume = volume_level(volume)
         self.table.voice.set_volume(output, volume)
         self.table.voice.mute(output, bool(muted))
         self._levels[output] = (volume, bool(muted))
