@@ -194,6 +194,10 @@ class Host:
         self.closing = asyncio.Event()
         self._watcher: asyncio.Task[None] | None = None
 
+    def games_due(self, due: int | None) -> int | None:
+        """A table's games: its own (a trial's), else the host's --games (a contest), else unknown (None)."""
+        return due if due is not None else self.contest_games
+
     # -- meetings and their feeds -------------------------------------------------------------------
 
     async def resolve(self, ref: str) -> int:
@@ -230,7 +234,7 @@ class Host:
             tables = await self.stores.run(lambda s: s.meeting_tables(meeting_id))
             feed.table_count = len(tables)
             feed.played = {t.table: t.games_played for t in tables}
-            feed.due = {t.table: t.games_due if t.games_due is not None else self.contest_games for t in tables}
+            feed.due = {t.table: self.games_due(t.games_due) for t in tables}
             # Where each table was as the store kept it (a restarted host): shown lost once that is old.
             feed.tables = {t.table: _live_from_store(t) for t in tables}
             feed.task = asyncio.create_task(self._rebuild_forever(feed))
@@ -276,7 +280,7 @@ class Host:
         game = get_info(info.game)
         table_of = {name: t.table for t in tables for name in t.players}
         titles = self._titles(store, feed, info)
-        due = info.games_due if info.games_due is not None else self.contest_games
+        due = self.games_due(info.games_due)
         now = time.time()
         rows = []
         for s in standings(games, info.players, ladder(info.game)):
@@ -290,7 +294,7 @@ class Host:
             connected = live.seen_at is not None and now - live.seen_at <= self.connected_seconds
             table_rows.append({
                 "table": t.table, "players": list(t.players), "games_played": t.games_played,
-                "games_due": t.games_due if t.games_due is not None else self.contest_games,
+                "games_due": self.games_due(t.games_due),
                 "round": live.round, "phase": live.phase, "game_id": live.game_id,
                 "health": health_level(live.health, connected), "connected": connected,
                 "last_seen": t.last_seen if live.seen_at is None else _iso(live.seen_at),
@@ -362,7 +366,7 @@ class Host:
             joined = store.join_table(meeting_id, table, controller.strip())
             return {"meeting": meeting_id, "table": table, "players": list(joined.players), "game": info.game,
                     "kind": info.kind,
-                    "games_due": joined.games_due if joined.games_due is not None else self.contest_games,
+                    "games_due": self.games_due(joined.games_due),
                     "games_played": joined.games_played, "setup": meeting_setup(info.game)}
 
         answer = await self.stores.run(join)
@@ -476,7 +480,7 @@ class Host:
     def _finish_if_complete(self, store: RecordStore, meeting_id: int, tables: list[Any]) -> bool:
         """Settle the meeting once every table has played its games (a trial's, or the host's --games for
         a contest). A contest level at the top stays open: the referee names the winner."""
-        due = [t.games_due if t.games_due is not None else self.contest_games for t in tables]
+        due = [self.games_due(t.games_due) for t in tables]
         if any(d is None for d in due) or any(t.games_played < d for t, d in zip(tables, due, strict=True)) \
                 or store.meeting(meeting_id).status != "open":
             return False
