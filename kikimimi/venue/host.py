@@ -198,6 +198,10 @@ class Host:
         """A table's games: its own (a trial's), else the host's --games (a contest), else unknown (None)."""
         return due if due is not None else self.contest_games
 
+    def connected(self, live: TableLive, now: float) -> bool:
+        """A table is shown connected while its last state is at most `connected_seconds` old."""
+        return live.seen_at is not None and now - live.seen_at <= self.connected_seconds
+
     # -- meetings and their feeds -------------------------------------------------------------------
 
     async def resolve(self, ref: str) -> int:
@@ -291,7 +295,7 @@ class Host:
         table_rows = []
         for t in tables:
             live = feed.tables.get(t.table) or TableLive()
-            connected = live.seen_at is not None and now - live.seen_at <= self.connected_seconds
+            connected = self.connected(live, now)
             table_rows.append({
                 "table": t.table, "players": list(t.players), "games_played": t.games_played,
                 "games_due": self.games_due(t.games_due),
@@ -333,7 +337,7 @@ class Host:
             now = time.time()
             for feed in list(self.feeds.values()):
                 for live in feed.tables.values():
-                    connected = live.seen_at is not None and now - live.seen_at <= self.connected_seconds
+                    connected = self.connected(live, now)
                     if connected != live.connected:
                         live.connected = connected
                         self.mark(feed)
