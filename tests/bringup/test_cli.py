@@ -8,6 +8,7 @@ import os
 import shutil
 import subprocess
 import sys
+import threading
 import time
 import tomllib
 from pathlib import Path
@@ -78,11 +79,21 @@ def test_assign_binds_each_pty_reader_to_the_role_tapped_and_rewrites_the_config
         before = cfg.read_text()
         proc = subprocess.Popen([sys.executable, "-m", "kikimimi", "bringup", "--assign", "--config", str(cfg),
                                  "--seconds", "30"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        lines: list[str] = []
+        reader = threading.Thread(target=lambda: lines.extend(iter(proc.stdout.readline, "")), daemon=True)
+        reader.start()
         order = ["C", "C", "A", "D", "B"]  # field = C; C again is refused for hand:1; then A, D, B
-        for name in order:
-            time.sleep(1.0)  # each prompt waits for the previous binding; readers open within ~0.1 s
+        for asked, name in enumerate(order, 1):
+            # Tap only once the program has asked (its own prompt), however long it took to start under load
+            deadline = time.monotonic() + 30
+            while sum("tap any tag on the" in line for line in list(lines)) < asked:
+                assert proc.poll() is None and time.monotonic() < deadline, "".join(lines)
+                time.sleep(0.05)
+            time.sleep(1.0)  # the previous tag counts as lifted (debounce) before the same tag comes again
             ports[name].write(rdm6300_frame("0102030405") * 3)
-        out, err = proc.communicate(timeout=60)
+        proc.wait(timeout=60)
+        reader.join(timeout=5)
+        out, err = "".join(lines), proc.stderr.read()
         assert proc.returncode == 0, out + err
         assert "already field" in out
         bound = tomllib.loads(cfg.read_text())["readers"]
