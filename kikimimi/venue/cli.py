@@ -223,7 +223,7 @@ def _seen(iso: str | None) -> str:
     return f"{when:%H:%M:%S} ({ago:.0f} s ago)"
 
 
-HEALTH_STYLE = {"ok": "green", "degraded": "yellow", "lost": "bold red"}
+HEALTH_STYLE = {"ok": "green", "degraded": "yellow", "lost": "bold red", "done": "green", "not_joined": "dim"}
 
 
 def status_table(snapshot: dict[str, Any]) -> Table:
@@ -237,6 +237,6 @@ def status_table(snapshot: dict[str, Any]) -> Table:
         played = f"{t['games_played']}/{t['games_due']}" if t.get("games_due") else str(t["games_played"])
         table.add_row(str(t["table"]), Text("\n".join(printable(name) for name in t["players"])), played,
                       "" if t.get("round") is None else str(t["round"]), Text(printable(t.get("phase") or "")),
-                      Text(t["health"], style=HEALTH_STYLE.get(t["health"], "")),
+                      Text(str(t["health"]).replace("_", " "), style=HEALTH_STYLE.get(t["health"], "")),
                       Text(_seen(t.get("last_seen"))), Text(printable(t.get("controller") or "")))
     return table

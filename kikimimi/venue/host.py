@@ -135,6 +135,10 @@ class TableLive:
         return (self.round, self.phase, health_level(self.health, True), self.game_id, self.connected)
 
 
+DONE = "done"
+NOT_JOINED = "not_joined"
+
+
 def health_level(health: Mapping[str, Any], connected: bool) -> str:
     """`lost` when the table is silent, `degraded` when a reader or an output is not ok, else `ok`."""
     if not connected:
@@ -144,6 +148,17 @@ def health_level(health: Mapping[str, Any], connected: bool) -> str:
         if isinstance(statuses, Mapping) and any(status != HEALTHY for status in statuses.values()):
             return "degraded"
     return HEALTHY
+
+
+def table_health(health: Mapping[str, Any], connected: bool, *, joined: bool, done: bool) -> str:
+    """What the page and `venue status` show for a table: `done` once it has played its games (it stops
+    sending state then: silent is not lost), `not_joined` before a controller ever joined, else its
+    health_level."""
+    if done:
+        return DONE
+    if not joined and not connected:
+        return NOT_JOINED
+    return health_level(health, connected)
 
 
 @dataclass
@@ -296,11 +311,14 @@ class Host:
         for t in tables:
             live = feed.tables.get(t.table) or TableLive()
             connected = self.connected(live, now)
+            table_due = self.games_due(t.games_due)
+            health = table_health(live.health, connected, joined=t.controller is not None or live.seen_at is not None,
+                                  done=table_due is not None and t.games_played >= table_due)
             table_rows.append({
                 "table": t.table, "players": list(t.players), "games_played": t.games_played,
-                "games_due": self.games_due(t.games_due),
+                "games_due": table_due,
                 "round": live.round, "phase": live.phase, "game_id": live.game_id,
-                "health": health_level(live.health, connected), "connected": connected,
+                "health": health, "connected": connected,
                 "last_seen": t.last_seen if live.seen_at is None else _iso(live.seen_at),
                 "controller": t.controller,
             })

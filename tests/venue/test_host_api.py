@@ -173,7 +173,7 @@ def test_venue_status_shows_every_table_and_says_when_the_host_is_away(db, capsy
     away = capsys.readouterr().err
     assert f"Meeting {meeting}" in shown and all(f"P0{n}" in shown for n in range(1, 7))
     assert "corner-table" in shown and "s ago" in shown
-    assert "1/5" in shown and "degraded" in shown and "lost" in shown  # table 1 never reported: lost
+    assert "1/5" in shown and "degraded" in shown and "not joined" in shown  # table 1 never joined
     assert snapshot["tables"][1]["games_played"] == 1 and snapshot["tables"][1]["health"] == "degraded"
     assert url in away and "does not answer" in away and "Traceback" not in away
 
@@ -191,3 +191,22 @@ def test_a_restarted_host_shows_where_each_table_was(db):
         later = httpx.get(f"{url}/api/meetings/{meeting}").json()["tables"][0]
     assert (first["round"], first["phase"], first["game_id"], first["controller"]) == (4, "play", "g-4", "t1")
     assert later["round"] == 4 and later["connected"] is False and later["health"] == "lost"
+
+
+def test_a_table_that_played_its_games_is_done_not_lost_and_one_never_joined_says_so(db, capsys):
+    """Issue 21.1: a finished table fell silent and read LOST; a table never joined read lost in `venue
+    status` but "not joined" on the page. Both now read the same everywhere."""
+    meeting = new_meeting(db, tables=2)  # a half trial: 5 games per table
+    with serve(host_app(db, connected_seconds=0.5)) as url:
+        link = TableLink(url, 2, token=TOKEN, controller="t2")
+        for n in range(5):
+            report(link, f"g-{n}", seed=n)
+        link.send_state({"round": 5, "phase": "done", "game_id": None, "health": {}})
+        link.close()
+        time.sleep(1.6)  # longer than connected_seconds, plus the host's once-a-second look
+        tables = httpx.get(f"{url}/api/meetings/{meeting}").json()["tables"]
+        assert main(["venue", "status", url, "--meeting", str(meeting)]) == 0
+        shown = capsys.readouterr().out
+    assert [(t["table"], t["connected"], t["health"]) for t in tables] == [(1, False, "not_joined"),
+                                                                           (2, False, "done")]
+    assert "done" in shown and "not joined" in shown and "lost" not in shown

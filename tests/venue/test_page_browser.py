@@ -323,6 +323,21 @@ def test_a_table_not_reporting_is_marked_lost(open_tab: Any, fresh: tuple[HostDo
     assert "state-degraded" in tab.locator(".table-card").nth(3).get_attribute("class")
 
 
+def test_a_table_done_reads_done_and_one_never_joined_reads_not_joined(open_tab: Any,
+                                                                     fresh: tuple[HostDouble, str]) -> None:
+    """Issue 21.1: a table that played its games and went quiet showed a red LOST beside "Final standings"."""
+    double, base_url = fresh
+    double.snapshot["meeting"]["status"] = "finished"
+    for row in double.snapshot["tables"]:
+        row.update(connected=False, health="done", games_played=10, phase="done")
+    double.snapshot["tables"][3].update(health="not_joined", games_played=0, last_seen=None, controller=None)
+    tab = open_tab(f"{base_url}/?lang=en")
+    drawn_version(tab, 1)
+    assert tab.locator(".table-card .badge").all_text_contents() == ["Done", "Done", "Done", "Not joined"]
+    assert "state-done" in tab.locator(".table-card").nth(0).get_attribute("class")
+    assert tab.locator(".state-lost").count() == 0
+
+
 def test_a_dropped_stream_shows_reconnecting_then_comes_back(open_tab: Any, fresh: tuple[HostDouble, str]) -> None:
     double, base_url = fresh
     tab = open_tab(f"{base_url}/?lang=en", fake_clock=True)

@@ -20,7 +20,7 @@
         scored: "得点確定", over: "終局", idle: "待機", waiting: "待機", joining: "参加中", reporting: "結果を送信中", done: "終了",
       },
       health: { ok: "正常", degraded: "機器に不調", lost: "機器が外れた" },
-      lost: "通信途絶", notJoined: "未参加",
+      lost: "通信途絶", notJoined: "未参加", done: "終了",
     },
     en: {
       position: "#", player: "Player", table: "Table", wins: "Wins", points: "Points", crashes: "Crashes",
@@ -39,7 +39,7 @@
         reporting: "Sending results", done: "Done",
       },
       health: { ok: "OK", degraded: "Degraded", lost: "Device lost" },
-      lost: "LOST", notJoined: "Not joined",
+      lost: "LOST", notJoined: "Not joined", done: "Done",
     },
   };
   const RETRY_MS = 1000; // a stream the browser gave up on (an HTTP error) is reopened after this
@@ -134,6 +134,9 @@
   }
 
   function tableState(table) {
+    // A table that played its games stops reporting: it is done, not lost.
+    if (table.health === "done") return "done";
+    if (table.health === "not_joined") return "absent";
     if (!table.connected) return table.last_seen ? "lost" : "absent";
     return table.health === "ok" ? "ok" : table.health === "degraded" ? "degraded" : "device-lost";
   }
@@ -155,7 +158,7 @@
   }
 
   const BADGES = {
-    lost: () => T.lost, absent: () => T.notJoined, ok: () => T.health.ok, degraded: () => T.health.degraded,
+    lost: () => T.lost, absent: () => T.notJoined, done: () => T.done, ok: () => T.health.ok, degraded: () => T.health.degraded,
     "device-lost": () => T.health.lost,
   };
 
