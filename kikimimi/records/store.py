@@ -68,6 +68,8 @@ from kikimimi.records.schema import players as P
 from kikimimi.records.schema import results as R
 from kikimimi.records.standings import standings
 
+MAX_ID = 2**31 - 1  # the largest row id every store holds (PostgreSQL's integer): a larger one names nothing
+
 
 def records_url(target: str | os.PathLike[str]) -> sa.URL:
     """A path or URL as the SQLAlchemy URL to open: a path is a SQLite file; `postgresql://` and
@@ -450,6 +452,8 @@ class RecordStore:
 
     @staticmethod
     def _meeting(conn: sa.Connection, meeting_id: int) -> MeetingInfo:
+        if not 1 <= meeting_id <= MAX_ID:  # the database would fail on it (PostgreSQL: int4), not say "no"
+            raise RecordError(f"no meeting {meeting_id} (see `kikimimi meeting list`)")
         winner = P.alias("winner")
         played = sa.select(sa.func.count()).where(G.c.meeting_id == M.c.id).scalar_subquery()
         row = conn.execute(

@@ -37,8 +37,9 @@ from datetime import UTC, datetime
 from typing import Any, TypeVar
 
 from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response, StreamingResponse
+from starlette.responses import JSONResponse, PlainTextResponse, Response, StreamingResponse
 from starlette.routing import BaseRoute, Route
 
 from kikimimi.games.base import Outcome
@@ -47,7 +48,7 @@ from kikimimi.records.kinds import ladder
 from kikimimi.records.ontable import meeting_setup
 from kikimimi.records.results import ResultError, game_details, results_from_outcome
 from kikimimi.records.standings import standings
-from kikimimi.records.store import GameItem, Recorded, RecordError, RecordStore, check_name
+from kikimimi.records.store import MAX_ID, GameItem, Recorded, RecordError, RecordStore, check_name
 
 log = logging.getLogger(__name__)
 
@@ -223,10 +224,10 @@ class Host:
         """A meeting id from the URL: a number, or `current` (the host's meeting, else the open one,
         else the latest)."""
         if ref != "current":
-            try:
-                return int(ref)
-            except ValueError:
-                raise ApiError(404, f"no meeting {ref!r}: use a meeting number or 'current'") from None
+            number = _path_number(ref, "meeting", "use a meeting number or 'current'")
+            if not 1 <= number <= MAX_ID:  # beyond the database's integers: no such meeting, not a 500
+                raise ApiError(404, f"no meeting {number} (see `kikimimi meeting list`)")
+            return number
         if self.meeting_id is not None:
             return self.meeting_id
 
@@ -565,6 +566,17 @@ def _live_from_store(table: Any) -> TableLive:
     return live
 
 
+def _path_number(text: str, what: str, hint: str) -> int:
+    """A number from the URL's path (up to 20 digits, a sign allowed), or a 404 naming what was given."""
+    try:
+        if len(text) > 21:
+            raise ValueError
+        return int(text)
+    except ValueError:
+        shown = text if len(text) <= 30 else text[:30] + "..."
+        raise ApiError(404, f"no {what} {shown!r}: {hint}") from None
+
+
 def _check_table(feed: MeetingFeed, table: int) -> None:
     if not 1 <= table <= feed.table_count:
         raise ApiError(404, f"meeting {feed.meeting_id} has tables 1 to {feed.table_count}, not {table}: "
@@ -645,6 +657,8 @@ async def _body(request: Request) -> dict[str, Any]:
         data = json.loads(await request.body() or b"{}")
     except (ValueError, UnicodeDecodeError):
         raise ApiError(400, f"{request.url.path}: the body is not JSON") from None
+    except RecursionError:  # nested deeper than the parser goes: no request of the API looks like it
+        raise ApiError(400, f"{request.url.path}: the body's JSON is nested too deep") from None
     if not isinstance(data, dict):
         raise ApiError(400, f"{request.url.path}: the body must be a JSON object")
     return data
@@ -683,18 +697,18 @@ def create_app(store_factory: StoreFactory, *, token: str | None, meeting_id: in
 
     def table_post(action: Callable[..., Any]) -> Callable[..., Any]:
         async def handler(request: Request, meeting: int) -> Response:
-            table = request.path_params["table"]
+            table = _path_number(request.path_params["table"], "table", "tables are numbered from 1")
             return JSONResponse(await action(meeting, table, await _body(request)))
         return handler
 
     routes: list[BaseRoute] = [
         Route("/api/meetings/{meeting}", api(snapshot), methods=["GET"]),
         Route("/api/meetings/{meeting}/events", api(events), methods=["GET"]),
-        Route("/api/meetings/{meeting}/tables/{table:int}/join", api(table_post(host.join), auth=True),
+        Route("/api/meetings/{meeting}/tables/{table}/join", api(table_post(host.join), auth=True),
               methods=["POST"]),
-        Route("/api/meetings/{meeting}/tables/{table:int}/state", api(table_post(host.state), auth=True),
+        Route("/api/meetings/{meeting}/tables/{table}/state", api(table_post(host.state), auth=True),
               methods=["POST"]),
-        Route("/api/meetings/{meeting}/tables/{table:int}/results", api(table_post(host.result), auth=True),
+        Route("/api/meetings/{meeting}/tables/{table}/results", api(table_post(host.result), auth=True),
               methods=["POST"]),
     ]
     try:
@@ -713,6 +727,19 @@ def create_app(store_factory: StoreFactory, *, token: str | None, meeting_id: in
             await host.close()
             host._watcher.cancel()
 
-    app = Starlette(routes=routes, lifespan=lifespan)
+    async def http_error(request: Request, exc: Exception) -> Response:
+        """Starlette's own refusals (no such route, a method not allowed) as the API's errors are."""
+        status = getattr(exc, "status_code", 500)
+        if not request.url.path.startswith("/api/"):
+            return PlainTextResponse(f"{request.url.path}: {getattr(exc, 'detail', 'error')}\n", status_code=status)
+        what = "no such API address" if status == 404 else str(getattr(exc, "detail", "refused"))
+        return _error(status, f"{request.url.path}: {what} (see docs/meetings.md)")
+
+    async def server_error(request: Request, exc: Exception) -> Response:
+        log.error("venue: %s %s failed", request.method, request.url.path, exc_info=exc)
+        return _error(500, f"{request.url.path}: the host failed ({type(exc).__name__}); its log says more")
+
+    app = Starlette(routes=routes, lifespan=lifespan,
+                    exception_handlers={HTTPException: http_error, Exception: server_error})
     app.state.host = host
     return app

@@ -210,3 +210,30 @@ def test_a_table_that_played_its_games_is_done_not_lost_and_one_never_joined_say
     assert [(t["table"], t["connected"], t["health"]) for t in tables] == [(1, False, "not_joined"),
                                                                            (2, False, "done")]
     assert "done" in shown and "not joined" in shown and "lost" not in shown
+
+
+def test_bad_ids_and_deep_json_get_an_error_not_a_500(records_url):
+    """Issue 21.4: each of these was a 500 (RecursionError, an integer out of the database's range) or a
+    plain-text "Not Found"; every one is now `{"error": ...}` naming what was wrong."""
+    db = records_url  # PostgreSQL's ids are int4, SQLite's int64: both ranges are tried
+    meeting = new_meeting(db, tables=2)
+    auth = {"Authorization": f"Bearer {TOKEN}"}
+    with serve(host_app(db)) as url:
+        answers = {
+            "deep": httpx.post(f"{url}/api/meetings/{meeting}/tables/1/state", headers=auth,
+                               content=b"[" * 100_000 + b"]" * 100_000),
+            "int4": httpx.get(f"{url}/api/meetings/2147483648"),
+            "int8": httpx.get(f"{url}/api/meetings/{2**63}"),
+            "events": httpx.get(f"{url}/api/meetings/{2**63}/events"),
+            "negative": httpx.post(f"{url}/api/meetings/{meeting}/tables/-1/join", headers=auth,
+                                   json={"controller": "x"}),
+            "huge table": httpx.post(f"{url}/api/meetings/{meeting}/tables/{2**70}/state", headers=auth, json={}),
+            "unknown": httpx.get(f"{url}/api/nothing-here"),
+        }
+    for what, answer in answers.items():
+        assert answer.status_code in (400, 404), (what, answer.status_code, answer.text[:200])
+        assert answer.headers["content-type"] == "application/json", what
+        assert answer.json()["error"], what
+    assert "JSON" in answers["deep"].json()["error"]
+    assert "no meeting 2147483648" in answers["int4"].json()["error"]
+    assert "-1" in answers["negative"].json()["error"] and "tables 1 to 2" in answers["negative"].json()["error"]
