@@ -93,6 +93,7 @@ def _host(args: argparse.Namespace) -> int:
     from kikimimi.records.schema import SchemaError
     from kikimimi.records.store import RecordError
     from kikimimi.venue.host import create_app
+    from kikimimi.venue.serving import server_config
 
     try:
         address, port = _listen(args.listen)
@@ -127,8 +128,7 @@ def _host(args: argparse.Namespace) -> int:
     print(f"  each table: {join}")
     if token is None:
         print("  no token: anyone on this network can report results", file=sys.stderr)
-    config = uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=2)
-    uvicorn.Server(config).run(sockets=[listener])
+    uvicorn.Server(server_config(app, timeout_graceful_shutdown=2)).run(sockets=[listener])
     return 0
 
 

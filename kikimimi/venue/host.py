@@ -49,6 +49,7 @@ from kikimimi.records.ontable import meeting_setup
 from kikimimi.records.results import ResultError, game_details, results_from_outcome
 from kikimimi.records.standings import standings
 from kikimimi.records.store import MAX_ID, GameItem, Recorded, RecordError, RecordStore, check_name
+from kikimimi.venue.serving import BodyRefused, read_body
 
 log = logging.getLogger(__name__)
 
@@ -397,11 +398,7 @@ class Host:
         return answer
 
     async def state(self, meeting_id: int, table: int, body: Mapping[str, Any]) -> dict[str, Any]:
-        round_no, phase, health, game_id = body.get("round"), body.get("phase"), body.get("health"), body.get("game_id")
-        if not (round_no is None or (isinstance(round_no, int) and round_no >= 0)) \
-                or not (phase is None or isinstance(phase, str)) or not isinstance(health or {}, dict) \
-                or not (game_id is None or isinstance(game_id, str)):
-            raise ApiError(400, 'state is {"round": int, "phase": str, "health": {...}, "game_id": str|null}')
+        round_no, phase, health, game_id = _parse_state(body)
         feed = await self.feed(meeting_id)
         _check_table(feed, table)
         live = feed.tables.setdefault(table, TableLive())
@@ -598,6 +595,40 @@ def _recorded(store: RecordStore, meeting_id: int) -> dict[str, tuple[int, int |
     return out
 
 
+MAX_STATE_TEXT = 64  # a phase, a reader's role, a status: short words
+MAX_STATE_PARTS = 64  # readers (or outputs) a table reports
+
+
+def _parse_state(body: Mapping[str, Any]) -> tuple[int | None, str | None, dict[str, Any], str | None]:
+    """A table's state, checked: what the page and `venue status` show must be what the table meant."""
+    shape = 'state is {"round": int, "phase": str, "health": {"readers": {role: status}, ' \
+            '"outputs": {name: status}, "unsent": int}, "game_id": str|null}'
+
+    def short_text(value: Any, most: int = MAX_STATE_TEXT) -> bool:
+        return isinstance(value, str) and len(value) <= most and value.isprintable()
+
+    round_no, phase, health, game_id = body.get("round"), body.get("phase"), body.get("health"), body.get("game_id")
+    if not (round_no is None or (type(round_no) is int and 0 <= round_no <= 100_000)):
+        raise ApiError(400, f"{shape}: round must be a number from 0 to 100000")
+    if not (phase is None or short_text(phase)):
+        raise ApiError(400, f"{shape}: phase must be a word of up to {MAX_STATE_TEXT} characters")
+    if not (game_id is None or short_text(game_id, 100)):
+        raise ApiError(400, f"{shape}: game_id must be a journal game id (up to 100 characters)")
+    health = {} if health is None else health
+    if not isinstance(health, dict) or not set(health) <= {"readers", "outputs", "unsent"}:
+        raise ApiError(400, f"{shape}: health holds readers, outputs and unsent only")
+    for part in ("readers", "outputs"):
+        statuses = health.get(part, {})
+        if not isinstance(statuses, dict) or len(statuses) > MAX_STATE_PARTS \
+                or not all(short_text(k) and short_text(v) for k, v in statuses.items()):
+            raise ApiError(400, f"{shape}: health's {part} must map up to {MAX_STATE_PARTS} names to statuses "
+                                f"(words of up to {MAX_STATE_TEXT} characters)")
+    unsent = health.get("unsent", 0)
+    if type(unsent) is not int or unsent < 0:
+        raise ApiError(400, f"{shape}: health's unsent must be a count")
+    return round_no, phase, health, game_id
+
+
 def _parse_result(body: Mapping[str, Any]) -> tuple[str, dict[int, str], Outcome]:
     journal_id, seats, outcome = body.get("journal_game_id"), body.get("seat_players"), body.get("outcome")
     shape = 'a result is {"journal_game_id": str, "seat_players": {"1": name, ...}, "outcome": {...}}'
@@ -649,12 +680,18 @@ def player_titles(store: RecordStore, players: Any, game: str) -> dict[str, dict
 
 
 def _error(status: int, message: str) -> JSONResponse:
-    return JSONResponse({"error": message}, status_code=status)
+    # A body refused part-way is not read to its end: the connection closes instead of waiting for it.
+    headers = {"Connection": "close"} if status in (408, 413) else None
+    return JSONResponse({"error": message}, status_code=status, headers=headers)
 
 
 async def _body(request: Request) -> dict[str, Any]:
     try:
-        data = json.loads(await request.body() or b"{}")
+        raw = await read_body(request)
+    except BodyRefused as exc:
+        raise ApiError(exc.status, f"{request.url.path}: {exc}") from None
+    try:
+        data = json.loads(raw or b"{}")
     except (ValueError, UnicodeDecodeError):
         raise ApiError(400, f"{request.url.path}: the body is not JSON") from None
     except RecursionError:  # nested deeper than the parser goes: no request of the API looks like it
