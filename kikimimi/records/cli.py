@@ -17,7 +17,7 @@ from kikimimi.games.registry import DEFAULT_GAME, UnknownGame, game_ids
 from kikimimi.records.entry import EntryError, parse_json_line, parse_typed
 from kikimimi.records.kinds import TITLE_FORMS, NoLadder, check_game, default_ladder_game, ladder
 from kikimimi.records.location import URL_ENV, default_db_path, records_target
-from kikimimi.records.names import RecordError, printable
+from kikimimi.records.names import RecordError, name_key, printable
 
 if TYPE_CHECKING:
     from kikimimi.records.store import RecordStore
@@ -420,7 +420,7 @@ def _meeting_seats(args: argparse.Namespace, store: RecordStore) -> int:
         for n in args.players
     ]
     for place, name in enumerate(rules.seat_order(statuses), start=1):
-        status = next(s for s in statuses if s.name.casefold() == name.casefold())
+        status = next(s for s in statuses if name_key(s.name) == name_key(name))
         _say(f"{place}. {name} ({status.title}) chooses a seat")
     return 0
 

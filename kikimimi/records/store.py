@@ -49,7 +49,7 @@ from kikimimi.records.location import URL_ENV as URL_ENV
 from kikimimi.records.location import default_db_path as default_db_path
 from kikimimi.records.location import is_url, records_target
 from kikimimi.records.names import MAX_NAME as MAX_NAME
-from kikimimi.records.names import RecordError, check_name
+from kikimimi.records.names import RecordError, check_name, name_key
 from kikimimi.records.names import printable as printable
 from kikimimi.records.results import (
     GameRecord,
@@ -325,6 +325,10 @@ class RecordStore:
         name = check_name(name)
         if title_form not in TITLE_FORMS:
             raise RecordError(f"title form must be one of {', '.join(TITLE_FORMS)}, not {title_form!r}")
+        same = self.find_player(name)
+        if same is not None:
+            raise RecordError(f"player {name!r} already exists as {same.name!r} "
+                              f"(see `kikimimi players show {same.name}`)")
         try:
             with self._write() as conn:
                 conn.execute(P.insert().values(name=name, title_form=title_form, created_at=_now()))
@@ -341,10 +345,14 @@ class RecordStore:
         return self.player(name)
 
     def find_player(self, name: str) -> Player | None:
+        """The player of that name, compared as `name_key` does (case, spaces, NFKC: "ＡＮＮ" is Ann)."""
+        columns = (P.c.id, P.c.name, P.c.title_form, P.c.created_at)
         with self._read() as conn:
-            row = conn.execute(
-                sa.select(P.c.id, P.c.name, P.c.title_form, P.c.created_at).where(self._name_is(" ".join(name.split())))
-            ).first()
+            row = conn.execute(sa.select(*columns).where(self._name_is(" ".join(name.split())))).first()
+            if row is None:  # the database's case folding knows no NFKC: the club's list is read (it is short)
+                key = name_key(name)
+                row = next((r for r in conn.execute(sa.select(*columns).order_by(P.c.id)) if name_key(r.name) == key),
+                           None)
         return Player(*row) if row else None
 
     def player(self, name: str) -> Player:
@@ -399,7 +407,7 @@ class RecordStore:
             raise RecordError(
                 f"{len(names)} players at {tables} tables leaves tables of {misfit}; {info.id} seats {seats}"
             )
-        if len({n.casefold() for n in names}) != len(names):
+        if len({name_key(n) for n in names}) != len(names):
             raise RecordError(f"a player is listed twice in {names}")
         unknown = [n for n in names if self.find_player(n) is None]
         if unknown and not add_unknown:
@@ -413,6 +421,7 @@ class RecordStore:
         if tables > 1:
             names = self._seat_choice_order(names, info.id)
         ids = [self.player(n).id for n in names]
+        names = [self.player(n).name for n in names]  # as the club's list spells them
         placing = [(t, seat) for t, size in enumerate(sizes, start=1) for seat in range(1, size + 1)]
         with self._write() as conn:
             meeting_id = int(conn.execute(
@@ -675,8 +684,8 @@ class RecordStore:
             check_results(results, where)
         except ResultError as exc:
             raise RecordError(str(exc)) from None
-        playing = {check_name(r.player).casefold() for r in results}
-        if playing != {n.casefold() for n in names}:
+        playing = {name_key(check_name(r.player)) for r in results}
+        if playing != {name_key(n) for n in names}:
             whose = "meeting's" if info.tables == 1 else f"table {table}'s"
             raise RecordError(
                 f"{where}: players {sorted(r.player for r in results)} are not the {whose} "
@@ -687,9 +696,9 @@ class RecordStore:
             result_json = [json.dumps(dict(r.details), ensure_ascii=False, sort_keys=True) for r in results]
         except (TypeError, ValueError) as exc:
             raise RecordError(f"{where}: the game's details are not plain data: {exc}") from None
-        ids = {name.casefold(): pid for pid, name in here}
+        ids = {name_key(name): pid for pid, name in here}
         rows = [
-            {"player_id": ids[r.player.casefold()], "seat": r.seat, "place": r.place, "crashed": int(r.crashed),
+            {"player_id": ids[name_key(r.player)], "seat": r.seat, "place": r.place, "crashed": int(r.crashed),
              "score": r.score, "won": int(r.won), "details": d}
             for r, d in zip(results, result_json, strict=True)
         ]
@@ -762,7 +771,7 @@ class RecordStore:
                 raise RecordError(f"{info.describe()} is a trial; only a contest has a winner")
         else:
             name = contest_winner if contest_winner is not None else self.contest_winner(meeting_id)
-            if name.casefold() not in {n.casefold() for n in info.players}:
+            if name_key(name) not in {name_key(n) for n in info.players}:
                 raise RecordError(
                     f"{name!r} did not play in {info.describe()}; the winner must be one of {', '.join(info.players)}"
                 )

@@ -701,6 +701,15 @@ async def _body(request: Request) -> dict[str, Any]:
     return data
 
 
+class _SecuredStarlette(Starlette):
+    """Starlette with the security headers outside everything, Starlette's own answer to a failure too."""
+
+    def build_middleware_stack(self) -> Any:
+        from kikimimi.venue.page import SecurityHeaders
+
+        return SecurityHeaders(super().build_middleware_stack())
+
+
 def create_app(store_factory: StoreFactory, *, token: str | None, meeting_id: int | None,
                workers: int = 1, contest_games: int | None = None,
                connected_seconds: float = CONNECTED_SECONDS) -> Starlette:
@@ -776,7 +785,7 @@ def create_app(store_factory: StoreFactory, *, token: str | None, meeting_id: in
         log.error("venue: %s %s failed", request.method, request.url.path, exc_info=exc)
         return _error(500, f"{request.url.path}: the host failed ({type(exc).__name__}); its log says more")
 
-    app = Starlette(routes=routes, lifespan=lifespan,
-                    exception_handlers={HTTPException: http_error, Exception: server_error})
+    app = _SecuredStarlette(routes=routes, lifespan=lifespan,
+                            exception_handlers={HTTPException: http_error, Exception: server_error})
     app.state.host = host
     return app

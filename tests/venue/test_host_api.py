@@ -237,3 +237,20 @@ def test_bad_ids_and_deep_json_get_an_error_not_a_500(records_url):
     assert "JSON" in answers["deep"].json()["error"]
     assert "no meeting 2147483648" in answers["int4"].json()["error"]
     assert "-1" in answers["negative"].json()["error"] and "tables 1 to 2" in answers["negative"].json()["error"]
+
+
+def test_page_api_and_static_files_carry_the_security_headers(db):
+    """Issue 21.5: no Content-Security-Policy, nosniff or frame protection anywhere."""
+    meeting = new_meeting(db, tables=2)
+    with serve(host_app(db)) as url:
+        page = httpx.get(f"{url}/?lang=en")
+        script = next(part.split('"')[0] for part in page.text.split('src="')[1:])
+        answers = [page, httpx.get(f"{url}/api/meetings/{meeting}"), httpx.get(f"{url}{script}"),
+                   httpx.get(f"{url}/api/meetings/99"), httpx.get(f"{url}/no-such-page"),
+                   httpx.post(f"{url}/api/meetings/{meeting}/tables/1/join", json={})]
+    for answer in answers:
+        where = f"{answer.request.method} {answer.request.url.path} ({answer.status_code})"
+        policy = answer.headers.get("content-security-policy", "")
+        assert "default-src 'none'" in policy and "frame-ancestors 'none'" in policy, where
+        assert answer.headers.get("x-content-type-options") == "nosniff", where
+        assert answer.headers.get("x-frame-options") == "DENY", where

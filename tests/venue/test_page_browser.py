@@ -301,11 +301,14 @@ def test_a_name_is_shown_as_text_never_as_html(open_tab: Any, fresh: tuple[HostD
     tab = open_tab(f"{base_url}/?lang=en")
     drawn_version(tab, 1)
     shown = [row[1] for row in standings_rows(tab)]
-    for name in hostile:
+    # A stored bidi override is shown escaped, as the terminal shows it (issue 21.5): it would reverse the line.
+    expected = [name.replace("\u202e", "\\u202e") for name in hostile]
+    for name in expected:
         assert name in shown
     assert tab.locator("#standings b, #standings img, #tables b, #tables img").count() == 0
     players_at_tables = tab.locator(".table-card .player").all_text_contents()
-    assert set(hostile) <= set(players_at_tables)
+    assert set(expected) <= set(players_at_tables)
+    assert not any(c in tab.inner_text("body") for c in "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
     assert tab.evaluate("window.owned") is None
 
 
