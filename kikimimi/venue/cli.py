@@ -34,14 +34,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     p.add_argument("--meeting", type=int,
                    help="the meeting served as current (default: the open one, else the latest)")
     p.add_argument("--listen", default=DEFAULT_LISTEN, help="ADDRESS:PORT to listen on (default %(default)s)")
-    p.add_argument("--token", help="the tables' shared secret (default: a new one, printed); '' for none")
+    p.add_argument("--token", help="the organiser's secret, from which each table's own credential is made "
+                                   "(default: a new one, printed); '' for none")
     p.add_argument("--games", type=int, help="games per table when the meeting is a contest")
     p.set_defaults(func=_host)
 
     p = sub.add_parser("join", help="this table plays its share of the host's meeting and reports each game")
     p.add_argument("url", help="the host, e.g. http://192.168.1.10:8765")
     p.add_argument("--table", type=int, required=True, help="this table's number in the meeting (1, 2, ...)")
-    p.add_argument("--token", help="the token the host printed")
+    p.add_argument("--token", help="this table's credential, as the host printed it")
     p.add_argument("--meeting", type=int, help="the meeting (default: the host's current one)")
     p.add_argument("--config", type=Path, help="the table's TOML (default: the simulated Trident table)")
     p.add_argument("--journal", type=Path, help="the journal file (default: the config's; two simulated "
@@ -92,7 +93,7 @@ def _host(args: argparse.Namespace) -> int:
 
     from kikimimi.records.schema import SchemaError
     from kikimimi.records.store import RecordError
-    from kikimimi.venue.host import create_app
+    from kikimimi.venue.host import create_app, table_credential
     from kikimimi.venue.serving import server_config
 
     try:
@@ -124,10 +125,17 @@ def _host(args: argparse.Namespace) -> int:
     print(f"kikimimi venue host on {base}")
     print(f"  the TV: {base}/" + (f"  (meeting {meeting.id}: {meeting.describe()})" if meeting else
                                   "  (no open meeting: start one with `kikimimi meeting start --tables N ...`)"))
-    join = f"kikimimi venue join {base} --table N" + (f" --token {token}" if token else "")
-    print(f"  each table: {join}")
     if token is None:
+        print(f"  each table: kikimimi venue join {base} --table N")
         print("  no token: anyone on this network can report results", file=sys.stderr)
+    elif meeting is not None:
+        print("  each table, with its own credential (it opens that table only):")
+        for n in range(1, meeting.tables + 1):
+            print(f"    kikimimi venue join {base} --table {n} --token {table_credential(token, meeting.id, n)}")
+        print(f"  the organiser's token: {token} (it opens every table: keep it, do not hand it to the tables)")
+    else:
+        print(f"  the organiser's token: {token}; once a meeting is open, start the host again with "
+              "--token to print each table's own credential")
     uvicorn.Server(server_config(app, timeout_graceful_shutdown=2)).run(sockets=[listener])
     return 0
 

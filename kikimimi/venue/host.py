@@ -24,7 +24,9 @@ before the commit.
 from __future__ import annotations
 
 import asyncio
+import base64
 import contextlib
+import hashlib
 import hmac
 import json
 import logging
@@ -366,15 +368,27 @@ class Host:
 
     # -- the tables' requests ---------------------------------------------------------------------
 
-    def authorize(self, request: Request) -> None:
+    def authorize(self, request: Request, meeting_id: int, table: int) -> None:
+        """A table's call needs that table's credential (`table_credential`), or the organiser's token
+        (the organiser may act for any table); another table's credential is refused (403)."""
         if self.token is None:
             return
         header = request.headers.get("authorization", "")
         scheme, _, given = header.partition(" ")
+        given = given.strip()
         if scheme.lower() != "bearer" or not given:
-            raise ApiError(401, "this host needs a token: give the one the host printed with --token")
-        if not hmac.compare_digest(given.strip().encode(), self.token.encode()):
-            raise ApiError(401, "wrong token: give the token the host was started with (--token)")
+            raise ApiError(401, "this host needs a token: give the table's credential the host printed "
+                                "(or the organiser's token) with --token")
+        if hmac.compare_digest(given.encode(), self.token.encode()) \
+                or hmac.compare_digest(given.encode(), table_credential(self.token, meeting_id, table).encode()):
+            return
+        owner = _credential_table(given)
+        if owner is not None and owner != table \
+                and hmac.compare_digest(given.encode(), table_credential(self.token, meeting_id, owner).encode()):
+            raise ApiError(403, f"this is table {owner}'s credential: table {owner} may join and report its own "
+                                f"games only, not table {table}'s (check --table)")
+        raise ApiError(401, f"wrong token for table {table} of meeting {meeting_id}: give --token the credential "
+                            "the host printed for this table (or the organiser's token)")
 
     async def join(self, meeting_id: int, table: int, body: Mapping[str, Any]) -> dict[str, Any]:
         controller = body.get("controller")
@@ -390,6 +404,8 @@ class Host:
             joined = store.join_table(meeting_id, table, controller.strip())
             return {"meeting": meeting_id, "table": table, "players": list(joined.players), "game": info.game,
                     "kind": info.kind,
+                    # The table's own credential: a table joined with the organiser's token uses it from now on.
+                    "credential": table_credential(self.token, meeting_id, table) if self.token else None,
                     "games_due": self.games_due(joined.games_due),
                     "games_played": joined.games_played, "setup": meeting_setup(info.game)}
 
@@ -563,6 +579,20 @@ def _live_from_store(table: Any) -> TableLive:
     return live
 
 
+def table_credential(token: str, meeting_id: int, table: int) -> str:
+    """Table `table`'s credential for meeting `meeting_id`, derived from the organiser's token: the host
+    checks it without keeping it anywhere, a restarted host with the same --token issues the same ones,
+    and one table's credential opens no other table nor another meeting."""
+    digest = hmac.new(token.encode(), f"kikimimi venue table {meeting_id} {table}".encode(), hashlib.sha256)
+    return f"t{table}-" + base64.urlsafe_b64encode(digest.digest()[:18]).decode()
+
+
+def _credential_table(given: str) -> int | None:
+    """The table a credential names (`t3-...`), or None."""
+    head, _, _ = given.partition("-")
+    return int(head[1:]) if head[:1] == "t" and head[1:].isdigit() and len(head) <= 6 else None
+
+
 def _path_number(text: str, what: str, hint: str) -> int:
     """A number from the URL's path (up to 20 digits, a sign allowed), or a 404 naming what was given."""
     try:
@@ -720,11 +750,9 @@ def create_app(store_factory: StoreFactory, *, token: str | None, meeting_id: in
     `connected_seconds`: how long a table may be silent before it is shown lost."""
     host = Host(store_factory, token, meeting_id, workers, contest_games, connected_seconds)
 
-    def api(handler: Callable[..., Any], auth: bool = False) -> Callable[[Request], Any]:
+    def api(handler: Callable[..., Any]) -> Callable[[Request], Any]:
         async def endpoint(request: Request) -> Response:
             try:
-                if auth:
-                    host.authorize(request)
                 meeting = await host.resolve(request.path_params["meeting"])
                 return await handler(request, meeting)
             except ApiError as exc:
@@ -744,17 +772,18 @@ def create_app(store_factory: StoreFactory, *, token: str | None, meeting_id: in
     def table_post(action: Callable[..., Any]) -> Callable[..., Any]:
         async def handler(request: Request, meeting: int) -> Response:
             table = _path_number(request.path_params["table"], "table", "tables are numbered from 1")
+            host.authorize(request, meeting, table)
             return JSONResponse(await action(meeting, table, await _body(request)))
         return handler
 
     routes: list[BaseRoute] = [
         Route("/api/meetings/{meeting}", api(snapshot), methods=["GET"]),
         Route("/api/meetings/{meeting}/events", api(events), methods=["GET"]),
-        Route("/api/meetings/{meeting}/tables/{table}/join", api(table_post(host.join), auth=True),
+        Route("/api/meetings/{meeting}/tables/{table}/join", api(table_post(host.join)),
               methods=["POST"]),
-        Route("/api/meetings/{meeting}/tables/{table}/state", api(table_post(host.state), auth=True),
+        Route("/api/meetings/{meeting}/tables/{table}/state", api(table_post(host.state)),
               methods=["POST"]),
-        Route("/api/meetings/{meeting}/tables/{table}/results", api(table_post(host.result), auth=True),
+        Route("/api/meetings/{meeting}/tables/{table}/results", api(table_post(host.result)),
               methods=["POST"]),
     ]
     try:

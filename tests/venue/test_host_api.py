@@ -12,7 +12,7 @@ from typing import Any
 
 import httpx
 import pytest
-from venue_helpers import TOKEN, bot_outcome, new_meeting, serve, wait_for
+from venue_helpers import TOKEN, HostProcess, bot_outcome, new_meeting, serve, wait_for
 
 from kikimimi.cli import main
 from kikimimi.records.kinds import ladder
@@ -20,7 +20,7 @@ from kikimimi.records.ontable import meeting_setup
 from kikimimi.records.standings import standings
 from kikimimi.records.store import RecordStore
 from kikimimi.venue.client import HostRefused, TableLink
-from kikimimi.venue.host import create_app
+from kikimimi.venue.host import create_app, table_credential
 
 
 @pytest.fixture
@@ -254,3 +254,50 @@ def test_page_api_and_static_files_carry_the_security_headers(db):
         assert "default-src 'none'" in policy and "frame-ancestors 'none'" in policy, where
         assert answer.headers.get("x-content-type-options") == "nosniff", where
         assert answer.headers.get("x-frame-options") == "DENY", where
+
+
+def test_each_table_has_its_own_credential_and_reports_only_its_own_games(records_url):
+    """Issue 21.2: with the one token every table held, a forged result under a fresh journal id was
+    recorded for a table that never played (and settled the meeting). A table's credential, issued by
+    the host, opens that table only; the organiser's token stays with the organiser."""
+    db = records_url
+    meeting = new_meeting(db, tables=2)
+    one, two = (table_credential(TOKEN, meeting, n) for n in (1, 2))
+    assert len({one, two, TOKEN}) == 3
+    with serve(host_app(db)) as url:
+        table_one = TableLink(url, 1, token=one, controller="t1")
+        seats = dict(enumerate(table_one.join()["players"], start=1))
+        assert table_one.report("own-1", seats, bot_outcome(1).to_json())["number"] == 1
+        forged = {"journal_game_id": "forged-1", "seat_players": {"1": "P04", "2": "P05", "3": "P06"},
+                  "outcome": bot_outcome(2).to_json()}
+        as_two = httpx.post(f"{url}/api/meetings/{meeting}/tables/2/results", json=forged,
+                            headers={"Authorization": f"Bearer {one}"})
+        join_two = httpx.post(f"{url}/api/meetings/{meeting}/tables/2/join", json={"controller": "x"},
+                              headers={"Authorization": f"Bearer {one}"})
+        made_up = httpx.post(f"{url}/api/meetings/{meeting}/tables/2/state", json={},
+                             headers={"Authorization": f"Bearer {two[:-2]}xx"})
+        # The organiser's token joins a table on its behalf: the answer hands over that table's credential,
+        # and the table uses it from then on.
+        organiser = TableLink(url, 2, token=TOKEN, controller="t2")
+        joined = organiser.join()
+        assert joined["credential"] == two and organiser.token == two
+        table_one.close()
+        organiser.close()
+    assert as_two.status_code == 403 and "table 1" in as_two.json()["error"]
+    assert join_two.status_code == 403
+    assert made_up.status_code == 401
+    with RecordStore(db) as store:
+        assert [g.journal_game_id for g in store.games(meeting)] == ["own-1"]
+
+
+def test_venue_host_prints_each_tables_own_credential(tmp_path):
+    db = tmp_path / "records.sqlite"
+    meeting = new_meeting(db, tables=3)
+    host = HostProcess(db, tmp_path).start()
+    try:
+        printed = (tmp_path / "host.log").read_text()
+    finally:
+        host.kill()
+    for n in (1, 2, 3):
+        assert f"--table {n} --token {table_credential(TOKEN, meeting, n)}" in printed
+    assert f"--token {TOKEN}" not in printed and "do not hand it to the tables" in printed
