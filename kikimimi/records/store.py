@@ -17,6 +17,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import sqlite3
 import threading
 import unicodedata
 from collections.abc import Iterable, Iterator, Mapping, Sequence
@@ -78,7 +79,7 @@ def records_url(target: str | os.PathLike[str]) -> sa.URL:
         return sa.URL.create("sqlite", database=str(Path(target).expanduser()))
     try:
         url = sa.make_url(str(target))
-    except sa.exc.ArgumentError:
+    except (sa.exc.ArgumentError, ValueError):  # ValueError: a port that is not a number
         raise schema.SchemaError(f"records URL {safe_url(str(target))} is not a database URL") from None
     backend = url.get_backend_name()
     if backend in ("postgresql", "postgres"):
@@ -95,8 +96,46 @@ def safe_url(text: str) -> str:
     """A URL for messages: its password hidden."""
     try:
         return sa.make_url(text).render_as_string(hide_password=True)
-    except sa.exc.ArgumentError:
+    except (sa.exc.ArgumentError, ValueError):
         return text.split("@")[-1] if "@" in text else text
+
+
+SQLITE_HEADER = b"SQLite format 3\x00"
+
+
+def check_records_file(path: Path, create: bool) -> None:
+    """Refuse, before anything touches it (its mode included), a file that is not a records database: not
+    SQLite, or SQLite holding only other tables. An empty file (or an empty SQLite database) becomes
+    records only when `create` (a command that creates records: `players add`, `meeting start`,
+    `records import`): otherwise it is most likely a typo in --db."""
+    where = f"records database {path}"
+    try:
+        if not path.exists() or path.is_dir():
+            return  # a new file is created; a folder is refused by SQLite, saying so
+        with path.open("rb") as file:
+            head = file.read(len(SQLITE_HEADER))
+    except OSError:
+        return  # unreadable: opening it says why
+    if head and head != SQLITE_HEADER:
+        raise schema.SchemaError(f"{where} is not a kikimimi records database (not a SQLite file); "
+                                 "nothing was changed: check --db")
+    tables: list[str] = []
+    if head:
+        try:
+            with contextlib.closing(sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)) as conn:
+                tables = [r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
+                legacy = int(conn.execute("PRAGMA user_version").fetchone()[0])
+        except sqlite3.Error as exc:
+            raise schema.SchemaError(f"{where} is not a kikimimi records database ({exc}); nothing was "
+                                     "changed: check --db") from None
+        if tables and "alembic_version" not in tables and not (legacy and "players" in tables):
+            shown = ", ".join(sorted(tables)[:5])
+            raise schema.SchemaError(f"{where} is not a kikimimi records database (it holds other tables: {shown}); "
+                                     "nothing was changed: check --db")
+    if not tables and not create:
+        raise schema.SchemaError(f"{where} is an empty file, not a records database: check --db, or create "
+                                 "records there with a command that adds some (`kikimimi players add NAME`, "
+                                 "`kikimimi meeting start`, `kikimimi records import`)")
 
 
 def _sqlite_engine(url: sa.URL) -> sa.Engine:
@@ -217,12 +256,14 @@ class RecordStore:
     """The club's records in a SQLite file or a PostgreSQL database (`target`: a path or a URL;
     default: `records_target()`). The store is safe to share between threads; close it when done."""
 
-    def __init__(self, target: str | os.PathLike[str] | None = None) -> None:
+    def __init__(self, target: str | os.PathLike[str] | None = None, *, create: bool = True) -> None:
+        """`create`: whether an existing empty file may become the records (see check_records_file)."""
         target = records_target(target)
         url = records_url(target)
         self.url = url.render_as_string(hide_password=True)
         self.path: Path | None = Path(url.database) if url.get_backend_name() == "sqlite" and url.database else None
         if self.path is not None:
+            check_records_file(self.path, create)
             self._engine = self._open_sqlite(url, self.path)
         else:
             self._engine = self._open_server(url)

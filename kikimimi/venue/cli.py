@@ -85,7 +85,7 @@ def store_opener(target: str | None) -> Any:
     """A factory of RecordStores on `target` (a path or URL; None: the default)."""
     from kikimimi.records.store import RecordStore
 
-    return lambda: RecordStore(target) if target is not None else RecordStore()
+    return lambda: RecordStore(target, create=False) if target is not None else RecordStore(create=False)
 
 
 def _host(args: argparse.Namespace) -> int:
