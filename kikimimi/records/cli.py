@@ -17,7 +17,7 @@ from kikimimi.games.registry import DEFAULT_GAME, UnknownGame, game_ids
 from kikimimi.records.entry import EntryError, parse_json_line, parse_typed
 from kikimimi.records.kinds import TITLE_FORMS, NoLadder, check_game, default_ladder_game, ladder
 from kikimimi.records.location import URL_ENV, default_db_path, records_target
-from kikimimi.records.names import RecordError, printable
+from kikimimi.records.names import RecordError, name_key, printable
 
 if TYPE_CHECKING:
     from kikimimi.records.store import RecordStore
@@ -145,7 +145,12 @@ def _records(args: argparse.Namespace) -> str | Path:
     return records_target(args.db, config_url)
 
 
-def _with_store(handler: Handler) -> Callable[[argparse.Namespace], int]:
+def _creating_store(handler: Handler) -> Callable[[argparse.Namespace], int]:
+    """_with_store for a command that creates records: an existing empty file may become the records."""
+    return _with_store(handler, create=True)
+
+
+def _with_store(handler: Handler, create: bool = False) -> Callable[[argparse.Namespace], int]:
     def run(args: argparse.Namespace) -> int:
         from kikimimi.records.importer import SheetError
         from kikimimi.records.schema import SchemaError
@@ -153,7 +158,7 @@ def _with_store(handler: Handler) -> Callable[[argparse.Namespace], int]:
         from kikimimi.table.config import TableConfigError
 
         try:
-            with RecordStore(_records(args)) as store:
+            with RecordStore(_records(args), create=create) as store:
                 return handler(args, store)
         except (RecordError, SchemaError, SheetError, EntryError, NoLadder, TableConfigError) as exc:
             _say(f"kikimimi: {exc}", file=sys.stderr)
@@ -176,7 +181,7 @@ def _say(text: str, file: Any = None) -> None:
 # -- players --------------------------------------------------------------------------------------
 
 
-@_with_store
+@_creating_store
 def _players_add(args: argparse.Namespace, store: RecordStore) -> int:
     player = store.add_player(args.name, args.title_form)
     _say(f"added {player.name} ({player.title_form} titles); registered once they play an official meeting")
@@ -253,7 +258,7 @@ def _players_show(args: argparse.Namespace, store: RecordStore) -> int:
 # -- records import -------------------------------------------------------------------------------
 
 
-@_with_store
+@_creating_store
 def _records_import(args: argparse.Namespace, store: RecordStore) -> int:
     from kikimimi.records.importer import import_results
 
@@ -380,7 +385,7 @@ def _play(args: argparse.Namespace, store: RecordStore, **meeting: Any) -> int:
     return 0
 
 
-@_with_store
+@_creating_store
 def _meeting_start(args: argparse.Namespace, store: RecordStore) -> int:
     if args.tables > 1:
         return _open_at_tables(args, store)
@@ -420,7 +425,7 @@ def _meeting_seats(args: argparse.Namespace, store: RecordStore) -> int:
         for n in args.players
     ]
     for place, name in enumerate(rules.seat_order(statuses), start=1):
-        status = next(s for s in statuses if s.name.casefold() == name.casefold())
+        status = next(s for s in statuses if name_key(s.name) == name_key(name))
         _say(f"{place}. {name} ({status.title}) chooses a seat")
     return 0
 

@@ -21,6 +21,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from kikimimi.games.base import Outcome
+from kikimimi.records.names import name_key
 
 _TOKEN = re.compile(r"^(?P<who>[^:!*]+?)(?::(?P<points>-?\d+))?(?P<won>\*)?(?P<crash>!)?$")
 
@@ -34,7 +35,7 @@ def _seat(who: Any, seat_players: Mapping[int, str]) -> int:
     if text.isdigit() and int(text) in seat_players:
         return int(text)
     for seat, name in seat_players.items():
-        if name.casefold() == text.casefold():
+        if name_key(name) == name_key(text):
             return seat
     names = ", ".join(f"{s}={n}" for s, n in seat_players.items())
     raise EntryError(f"{text!r} is not a player or seat of this meeting ({names})")

@@ -25,6 +25,7 @@ from typing import Any
 from kikimimi.games.registry import DEFAULT_GAME, UnknownGame, get_info
 from kikimimi.paths import not_utf8
 from kikimimi.records.kinds import GAMES_PER_MEETING, MEETING_KINDS
+from kikimimi.records.names import name_key
 from kikimimi.records.results import PlayerResult, ResultError, check_results
 from kikimimi.records.store import RecordError, RecordStore, check_name
 
@@ -195,9 +196,9 @@ def _check_meeting(meeting: SheetMeeting, source: str) -> list[str]:
     numbers = [g[0] for g in meeting.games if g[0] is not None]
     if numbers and (len(numbers) != len(meeting.games) or sorted(numbers) != list(range(1, len(numbers) + 1))):
         problems.append(f"{where}: game numbers must be 1..{len(meeting.games)} on every line or on none")
-    roster = {r.player.casefold() for r in meeting.games[0][2]}
+    roster = {name_key(r.player) for r in meeting.games[0][2]}
     for _, line, results in meeting.games:
-        if {r.player.casefold() for r in results} != roster:
+        if {name_key(r.player) for r in results} != roster:
             problems.append(f"{source} line {line}: players differ from the meeting's first game")
     due = GAMES_PER_MEETING[meeting.kind]
     if due is not None and len(meeting.games) != due:
@@ -205,7 +206,7 @@ def _check_meeting(meeting: SheetMeeting, source: str) -> list[str]:
             f"{where}: a {meeting.kind} trial has {due} games, the file has {len(meeting.games)} "
             "(an unfinished meeting does not count; leave it out)"
         )
-    if meeting.winner is not None and meeting.winner.casefold() not in roster:
+    if meeting.winner is not None and name_key(meeting.winner) not in roster:
         problems.append(f"{where}: winner {meeting.winner!r} did not play in it")
     return problems
 

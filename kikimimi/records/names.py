@@ -15,6 +15,8 @@ class RecordError(ValueError):
 # separators, and the bidi overrides and isolates (they reorder what follows on the line).
 _UNSHOWN = {c for c in map(chr, range(0x2000, 0x2070)) if unicodedata.category(c) in ("Zl", "Zp")} | set(
     map(chr, [*range(0x202A, 0x202F), *range(0x2066, 0x206A)]))
+# Refused in a name like a control character: the above, and the bidi marks (they reorder a line too).
+_REFUSED = _UNSHOWN | {"\u061c", "\u200e", "\u200f"}
 
 
 def printable(text: object) -> str:
@@ -31,10 +33,17 @@ def printable(text: object) -> str:
     )
 
 
+def name_key(name: str) -> str:
+    """What two names are compared by: spaces folded, NFKC (fullwidth "ＡＮＮ" is "ANN", halfwidth kana
+    are kana) and case folded. "Ann" and "ＡＮＮ" are one player."""
+    return unicodedata.normalize("NFKC", " ".join(str(name).split())).casefold()
+
+
 def check_name(name: str) -> str:
     """A player's name as stored: trimmed; refuses empty, over-long, names with a comma or a control
-    character (a tab, a newline, an escape: names are printed on screens and spoken)."""
-    control = next((c for c in str(name) if unicodedata.category(c) == "Cc"), None)
+    character (a tab, a newline, an escape, a bidi override or mark: names are printed on screens, shown
+    on the venue's TV and spoken)."""
+    control = next((c for c in str(name) if unicodedata.category(c) == "Cc" or c in _REFUSED), None)
     if control is not None:
         raise RecordError(
             f"player name {str(name)!r} holds a control character (U+{ord(control):04X}); "

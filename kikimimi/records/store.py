@@ -17,6 +17,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import sqlite3
 import threading
 import unicodedata
 from collections.abc import Iterable, Iterator, Mapping, Sequence
@@ -49,7 +50,7 @@ from kikimimi.records.location import URL_ENV as URL_ENV
 from kikimimi.records.location import default_db_path as default_db_path
 from kikimimi.records.location import is_url, records_target
 from kikimimi.records.names import MAX_NAME as MAX_NAME
-from kikimimi.records.names import RecordError, check_name
+from kikimimi.records.names import RecordError, check_name, name_key
 from kikimimi.records.names import printable as printable
 from kikimimi.records.results import (
     GameRecord,
@@ -68,6 +69,8 @@ from kikimimi.records.schema import players as P
 from kikimimi.records.schema import results as R
 from kikimimi.records.standings import standings
 
+MAX_ID = 2**31 - 1  # the largest row id every store holds (PostgreSQL's integer): a larger one names nothing
+
 
 def records_url(target: str | os.PathLike[str]) -> sa.URL:
     """A path or URL as the SQLAlchemy URL to open: a path is a SQLite file; `postgresql://` and
@@ -76,7 +79,7 @@ def records_url(target: str | os.PathLike[str]) -> sa.URL:
         return sa.URL.create("sqlite", database=str(Path(target).expanduser()))
     try:
         url = sa.make_url(str(target))
-    except sa.exc.ArgumentError:
+    except (sa.exc.ArgumentError, ValueError):  # ValueError: a port that is not a number
         raise schema.SchemaError(f"records URL {safe_url(str(target))} is not a database URL") from None
     backend = url.get_backend_name()
     if backend in ("postgresql", "postgres"):
@@ -93,8 +96,46 @@ def safe_url(text: str) -> str:
     """A URL for messages: its password hidden."""
     try:
         return sa.make_url(text).render_as_string(hide_password=True)
-    except sa.exc.ArgumentError:
+    except (sa.exc.ArgumentError, ValueError):
         return text.split("@")[-1] if "@" in text else text
+
+
+SQLITE_HEADER = b"SQLite format 3\x00"
+
+
+def check_records_file(path: Path, create: bool) -> None:
+    """Refuse, before anything touches it (its mode included), a file that is not a records database: not
+    SQLite, or SQLite holding only other tables. An empty file (or an empty SQLite database) becomes
+    records only when `create` (a command that creates records: `players add`, `meeting start`,
+    `records import`): otherwise it is most likely a typo in --db."""
+    where = f"records database {path}"
+    try:
+        if not path.exists() or path.is_dir():
+            return  # a new file is created; a folder is refused by SQLite, saying so
+        with path.open("rb") as file:
+            head = file.read(len(SQLITE_HEADER))
+    except OSError:
+        return  # unreadable: opening it says why
+    if head and head != SQLITE_HEADER:
+        raise schema.SchemaError(f"{where} is not a kikimimi records database (not a SQLite file); "
+                                 "nothing was changed: check --db")
+    tables: list[str] = []
+    if head:
+        try:
+            with contextlib.closing(sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)) as conn:
+                tables = [r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
+                legacy = int(conn.execute("PRAGMA user_version").fetchone()[0])
+        except sqlite3.Error as exc:
+            raise schema.SchemaError(f"{where} is not a kikimimi records database ({exc}); nothing was "
+                                     "changed: check --db") from None
+        if tables and "alembic_version" not in tables and not (legacy and "players" in tables):
+            shown = ", ".join(sorted(tables)[:5])
+            raise schema.SchemaError(f"{where} is not a kikimimi records database (it holds other tables: {shown}); "
+                                     "nothing was changed: check --db")
+    if not tables and not create:
+        raise schema.SchemaError(f"{where} is an empty file, not a records database: check --db, or create "
+                                 "records there with a command that adds some (`kikimimi players add NAME`, "
+                                 "`kikimimi meeting start`, `kikimimi records import`)")
 
 
 def _sqlite_engine(url: sa.URL) -> sa.Engine:
@@ -215,12 +256,14 @@ class RecordStore:
     """The club's records in a SQLite file or a PostgreSQL database (`target`: a path or a URL;
     default: `records_target()`). The store is safe to share between threads; close it when done."""
 
-    def __init__(self, target: str | os.PathLike[str] | None = None) -> None:
+    def __init__(self, target: str | os.PathLike[str] | None = None, *, create: bool = True) -> None:
+        """`create`: whether an existing empty file may become the records (see check_records_file)."""
         target = records_target(target)
         url = records_url(target)
         self.url = url.render_as_string(hide_password=True)
         self.path: Path | None = Path(url.database) if url.get_backend_name() == "sqlite" and url.database else None
         if self.path is not None:
+            check_records_file(self.path, create)
             self._engine = self._open_sqlite(url, self.path)
         else:
             self._engine = self._open_server(url)
@@ -323,6 +366,10 @@ class RecordStore:
         name = check_name(name)
         if title_form not in TITLE_FORMS:
             raise RecordError(f"title form must be one of {', '.join(TITLE_FORMS)}, not {title_form!r}")
+        same = self.find_player(name)
+        if same is not None:
+            raise RecordError(f"player {name!r} already exists as {same.name!r} "
+                              f"(see `kikimimi players show {same.name}`)")
         try:
             with self._write() as conn:
                 conn.execute(P.insert().values(name=name, title_form=title_form, created_at=_now()))
@@ -339,10 +386,14 @@ class RecordStore:
         return self.player(name)
 
     def find_player(self, name: str) -> Player | None:
+        """The player of that name, compared as `name_key` does (case, spaces, NFKC: "ＡＮＮ" is Ann)."""
+        columns = (P.c.id, P.c.name, P.c.title_form, P.c.created_at)
         with self._read() as conn:
-            row = conn.execute(
-                sa.select(P.c.id, P.c.name, P.c.title_form, P.c.created_at).where(self._name_is(" ".join(name.split())))
-            ).first()
+            row = conn.execute(sa.select(*columns).where(self._name_is(" ".join(name.split())))).first()
+            if row is None:  # the database's case folding knows no NFKC: the club's list is read (it is short)
+                key = name_key(name)
+                row = next((r for r in conn.execute(sa.select(*columns).order_by(P.c.id)) if name_key(r.name) == key),
+                           None)
         return Player(*row) if row else None
 
     def player(self, name: str) -> Player:
@@ -397,7 +448,7 @@ class RecordStore:
             raise RecordError(
                 f"{len(names)} players at {tables} tables leaves tables of {misfit}; {info.id} seats {seats}"
             )
-        if len({n.casefold() for n in names}) != len(names):
+        if len({name_key(n) for n in names}) != len(names):
             raise RecordError(f"a player is listed twice in {names}")
         unknown = [n for n in names if self.find_player(n) is None]
         if unknown and not add_unknown:
@@ -411,6 +462,7 @@ class RecordStore:
         if tables > 1:
             names = self._seat_choice_order(names, info.id)
         ids = [self.player(n).id for n in names]
+        names = [self.player(n).name for n in names]  # as the club's list spells them
         placing = [(t, seat) for t, size in enumerate(sizes, start=1) for seat in range(1, size + 1)]
         with self._write() as conn:
             meeting_id = int(conn.execute(
@@ -450,6 +502,8 @@ class RecordStore:
 
     @staticmethod
     def _meeting(conn: sa.Connection, meeting_id: int) -> MeetingInfo:
+        if not 1 <= meeting_id <= MAX_ID:  # the database would fail on it (PostgreSQL: int4), not say "no"
+            raise RecordError(f"no meeting {meeting_id} (see `kikimimi meeting list`)")
         winner = P.alias("winner")
         played = sa.select(sa.func.count()).where(G.c.meeting_id == M.c.id).scalar_subquery()
         row = conn.execute(
@@ -671,8 +725,8 @@ class RecordStore:
             check_results(results, where)
         except ResultError as exc:
             raise RecordError(str(exc)) from None
-        playing = {check_name(r.player).casefold() for r in results}
-        if playing != {n.casefold() for n in names}:
+        playing = {name_key(check_name(r.player)) for r in results}
+        if playing != {name_key(n) for n in names}:
             whose = "meeting's" if info.tables == 1 else f"table {table}'s"
             raise RecordError(
                 f"{where}: players {sorted(r.player for r in results)} are not the {whose} "
@@ -683,9 +737,9 @@ class RecordStore:
             result_json = [json.dumps(dict(r.details), ensure_ascii=False, sort_keys=True) for r in results]
         except (TypeError, ValueError) as exc:
             raise RecordError(f"{where}: the game's details are not plain data: {exc}") from None
-        ids = {name.casefold(): pid for pid, name in here}
+        ids = {name_key(name): pid for pid, name in here}
         rows = [
-            {"player_id": ids[r.player.casefold()], "seat": r.seat, "place": r.place, "crashed": int(r.crashed),
+            {"player_id": ids[name_key(r.player)], "seat": r.seat, "place": r.place, "crashed": int(r.crashed),
              "score": r.score, "won": int(r.won), "details": d}
             for r, d in zip(results, result_json, strict=True)
         ]
@@ -758,7 +812,7 @@ class RecordStore:
                 raise RecordError(f"{info.describe()} is a trial; only a contest has a winner")
         else:
             name = contest_winner if contest_winner is not None else self.contest_winner(meeting_id)
-            if name.casefold() not in {n.casefold() for n in info.players}:
+            if name_key(name) not in {name_key(n) for n in info.players}:
                 raise RecordError(
                     f"{name!r} did not play in {info.describe()}; the winner must be one of {', '.join(info.players)}"
                 )

@@ -34,14 +34,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     p.add_argument("--meeting", type=int,
                    help="the meeting served as current (default: the open one, else the latest)")
     p.add_argument("--listen", default=DEFAULT_LISTEN, help="ADDRESS:PORT to listen on (default %(default)s)")
-    p.add_argument("--token", help="the tables' shared secret (default: a new one, printed); '' for none")
+    p.add_argument("--token", help="the organiser's secret, from which each table's own credential is made "
+                                   "(default: a new one, printed); '' for none")
     p.add_argument("--games", type=int, help="games per table when the meeting is a contest")
     p.set_defaults(func=_host)
 
     p = sub.add_parser("join", help="this table plays its share of the host's meeting and reports each game")
     p.add_argument("url", help="the host, e.g. http://192.168.1.10:8765")
     p.add_argument("--table", type=int, required=True, help="this table's number in the meeting (1, 2, ...)")
-    p.add_argument("--token", help="the token the host printed")
+    p.add_argument("--token", help="this table's credential, as the host printed it")
     p.add_argument("--meeting", type=int, help="the meeting (default: the host's current one)")
     p.add_argument("--config", type=Path, help="the table's TOML (default: the simulated Trident table)")
     p.add_argument("--journal", type=Path, help="the journal file (default: the config's; two simulated "
@@ -84,7 +85,7 @@ def store_opener(target: str | None) -> Any:
     """A factory of RecordStores on `target` (a path or URL; None: the default)."""
     from kikimimi.records.store import RecordStore
 
-    return lambda: RecordStore(target) if target is not None else RecordStore()
+    return lambda: RecordStore(target, create=False) if target is not None else RecordStore(create=False)
 
 
 def _host(args: argparse.Namespace) -> int:
@@ -92,7 +93,8 @@ def _host(args: argparse.Namespace) -> int:
 
     from kikimimi.records.schema import SchemaError
     from kikimimi.records.store import RecordError
-    from kikimimi.venue.host import create_app
+    from kikimimi.venue.host import create_app, table_credential
+    from kikimimi.venue.serving import server_config
 
     try:
         address, port = _listen(args.listen)
@@ -123,12 +125,18 @@ def _host(args: argparse.Namespace) -> int:
     print(f"kikimimi venue host on {base}")
     print(f"  the TV: {base}/" + (f"  (meeting {meeting.id}: {meeting.describe()})" if meeting else
                                   "  (no open meeting: start one with `kikimimi meeting start --tables N ...`)"))
-    join = f"kikimimi venue join {base} --table N" + (f" --token {token}" if token else "")
-    print(f"  each table: {join}")
     if token is None:
+        print(f"  each table: kikimimi venue join {base} --table N")
         print("  no token: anyone on this network can report results", file=sys.stderr)
-    config = uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=2)
-    uvicorn.Server(config).run(sockets=[listener])
+    elif meeting is not None:
+        print("  each table, with its own credential (it opens that table only):")
+        for n in range(1, meeting.tables + 1):
+            print(f"    kikimimi venue join {base} --table {n} --token {table_credential(token, meeting.id, n)}")
+        print(f"  the organiser's token: {token} (it opens every table: keep it, do not hand it to the tables)")
+    else:
+        print(f"  the organiser's token: {token}; once a meeting is open, start the host again with "
+              "--token to print each table's own credential")
+    uvicorn.Server(server_config(app, timeout_graceful_shutdown=2)).run(sockets=[listener])
     return 0
 
 
@@ -223,7 +231,7 @@ def _seen(iso: str | None) -> str:
     return f"{when:%H:%M:%S} ({ago:.0f} s ago)"
 
 
-HEALTH_STYLE = {"ok": "green", "degraded": "yellow", "lost": "bold red"}
+HEALTH_STYLE = {"ok": "green", "degraded": "yellow", "lost": "bold red", "done": "green", "not_joined": "dim"}
 
 
 def status_table(snapshot: dict[str, Any]) -> Table:
@@ -237,6 +245,6 @@ def status_table(snapshot: dict[str, Any]) -> Table:
         played = f"{t['games_played']}/{t['games_due']}" if t.get("games_due") else str(t["games_played"])
         table.add_row(str(t["table"]), Text("\n".join(printable(name) for name in t["players"])), played,
                       "" if t.get("round") is None else str(t["round"]), Text(printable(t.get("phase") or "")),
-                      Text(t["health"], style=HEALTH_STYLE.get(t["health"], "")),
+                      Text(str(t["health"]).replace("_", " "), style=HEALTH_STYLE.get(t["health"], "")),
                       Text(_seen(t.get("last_seen"))), Text(printable(t.get("controller") or "")))
     return table

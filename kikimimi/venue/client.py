@@ -56,6 +56,7 @@ class TableLink:
         self.table = table
         self.meeting = meeting
         self.controller = controller or f"table-{table}"
+        self.token = token
         headers = {"Authorization": f"Bearer {token}"} if token else {}
         # A host that does not connect within 3 s is away; one that connected is busy, not gone: a result
         # given up on too early would be recorded and then sent again (deduplicated, but twice the work).
@@ -89,8 +90,17 @@ class TableLink:
     def _table_path(self, what: str) -> str:
         return f"/api/meetings/{self.meeting_id()}/tables/{self.table}/{what}"
 
+    def use_credential(self, credential: str | None) -> None:
+        """From now on, authenticate as the table's own credential (the host issued it at join)."""
+        if credential and credential != self.token:
+            self.token = credential
+            self._http.headers["Authorization"] = f"Bearer {credential}"
+
     def join(self) -> dict[str, Any]:
-        return self._send("POST", self._table_path("join"), {"controller": self.controller})
+        answer = self._send("POST", self._table_path("join"), {"controller": self.controller})
+        credential = answer.get("credential")
+        self.use_credential(credential if isinstance(credential, str) else None)
+        return answer
 
     def send_state(self, state: Mapping[str, Any]) -> None:
         self._send("POST", self._table_path("state"), state)
@@ -115,6 +125,7 @@ class Assignment:
     games_due: int | None
     setup: dict[str, Any]
     joined_at: float  # time.time() when this table first joined the meeting: its games begin after it
+    credential: str | None = None  # the table's own, issued by the host at join
 
     @property
     def seat_players(self) -> dict[int, str]:
@@ -189,7 +200,8 @@ def _assignment(answer: Mapping[str, Any], joined_at: float) -> Assignment:
     due = answer.get("games_due")
     return Assignment(int(answer["meeting"]), int(answer["table"]), tuple(answer["players"]), str(answer["game"]),
                       str(answer.get("kind", "")), int(due) if due is not None else None,
-                      dict(answer.get("setup") or {}), joined_at)
+                      dict(answer.get("setup") or {}), joined_at,
+                      answer.get("credential") if isinstance(answer.get("credential"), str) else None)
 
 
 def meeting_games(journal: Journal, assignment: Assignment) -> list[GameRecord]:

@@ -24,7 +24,9 @@ before the commit.
 from __future__ import annotations
 
 import asyncio
+import base64
 import contextlib
+import hashlib
 import hmac
 import json
 import logging
@@ -37,8 +39,9 @@ from datetime import UTC, datetime
 from typing import Any, TypeVar
 
 from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response, StreamingResponse
+from starlette.responses import JSONResponse, PlainTextResponse, Response, StreamingResponse
 from starlette.routing import BaseRoute, Route
 
 from kikimimi.games.base import Outcome
@@ -47,7 +50,8 @@ from kikimimi.records.kinds import ladder
 from kikimimi.records.ontable import meeting_setup
 from kikimimi.records.results import ResultError, game_details, results_from_outcome
 from kikimimi.records.standings import standings
-from kikimimi.records.store import GameItem, Recorded, RecordError, RecordStore, check_name
+from kikimimi.records.store import MAX_ID, GameItem, Recorded, RecordError, RecordStore, check_name
+from kikimimi.venue.serving import BodyRefused, read_body
 
 log = logging.getLogger(__name__)
 
@@ -135,6 +139,10 @@ class TableLive:
         return (self.round, self.phase, health_level(self.health, True), self.game_id, self.connected)
 
 
+DONE = "done"
+NOT_JOINED = "not_joined"
+
+
 def health_level(health: Mapping[str, Any], connected: bool) -> str:
     """`lost` when the table is silent, `degraded` when a reader or an output is not ok, else `ok`."""
     if not connected:
@@ -144,6 +152,17 @@ def health_level(health: Mapping[str, Any], connected: bool) -> str:
         if isinstance(statuses, Mapping) and any(status != HEALTHY for status in statuses.values()):
             return "degraded"
     return HEALTHY
+
+
+def table_health(health: Mapping[str, Any], connected: bool, *, joined: bool, done: bool) -> str:
+    """What the page and `venue status` show for a table: `done` once it has played its games (it stops
+    sending state then: silent is not lost), `not_joined` before a controller ever joined, else its
+    health_level."""
+    if done:
+        return DONE
+    if not joined and not connected:
+        return NOT_JOINED
+    return health_level(health, connected)
 
 
 @dataclass
@@ -208,10 +227,10 @@ class Host:
         """A meeting id from the URL: a number, or `current` (the host's meeting, else the open one,
         else the latest)."""
         if ref != "current":
-            try:
-                return int(ref)
-            except ValueError:
-                raise ApiError(404, f"no meeting {ref!r}: use a meeting number or 'current'") from None
+            number = _path_number(ref, "meeting", "use a meeting number or 'current'")
+            if not 1 <= number <= MAX_ID:  # beyond the database's integers: no such meeting, not a 500
+                raise ApiError(404, f"no meeting {number} (see `kikimimi meeting list`)")
+            return number
         if self.meeting_id is not None:
             return self.meeting_id
 
@@ -296,11 +315,14 @@ class Host:
         for t in tables:
             live = feed.tables.get(t.table) or TableLive()
             connected = self.connected(live, now)
+            table_due = self.games_due(t.games_due)
+            health = table_health(live.health, connected, joined=t.controller is not None or live.seen_at is not None,
+                                  done=table_due is not None and t.games_played >= table_due)
             table_rows.append({
                 "table": t.table, "players": list(t.players), "games_played": t.games_played,
-                "games_due": self.games_due(t.games_due),
+                "games_due": table_due,
                 "round": live.round, "phase": live.phase, "game_id": live.game_id,
-                "health": health_level(live.health, connected), "connected": connected,
+                "health": health, "connected": connected,
                 "last_seen": t.last_seen if live.seen_at is None else _iso(live.seen_at),
                 "controller": t.controller,
             })
@@ -346,15 +368,27 @@ class Host:
 
     # -- the tables' requests ---------------------------------------------------------------------
 
-    def authorize(self, request: Request) -> None:
+    def authorize(self, request: Request, meeting_id: int, table: int) -> None:
+        """A table's call needs that table's credential (`table_credential`), or the organiser's token
+        (the organiser may act for any table); another table's credential is refused (403)."""
         if self.token is None:
             return
         header = request.headers.get("authorization", "")
         scheme, _, given = header.partition(" ")
+        given = given.strip()
         if scheme.lower() != "bearer" or not given:
-            raise ApiError(401, "this host needs a token: give the one the host printed with --token")
-        if not hmac.compare_digest(given.strip().encode(), self.token.encode()):
-            raise ApiError(401, "wrong token: give the token the host was started with (--token)")
+            raise ApiError(401, "this host needs a token: give the table's credential the host printed "
+                                "(or the organiser's token) with --token")
+        if hmac.compare_digest(given.encode(), self.token.encode()) \
+                or hmac.compare_digest(given.encode(), table_credential(self.token, meeting_id, table).encode()):
+            return
+        owner = _credential_table(given)
+        if owner is not None and owner != table \
+                and hmac.compare_digest(given.encode(), table_credential(self.token, meeting_id, owner).encode()):
+            raise ApiError(403, f"this is table {owner}'s credential: table {owner} may join and report its own "
+                                f"games only, not table {table}'s (check --table)")
+        raise ApiError(401, f"wrong token for table {table} of meeting {meeting_id}: give --token the credential "
+                            "the host printed for this table (or the organiser's token)")
 
     async def join(self, meeting_id: int, table: int, body: Mapping[str, Any]) -> dict[str, Any]:
         controller = body.get("controller")
@@ -370,6 +404,8 @@ class Host:
             joined = store.join_table(meeting_id, table, controller.strip())
             return {"meeting": meeting_id, "table": table, "players": list(joined.players), "game": info.game,
                     "kind": info.kind,
+                    # The table's own credential: a table joined with the organiser's token uses it from now on.
+                    "credential": table_credential(self.token, meeting_id, table) if self.token else None,
                     "games_due": self.games_due(joined.games_due),
                     "games_played": joined.games_played, "setup": meeting_setup(info.game)}
 
@@ -378,11 +414,7 @@ class Host:
         return answer
 
     async def state(self, meeting_id: int, table: int, body: Mapping[str, Any]) -> dict[str, Any]:
-        round_no, phase, health, game_id = body.get("round"), body.get("phase"), body.get("health"), body.get("game_id")
-        if not (round_no is None or (isinstance(round_no, int) and round_no >= 0)) \
-                or not (phase is None or isinstance(phase, str)) or not isinstance(health or {}, dict) \
-                or not (game_id is None or isinstance(game_id, str)):
-            raise ApiError(400, 'state is {"round": int, "phase": str, "health": {...}, "game_id": str|null}')
+        round_no, phase, health, game_id = _parse_state(body)
         feed = await self.feed(meeting_id)
         _check_table(feed, table)
         live = feed.tables.setdefault(table, TableLive())
@@ -547,6 +579,31 @@ def _live_from_store(table: Any) -> TableLive:
     return live
 
 
+def table_credential(token: str, meeting_id: int, table: int) -> str:
+    """Table `table`'s credential for meeting `meeting_id`, derived from the organiser's token: the host
+    checks it without keeping it anywhere, a restarted host with the same --token issues the same ones,
+    and one table's credential opens no other table nor another meeting."""
+    digest = hmac.new(token.encode(), f"kikimimi venue table {meeting_id} {table}".encode(), hashlib.sha256)
+    return f"t{table}-" + base64.urlsafe_b64encode(digest.digest()[:18]).decode()
+
+
+def _credential_table(given: str) -> int | None:
+    """The table a credential names (`t3-...`), or None."""
+    head, _, _ = given.partition("-")
+    return int(head[1:]) if head[:1] == "t" and head[1:].isdigit() and len(head) <= 6 else None
+
+
+def _path_number(text: str, what: str, hint: str) -> int:
+    """A number from the URL's path (up to 20 digits, a sign allowed), or a 404 naming what was given."""
+    try:
+        if len(text) > 21:
+            raise ValueError
+        return int(text)
+    except ValueError:
+        shown = text if len(text) <= 30 else text[:30] + "..."
+        raise ApiError(404, f"no {what} {shown!r}: {hint}") from None
+
+
 def _check_table(feed: MeetingFeed, table: int) -> None:
     if not 1 <= table <= feed.table_count:
         raise ApiError(404, f"meeting {feed.meeting_id} has tables 1 to {feed.table_count}, not {table}: "
@@ -566,6 +623,40 @@ def _recorded(store: RecordStore, meeting_id: int) -> dict[str, tuple[int, int |
         if g.journal_game_id:
             out[g.journal_game_id] = (g.number, rounds[table])
     return out
+
+
+MAX_STATE_TEXT = 64  # a phase, a reader's role, a status: short words
+MAX_STATE_PARTS = 64  # readers (or outputs) a table reports
+
+
+def _parse_state(body: Mapping[str, Any]) -> tuple[int | None, str | None, dict[str, Any], str | None]:
+    """A table's state, checked: what the page and `venue status` show must be what the table meant."""
+    shape = 'state is {"round": int, "phase": str, "health": {"readers": {role: status}, ' \
+            '"outputs": {name: status}, "unsent": int}, "game_id": str|null}'
+
+    def short_text(value: Any, most: int = MAX_STATE_TEXT) -> bool:
+        return isinstance(value, str) and len(value) <= most and value.isprintable()
+
+    round_no, phase, health, game_id = body.get("round"), body.get("phase"), body.get("health"), body.get("game_id")
+    if not (round_no is None or (type(round_no) is int and 0 <= round_no <= 100_000)):
+        raise ApiError(400, f"{shape}: round must be a number from 0 to 100000")
+    if not (phase is None or short_text(phase)):
+        raise ApiError(400, f"{shape}: phase must be a word of up to {MAX_STATE_TEXT} characters")
+    if not (game_id is None or short_text(game_id, 100)):
+        raise ApiError(400, f"{shape}: game_id must be a journal game id (up to 100 characters)")
+    health = {} if health is None else health
+    if not isinstance(health, dict) or not set(health) <= {"readers", "outputs", "unsent"}:
+        raise ApiError(400, f"{shape}: health holds readers, outputs and unsent only")
+    for part in ("readers", "outputs"):
+        statuses = health.get(part, {})
+        if not isinstance(statuses, dict) or len(statuses) > MAX_STATE_PARTS \
+                or not all(short_text(k) and short_text(v) for k, v in statuses.items()):
+            raise ApiError(400, f"{shape}: health's {part} must map up to {MAX_STATE_PARTS} names to statuses "
+                                f"(words of up to {MAX_STATE_TEXT} characters)")
+    unsent = health.get("unsent", 0)
+    if type(unsent) is not int or unsent < 0:
+        raise ApiError(400, f"{shape}: health's unsent must be a count")
+    return round_no, phase, health, game_id
 
 
 def _parse_result(body: Mapping[str, Any]) -> tuple[str, dict[int, str], Outcome]:
@@ -619,17 +710,34 @@ def player_titles(store: RecordStore, players: Any, game: str) -> dict[str, dict
 
 
 def _error(status: int, message: str) -> JSONResponse:
-    return JSONResponse({"error": message}, status_code=status)
+    # A body refused part-way is not read to its end: the connection closes instead of waiting for it.
+    headers = {"Connection": "close"} if status in (408, 413) else None
+    return JSONResponse({"error": message}, status_code=status, headers=headers)
 
 
 async def _body(request: Request) -> dict[str, Any]:
     try:
-        data = json.loads(await request.body() or b"{}")
+        raw = await read_body(request)
+    except BodyRefused as exc:
+        raise ApiError(exc.status, f"{request.url.path}: {exc}") from None
+    try:
+        data = json.loads(raw or b"{}")
     except (ValueError, UnicodeDecodeError):
         raise ApiError(400, f"{request.url.path}: the body is not JSON") from None
+    except RecursionError:  # nested deeper than the parser goes: no request of the API looks like it
+        raise ApiError(400, f"{request.url.path}: the body's JSON is nested too deep") from None
     if not isinstance(data, dict):
         raise ApiError(400, f"{request.url.path}: the body must be a JSON object")
     return data
+
+
+class _SecuredStarlette(Starlette):
+    """Starlette with the security headers outside everything, Starlette's own answer to a failure too."""
+
+    def build_middleware_stack(self) -> Any:
+        from kikimimi.venue.page import SecurityHeaders
+
+        return SecurityHeaders(super().build_middleware_stack())
 
 
 def create_app(store_factory: StoreFactory, *, token: str | None, meeting_id: int | None,
@@ -642,11 +750,9 @@ def create_app(store_factory: StoreFactory, *, token: str | None, meeting_id: in
     `connected_seconds`: how long a table may be silent before it is shown lost."""
     host = Host(store_factory, token, meeting_id, workers, contest_games, connected_seconds)
 
-    def api(handler: Callable[..., Any], auth: bool = False) -> Callable[[Request], Any]:
+    def api(handler: Callable[..., Any]) -> Callable[[Request], Any]:
         async def endpoint(request: Request) -> Response:
             try:
-                if auth:
-                    host.authorize(request)
                 meeting = await host.resolve(request.path_params["meeting"])
                 return await handler(request, meeting)
             except ApiError as exc:
@@ -665,18 +771,19 @@ def create_app(store_factory: StoreFactory, *, token: str | None, meeting_id: in
 
     def table_post(action: Callable[..., Any]) -> Callable[..., Any]:
         async def handler(request: Request, meeting: int) -> Response:
-            table = request.path_params["table"]
+            table = _path_number(request.path_params["table"], "table", "tables are numbered from 1")
+            host.authorize(request, meeting, table)
             return JSONResponse(await action(meeting, table, await _body(request)))
         return handler
 
     routes: list[BaseRoute] = [
         Route("/api/meetings/{meeting}", api(snapshot), methods=["GET"]),
         Route("/api/meetings/{meeting}/events", api(events), methods=["GET"]),
-        Route("/api/meetings/{meeting}/tables/{table:int}/join", api(table_post(host.join), auth=True),
+        Route("/api/meetings/{meeting}/tables/{table}/join", api(table_post(host.join)),
               methods=["POST"]),
-        Route("/api/meetings/{meeting}/tables/{table:int}/state", api(table_post(host.state), auth=True),
+        Route("/api/meetings/{meeting}/tables/{table}/state", api(table_post(host.state)),
               methods=["POST"]),
-        Route("/api/meetings/{meeting}/tables/{table:int}/results", api(table_post(host.result), auth=True),
+        Route("/api/meetings/{meeting}/tables/{table}/results", api(table_post(host.result)),
               methods=["POST"]),
     ]
     try:
@@ -695,6 +802,19 @@ def create_app(store_factory: StoreFactory, *, token: str | None, meeting_id: in
             await host.close()
             host._watcher.cancel()
 
-    app = Starlette(routes=routes, lifespan=lifespan)
+    async def http_error(request: Request, exc: Exception) -> Response:
+        """Starlette's own refusals (no such route, a method not allowed) as the API's errors are."""
+        status = getattr(exc, "status_code", 500)
+        if not request.url.path.startswith("/api/"):
+            return PlainTextResponse(f"{request.url.path}: {getattr(exc, 'detail', 'error')}\n", status_code=status)
+        what = "no such API address" if status == 404 else str(getattr(exc, "detail", "refused"))
+        return _error(status, f"{request.url.path}: {what} (see docs/meetings.md)")
+
+    async def server_error(request: Request, exc: Exception) -> Response:
+        log.error("venue: %s %s failed", request.method, request.url.path, exc_info=exc)
+        return _error(500, f"{request.url.path}: the host failed ({type(exc).__name__}); its log says more")
+
+    app = _SecuredStarlette(routes=routes, lifespan=lifespan,
+                            exception_handlers={HTTPException: http_error, Exception: server_error})
     app.state.host = host
     return app

@@ -61,6 +61,7 @@ def join_or_resume(link: TableLink, outbox: Outbox, say: Say, stop: threading.Ev
             known = outbox.assignment(link.table, link.meeting)
             if known is not None:
                 link.meeting = known.meeting
+                link.use_credential(known.credential)
                 say(f"{exc}; playing on with meeting {known.meeting} as joined before (results wait)")
                 return known
             if not warned:

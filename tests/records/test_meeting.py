@@ -68,3 +68,10 @@ def test_a_contest_needs_its_number_of_games(store):
     report = run_meeting(store, "contest", PLAYERS, Table([(3, 1, 2)] * 2), games=2, add_unknown=True)
     assert store.meeting(report.meeting_id).winner == "Cid"
     assert {s.name: s.peerage for s in report.statuses}["Cid"] == 1
+
+
+@pytest.mark.parametrize("number", [0, -1, 2**31, 2**63])
+def test_a_meeting_id_beyond_the_databases_integers_is_no_meeting(records_url, number):
+    """Issue 21.4: PostgreSQL failed on 2^31 (int4) and SQLite on 2^63 instead of saying "no meeting"."""
+    with RecordStore(records_url) as store, pytest.raises(RecordError, match=f"no meeting {number}"):
+        store.meeting(number)

@@ -224,3 +224,23 @@ def test_a_journal_game_recorded_twice_is_one_game(store):
     store.record_game(mid, SEATS, outcome(1, 2, 3), journal_game_id="g-1")
     store.record_game(mid, SEATS, outcome(2, 1, 3), journal_game_id="g-2")
     assert [(g.number, g.journal_game_id) for g in store.games(mid)] == [(1, "g-1"), (2, "g-2")]
+
+
+def test_a_fullwidth_name_is_the_same_player(store):
+    """Issue 21.5: "ＡＮＮ" (fullwidth) beside "Ann" was a second player: names are compared NFKC-folded."""
+    with pytest.raises(RecordError, match="already exists"):
+        store.add_player("ＡＮＮ")
+    assert store.find_player("ＡＮＮ").name == "Ann" and store.find_player("ｂｏｂ").name == "Bob"
+    mid = store.start_meeting("half", ["ＡＮＮ", "Bob", "Cid"], add_unknown=True)
+    assert store.meeting(mid).players == ("Ann", "Bob", "Cid") and len(store.players()) == 3
+    store.record_game(mid, {1: "ＡＮＮ", 2: "Bob", 3: "Cid"}, outcome(1, 2, 3), journal_game_id="fw-1")
+    assert [r.player for r in store.games(mid)[0].results] == ["Ann", "Bob", "Cid"]
+    with pytest.raises(RecordError, match="listed twice"):
+        store.start_meeting("half", ["Ann", "ＡＮＮ", "Cid"])
+
+
+@pytest.mark.parametrize("mark", ["\u202e", "\u202a", "\u2066", "\u2069", "\u200f", "\u061c", "\u2028"])
+def test_a_name_holding_a_bidi_control_is_refused(store, mark):
+    """Issue 21.5: "\u202eevil.exe\u202c gpj" was taken and read reversed on the TV."""
+    with pytest.raises(RecordError, match=f"U\\+{ord(mark):04X}"):
+        store.add_player(f"{mark}evil.exe gpj")

@@ -12,7 +12,7 @@ from typing import Any
 
 import httpx
 import pytest
-from venue_helpers import TOKEN, bot_outcome, new_meeting, serve, wait_for
+from venue_helpers import TOKEN, HostProcess, bot_outcome, new_meeting, serve, wait_for
 
 from kikimimi.cli import main
 from kikimimi.records.kinds import ladder
@@ -20,7 +20,7 @@ from kikimimi.records.ontable import meeting_setup
 from kikimimi.records.standings import standings
 from kikimimi.records.store import RecordStore
 from kikimimi.venue.client import HostRefused, TableLink
-from kikimimi.venue.host import create_app
+from kikimimi.venue.host import create_app, table_credential
 
 
 @pytest.fixture
@@ -173,7 +173,7 @@ def test_venue_status_shows_every_table_and_says_when_the_host_is_away(db, capsy
     away = capsys.readouterr().err
     assert f"Meeting {meeting}" in shown and all(f"P0{n}" in shown for n in range(1, 7))
     assert "corner-table" in shown and "s ago" in shown
-    assert "1/5" in shown and "degraded" in shown and "lost" in shown  # table 1 never reported: lost
+    assert "1/5" in shown and "degraded" in shown and "not joined" in shown  # table 1 never joined
     assert snapshot["tables"][1]["games_played"] == 1 and snapshot["tables"][1]["health"] == "degraded"
     assert url in away and "does not answer" in away and "Traceback" not in away
 
@@ -191,3 +191,113 @@ def test_a_restarted_host_shows_where_each_table_was(db):
         later = httpx.get(f"{url}/api/meetings/{meeting}").json()["tables"][0]
     assert (first["round"], first["phase"], first["game_id"], first["controller"]) == (4, "play", "g-4", "t1")
     assert later["round"] == 4 and later["connected"] is False and later["health"] == "lost"
+
+
+def test_a_table_that_played_its_games_is_done_not_lost_and_one_never_joined_says_so(db, capsys):
+    """Issue 21.1: a finished table fell silent and read LOST; a table never joined read lost in `venue
+    status` but "not joined" on the page. Both now read the same everywhere."""
+    meeting = new_meeting(db, tables=2)  # a half trial: 5 games per table
+    with serve(host_app(db, connected_seconds=0.5)) as url:
+        link = TableLink(url, 2, token=TOKEN, controller="t2")
+        for n in range(5):
+            report(link, f"g-{n}", seed=n)
+        link.send_state({"round": 5, "phase": "done", "game_id": None, "health": {}})
+        link.close()
+        time.sleep(1.6)  # longer than connected_seconds, plus the host's once-a-second look
+        tables = httpx.get(f"{url}/api/meetings/{meeting}").json()["tables"]
+        assert main(["venue", "status", url, "--meeting", str(meeting)]) == 0
+        shown = capsys.readouterr().out
+    assert [(t["table"], t["connected"], t["health"]) for t in tables] == [(1, False, "not_joined"),
+                                                                           (2, False, "done")]
+    assert "done" in shown and "not joined" in shown and "lost" not in shown
+
+
+def test_bad_ids_and_deep_json_get_an_error_not_a_500(records_url):
+    """Issue 21.4: each of these was a 500 (RecursionError, an integer out of the database's range) or a
+    plain-text "Not Found"; every one is now `{"error": ...}` naming what was wrong."""
+    db = records_url  # PostgreSQL's ids are int4, SQLite's int64: both ranges are tried
+    meeting = new_meeting(db, tables=2)
+    auth = {"Authorization": f"Bearer {TOKEN}"}
+    with serve(host_app(db)) as url:
+        answers = {
+            "deep": httpx.post(f"{url}/api/meetings/{meeting}/tables/1/state", headers=auth,
+                               content=b"[" * 30_000 + b"]" * 30_000),  # under the size limit
+            "int4": httpx.get(f"{url}/api/meetings/2147483648"),
+            "int8": httpx.get(f"{url}/api/meetings/{2**63}"),
+            "events": httpx.get(f"{url}/api/meetings/{2**63}/events"),
+            "negative": httpx.post(f"{url}/api/meetings/{meeting}/tables/-1/join", headers=auth,
+                                   json={"controller": "x"}),
+            "huge table": httpx.post(f"{url}/api/meetings/{meeting}/tables/{2**70}/state", headers=auth, json={}),
+            "unknown": httpx.get(f"{url}/api/nothing-here"),
+        }
+    for what, answer in answers.items():
+        assert answer.status_code in (400, 404), (what, answer.status_code, answer.text[:200])
+        assert answer.headers["content-type"] == "application/json", what
+        assert answer.json()["error"], what
+    assert "JSON" in answers["deep"].json()["error"]
+    assert "no meeting 2147483648" in answers["int4"].json()["error"]
+    assert "-1" in answers["negative"].json()["error"] and "tables 1 to 2" in answers["negative"].json()["error"]
+
+
+def test_page_api_and_static_files_carry_the_security_headers(db):
+    """Issue 21.5: no Content-Security-Policy, nosniff or frame protection anywhere."""
+    meeting = new_meeting(db, tables=2)
+    with serve(host_app(db)) as url:
+        page = httpx.get(f"{url}/?lang=en")
+        script = next(part.split('"')[0] for part in page.text.split('src="')[1:])
+        answers = [page, httpx.get(f"{url}/api/meetings/{meeting}"), httpx.get(f"{url}{script}"),
+                   httpx.get(f"{url}/api/meetings/99"), httpx.get(f"{url}/no-such-page"),
+                   httpx.post(f"{url}/api/meetings/{meeting}/tables/1/join", json={})]
+    for answer in answers:
+        where = f"{answer.request.method} {answer.request.url.path} ({answer.status_code})"
+        policy = answer.headers.get("content-security-policy", "")
+        assert "default-src 'none'" in policy and "frame-ancestors 'none'" in policy, where
+        assert answer.headers.get("x-content-type-options") == "nosniff", where
+        assert answer.headers.get("x-frame-options") == "DENY", where
+
+
+def test_each_table_has_its_own_credential_and_reports_only_its_own_games(records_url):
+    """Issue 21.2: with the one token every table held, a forged result under a fresh journal id was
+    recorded for a table that never played (and settled the meeting). A table's credential, issued by
+    the host, opens that table only; the organiser's token stays with the organiser."""
+    db = records_url
+    meeting = new_meeting(db, tables=2)
+    one, two = (table_credential(TOKEN, meeting, n) for n in (1, 2))
+    assert len({one, two, TOKEN}) == 3
+    with serve(host_app(db)) as url:
+        table_one = TableLink(url, 1, token=one, controller="t1")
+        seats = dict(enumerate(table_one.join()["players"], start=1))
+        assert table_one.report("own-1", seats, bot_outcome(1).to_json())["number"] == 1
+        forged = {"journal_game_id": "forged-1", "seat_players": {"1": "P04", "2": "P05", "3": "P06"},
+                  "outcome": bot_outcome(2).to_json()}
+        as_two = httpx.post(f"{url}/api/meetings/{meeting}/tables/2/results", json=forged,
+                            headers={"Authorization": f"Bearer {one}"})
+        join_two = httpx.post(f"{url}/api/meetings/{meeting}/tables/2/join", json={"controller": "x"},
+                              headers={"Authorization": f"Bearer {one}"})
+        made_up = httpx.post(f"{url}/api/meetings/{meeting}/tables/2/state", json={},
+                             headers={"Authorization": f"Bearer {two[:-2]}xx"})
+        # The organiser's token joins a table on its behalf: the answer hands over that table's credential,
+        # and the table uses it from then on.
+        organiser = TableLink(url, 2, token=TOKEN, controller="t2")
+        joined = organiser.join()
+        assert joined["credential"] == two and organiser.token == two
+        table_one.close()
+        organiser.close()
+    assert as_two.status_code == 403 and "table 1" in as_two.json()["error"]
+    assert join_two.status_code == 403
+    assert made_up.status_code == 401
+    with RecordStore(db) as store:
+        assert [g.journal_game_id for g in store.games(meeting)] == ["own-1"]
+
+
+def test_venue_host_prints_each_tables_own_credential(tmp_path):
+    db = tmp_path / "records.sqlite"
+    meeting = new_meeting(db, tables=3)
+    host = HostProcess(db, tmp_path).start()
+    try:
+        printed = (tmp_path / "host.log").read_text()
+    finally:
+        host.kill()
+    for n in (1, 2, 3):
+        assert f"--table {n} --token {table_credential(TOKEN, meeting, n)}" in printed
+    assert f"--token {TOKEN}" not in printed and "do not hand it to the tables" in printed

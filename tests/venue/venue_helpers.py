@@ -43,14 +43,17 @@ def wait_for(check: Callable[[], Any], timeout: float, what: str) -> Any:
 
 
 @contextlib.contextmanager
-def serve(app: Any, port: int = 0) -> Iterator[str]:
-    """Serve `app` with uvicorn on 127.0.0.1 (a free port unless given) in a thread; yields its base URL."""
+def serve(app: Any, port: int = 0, **limits: Any) -> Iterator[str]:
+    """Serve `app` with uvicorn on 127.0.0.1 (a free port unless given) in a thread, configured as `venue
+    host` serves it (`limits`: its time limits and connection cap, shorter for a test); yields its base URL."""
     import uvicorn
+
+    from kikimimi.venue.serving import server_config
 
     sock = socket.socket()
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # the same port again after a restart
     sock.bind(("127.0.0.1", port))
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=1))
+    server = uvicorn.Server(server_config(app, timeout_graceful_shutdown=1, **limits))
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     wait_for(lambda: server.started or not thread.is_alive(), 10, "uvicorn to start")

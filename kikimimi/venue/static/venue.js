@@ -20,7 +20,7 @@
         scored: "得点確定", over: "終局", idle: "待機", waiting: "待機", joining: "参加中", reporting: "結果を送信中", done: "終了",
       },
       health: { ok: "正常", degraded: "機器に不調", lost: "機器が外れた" },
-      lost: "通信途絶", notJoined: "未参加",
+      lost: "通信途絶", notJoined: "未参加", done: "終了",
     },
     en: {
       position: "#", player: "Player", table: "Table", wins: "Wins", points: "Points", crashes: "Crashes",
@@ -39,7 +39,7 @@
         reporting: "Sending results", done: "Done",
       },
       health: { ok: "OK", degraded: "Degraded", lost: "Device lost" },
-      lost: "LOST", notJoined: "Not joined",
+      lost: "LOST", notJoined: "Not joined", done: "Done",
     },
   };
   const RETRY_MS = 1000; // a stream the browser gave up on (an HTTP error) is reopened after this
@@ -62,9 +62,20 @@
   let standingsPage = 0;
   let tablesPage = 0;
 
+  // Controls, line separators and bidi overrides, isolates and marks in data are shown as escapes (\u202e),
+  // as the terminal shows them: a stored override would reverse the rest of the line on the TV.
+  const UNSHOWN = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+
+  function escaped(value) {
+    return value.replace(UNSHOWN, (c) => {
+      const code = c.charCodeAt(0);
+      return code < 0x100 ? `\\x${code.toString(16).padStart(2, "0")}` : `\\u${code.toString(16).padStart(4, "0")}`;
+    });
+  }
+
   function text(tag, value, className) {
     const element = document.createElement(tag);
-    element.textContent = value === null || value === undefined ? "" : String(value);
+    element.textContent = value === null || value === undefined ? "" : escaped(String(value));
     if (className) element.className = className;
     return element;
   }
@@ -87,13 +98,13 @@
 
   function drawHeader(info) {
     const gameTitle = title(info.title) || info.game || "";
-    $("game-title").textContent = gameTitle;
-    $("meeting-label").textContent = info.label || "";
+    $("game-title").textContent = escaped(gameTitle);
+    $("meeting-label").textContent = escaped(info.label || "");
     $("kind").textContent = translated(T.kinds, info.kind || "");
     $("games-due").textContent = info.games_due ? T.gamesPerTable(info.games_due) : "";
     $("status").textContent = translated(T.status, info.status || "");
     $("status").dataset.status = info.status || "";
-    document.title = [gameTitle, info.label].filter(Boolean).join(" · ") || "kikimimi";
+    document.title = escaped([gameTitle, info.label].filter(Boolean).join(" · ")) || "kikimimi";
   }
 
   function changed(previous, key, signature) {
@@ -134,6 +145,9 @@
   }
 
   function tableState(table) {
+    // A table that played its games stops reporting: it is done, not lost.
+    if (table.health === "done") return "done";
+    if (table.health === "not_joined") return "absent";
     if (!table.connected) return table.last_seen ? "lost" : "absent";
     return table.health === "ok" ? "ok" : table.health === "degraded" ? "degraded" : "device-lost";
   }
@@ -155,7 +169,7 @@
   }
 
   const BADGES = {
-    lost: () => T.lost, absent: () => T.notJoined, ok: () => T.health.ok, degraded: () => T.health.degraded,
+    lost: () => T.lost, absent: () => T.notJoined, done: () => T.done, ok: () => T.health.ok, degraded: () => T.health.degraded,
     "device-lost": () => T.health.lost,
   };
 
