@@ -58,6 +58,7 @@ class TableStatus:
     alerts: deque[tuple[float, Alert]] = field(default_factory=lambda: deque(maxlen=500))
     removed: int = 0
     unknown_tags: int = 0
+    unsaved: int = 0  # events refused because the journal could not be written (a fed script stops at one)
 
 
 class TableLoop:
@@ -314,6 +315,7 @@ class TableLoop:
                 # Not saved, so not applied: the table stops taking taps (each one says why) until the
                 # journal can be written again or the Priest decides; nothing is applied twice on resume.
                 log.error("journal: could not save event %d (%s): not applied", seq, error)
+                self.status.unsaved += 1
                 self.status.alerts.append((time.time(), Alert("journal.failed", {"error": error})))
                 effects: list[Effect] = [Say(self._output_of(event), "table.not_saved")]
                 self._speak([e for e in effects if isinstance(e, Say)])

@@ -101,13 +101,15 @@ def _feed(table: LiveTable, args: argparse.Namespace) -> int:
     except OSError as exc:
         log.error("cannot read %s: %s", args.feed, exc.strerror)
         return 2
-    skip = table.loop.journaled_events if table.loop.status.resumed else 0
-    if skip:
-        log.info("resuming the feed after the %d events the journal already holds", skip)
+    saved = []
+    if table.loop.status.resumed and table.journal is not None and table.loop.status.game_id:
+        saved = list(table.journal.events(table.loop.status.game_id))
+    if saved:
+        log.info("resuming the feed after the %d events the journal already holds", len(saved))
     try:
-        sent = feed_script(SimTapper(table.loop, table.hub), lines, pace=args.pace, skip_events=skip)
+        sent = feed_script(SimTapper(table.loop, table.hub), lines, pace=args.pace, saved=saved)
     except FeedError as exc:
-        log.error("feed stopped: %s", exc)
+        log.error("feed %s stopped: %s", args.feed, exc)
         return 1
     log.info("fed %d events from %s", sent, args.feed)
     return 0
