@@ -15,6 +15,7 @@ from collections.abc import Iterable, Sequence
 from kikimimi.devices.deck import Deck
 from kikimimi.devices.hub import Hub
 from kikimimi.games.base import Event, Referee, Scan, seat_of
+from kikimimi.records.names import echoed
 from kikimimi.table.loop import TableLoop
 from kikimimi.table.script import event_to_json, read_script
 
@@ -42,7 +43,7 @@ class SimTapper:
         """The UID of a tag; for a control with one tag per seat, the tapping seat's own tag."""
         uids = self.deck.uids_of(tag)
         if not uids:
-            raise FeedError(f"the deck {self.deck.source} has no tag for {tag!r}")
+            raise FeedError(f"the deck {self.deck.source} has no tag for {echoed(tag)}")
         seat = seat_of(reader)
         if len(uids) > 1 and seat is not None and seat <= len(uids):
             return sorted(uids)[seat - 1]
@@ -81,11 +82,13 @@ class SimTapper:
         self._last_tap[key] = time.monotonic()
 
 
-def feed_script(tapper: SimTapper, lines: Iterable[str], pace: float = 0.0, saved: Sequence[Event] = ()) -> int:
+def feed_script(tapper: SimTapper, lines: Iterable[str], pace: float = 0.0, saved: Sequence[Event] = (),
+                source: str = "feed") -> int:
     """Tap a script's events in order; returns how many were sent. `saved` is what the resumed game's journal
     already holds: the script's lines that match it, in order, are not tapped again (matched by content, not
     counted: a clock's timeout is in the journal and not in the script). A set-up line starts a new game
-    when nothing was played. FeedError names the line where the feed stopped."""
+    when nothing was played. FeedError names the line where the feed stopped; `source` names the script in the
+    lines refused."""
     sent = 0
     pending = deque(saved)
     for line in read_script(lines, tapper.deck):
@@ -93,7 +96,7 @@ def feed_script(tapper: SimTapper, lines: Iterable[str], pace: float = 0.0, save
             # A feed whose set-up is wrong would play into the wrong game: refuse it whole.
             raise FeedError(f"line {line.number}: {line.error}; nothing was fed")
         if line.error is not None:
-            log.error("feed: line %d refused: %s", line.number, line.error)
+            log.error("%s:%d: refused: %s", source, line.number, line.error)
             continue
         if line.setup is not None:
             current = {"game": tapper.loop.info.id, **tapper.loop.session.setup}

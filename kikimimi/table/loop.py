@@ -27,7 +27,7 @@ from kikimimi.games.session import Session
 from kikimimi.table.alternation import AlternationWatch
 from kikimimi.table.clock import TurnClock
 from kikimimi.table.config import TableConfig, TableConfigError
-from kikimimi.table.journal import Journal
+from kikimimi.table.journal import Journal, JournalError
 
 log = logging.getLogger(__name__)
 
@@ -255,7 +255,7 @@ class TableLoop:
             self._reader_event(item)
         elif isinstance(item, tuple) and item[0] == "new":
             if self.journal is not None and self.status.game_id and not self.game.is_over(self.session.state):
-                self.journal.finish(self.status.game_id, None)
+                self._finish_in_journal(None)
             self._begin(item[1])
             self._notify(Step(0, Referee("new", item[1]), [], received=time.monotonic(), journaled=False))
         elif isinstance(item, tuple) and item[0] == "say":
@@ -358,9 +358,18 @@ class TableLoop:
                 log.warning("referee alert: %s %s", effect.key, public)
             elif isinstance(effect, GameOver):
                 if self.journal is not None and self.status.game_id:
-                    self.journal.finish(self.status.game_id, effect.outcome)
+                    self._finish_in_journal(effect.outcome)
                 if self.on_game_over is not None and self.status.game_id:
                     self.on_game_over(self.status.game_id, effect.outcome)
+
+    def _finish_in_journal(self, outcome: Outcome | None) -> None:
+        """Write the end of the current game; when the journal cannot take it, the Priest is told in one line
+        (a resumed table finishes a game whose events all ended it, so nothing is lost)."""
+        try:
+            self.journal.finish(self.status.game_id, outcome)
+        except JournalError as exc:
+            log.error("%s", exc)
+            self.status.alerts.append((time.time(), Alert("journal.failed", {"error": str(exc)})))
 
     def _speak(self, says: list[Say]) -> None:
         if self.voice is None:

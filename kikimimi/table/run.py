@@ -97,17 +97,19 @@ def run_play(config: TableConfig, args: argparse.Namespace) -> int:
 
 def _feed(table: LiveTable, args: argparse.Namespace) -> int:
     try:
-        lines = args.feed.read_text(encoding="utf-8").splitlines()
+        data = args.feed.read_bytes()
     except OSError as exc:
         log.error("cannot read %s: %s", args.feed, exc.strerror)
         return 2
+    # A line that is not UTF-8 is refused with its number (read_script), as `replay` does; the others are fed.
+    lines = data.decode("utf-8", errors="surrogateescape").splitlines()
     saved = []
     if table.loop.status.resumed and table.journal is not None and table.loop.status.game_id:
         saved = list(table.journal.events(table.loop.status.game_id))
     if saved:
         log.info("resuming the feed after the %d events the journal already holds", len(saved))
     try:
-        sent = feed_script(SimTapper(table.loop, table.hub), lines, pace=args.pace, saved=saved)
+        sent = feed_script(SimTapper(table.loop, table.hub), lines, pace=args.pace, saved=saved, source=str(args.feed))
     except FeedError as exc:
         log.error("feed %s stopped: %s", args.feed, exc)
         return 1
