@@ -284,6 +284,21 @@ def script_piece_name_of_5_mb(tmp: Path) -> Run:
                never=["x" * 200])
 
 
+ESCAPES = '{"referee": "forgot\\u001b]0;pwned\\u0007", "seat": "\\u001b[2J\\u202eevil"}\n'
+
+
+def replay_escape_sequences(tmp: Path) -> Run:
+    (tmp / "s.jsonl").write_text(SETUP + ESCAPES)
+    return Run(["replay", str(tmp / "s.jsonl")], 0, ["referee forgot\\x1b]0;pwned\\x07 seat=\\x1b[2J\\u202eevil",
+                                                    "referee alert"], never=["\x1b", "\u202e", "\x07"])
+
+
+def feed_escape_sequences(tmp: Path) -> Run:
+    (tmp / "f.jsonl").write_text(SETUP + ESCAPES)
+    return Run(["play", "--text-only", "--feed", str(tmp / "f.jsonl")], 0,
+               ["referee forgot\\x1b]0;pwned\\x07 seat=\\x1b[2J\\u202eevil"], never=["\x1b", "\u202e", "\x07"])
+
+
 def journal_damaged_index_play(tmp: Path) -> Run:
     # The games' index page scrambled: the game reads back whole, but writing its end (it had ended) fails.
     path = tmp / "data" / "journal.sqlite"
@@ -299,7 +314,8 @@ def journal_damaged_index_play(tmp: Path) -> Run:
     return Run(_play(tmp), 2, ["{tmp}/data/journal.sqlite is damaged", "move it aside"])
 
 
-ROWS = [feed_not_utf8, feed_bad_set_up_names_the_feed, script_piece_name_of_5_mb, journal_damaged_index_play,
+ROWS = [replay_escape_sequences, feed_escape_sequences, feed_not_utf8, feed_bad_set_up_names_the_feed,
+        script_piece_name_of_5_mb, journal_damaged_index_play,
         config_not_utf8, deck_not_utf8, script_not_utf8, script_nested_too_deep, records_not_utf8,
         records_results_number, records_winner_number, records_date_out_of_range, records_game_number_text,
         records_nested_too_deep, meeting_results_missing, journal_damaged_page_list, journal_damaged_page_export,
