@@ -77,6 +77,7 @@ class TableLoop:
         self.session: Session = Session(self.game, self._setup(config.setup))
         self.clock = TurnClock(self._queue_clock)
         self.two_tags = AlternationWatch()
+        self._simulated = {spec.role for spec in config.readers if spec.protocol == "sim"}
         self.paused = False
         self.status = TableStatus()
         self.listeners: list[Listener] = []
@@ -292,7 +293,9 @@ class TableLoop:
         if event.kind != "tap":
             self.status.removed += 1
             return
-        if self.two_tags.tap(event.reader, event.uid, event.t):
+        # Only a real reader can have a piece lying on it; a simulated one is tapped by bots, feeds and the
+        # console's virtual table, which may tap A, B, A faster than any hand and mean it.
+        if event.reader not in self._simulated and self.two_tags.tap(event.reader, event.uid, event.t):
             # The table cannot tell which tag was meant: the Priest checks the reader (no tag names here).
             log.warning("reader %s: two tags take turns on it; is a piece lying on the reader?", event.reader)
             self.status.alerts.append((time.time(), Alert("reader.two_tags", {"reader": event.reader})))
