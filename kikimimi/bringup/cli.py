@@ -80,8 +80,10 @@ def _load(args: argparse.Namespace, err: Console):
 
 def cmd_bringup(args: argparse.Namespace) -> int:
     from kikimimi.table.live import TableRunning, hold_table, running_message
+    from kikimimi.table.run import setup_logging
 
     err = Console(stderr=True, highlight=False, soft_wrap=True)
+    setup_logging(err, quiet=True)  # warnings (a missing sound card) look as they do in `play`
     config = _load(args, err)
     if config is None:
         return 2

@@ -195,7 +195,8 @@ def _open(config: TableConfig, journal: bool, record_dir: Path | None, transcrip
           on_reader_health: Callable[[str, Any], None] | None) -> LiveTable:
     voice_spec, outputs = redirect_outputs(config.voice, list(config.outputs), record_dir, transcript_only)
     voice = Voice.open(voice_spec, outputs, on_line=on_line, on_first_frame=on_first_frame,
-                       phrases=catalog(config.language, config.info.catalog))
+                       phrases=catalog(config.language, config.info.catalog),
+                       used=config.info.outputs(config.game_setup))
     announce = _ReaderAnnouncer(on_reader_health)
     hub = Hub(config.readers, debounce=config.debounce, on_health=announce)
     book = Journal(config.journal) if journal else None

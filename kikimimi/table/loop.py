@@ -173,6 +173,8 @@ class TableLoop:
         self._use_game(info)
         setup = info.prepare_setup(self._setup(dict(setup)), random.Random())
         session = Session(self.game, setup)
+        if self.voice is not None and getattr(self.voice, "used", None) is not None:
+            self.voice.used = set(info.outputs(setup))  # a later audio fault is said for these outputs only
         game_id = self.journal.begin_game(info.id, session.setup) if self.journal is not None else None
         # Other threads read these without a lock: the new id and session first, the count that says
         # "a new game has begun" last.

@@ -63,9 +63,6 @@ def run_play(config: TableConfig, args: argparse.Namespace) -> int:
         return 2
     log.info("table ready in %.0f ms (journal %s, game %s%s)", table.ready_seconds * 1000, config.journal,
              table.loop.status.game_id, ", resumed" if table.loop.status.resumed else "")
-    for name, health in table.voice.health().items():
-        if health.status != "ok":
-            log.warning("output %s: %s: %s", name, health.status, health.detail)
     code = 0
     try:
         if args.console:
