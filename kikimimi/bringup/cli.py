@@ -80,8 +80,10 @@ def _load(args: argparse.Namespace, err: Console):
 
 def cmd_bringup(args: argparse.Namespace) -> int:
     from kikimimi.table.live import TableRunning, hold_table, running_message
+    from kikimimi.table.run import setup_logging
 
     err = Console(stderr=True, highlight=False, soft_wrap=True)
+    setup_logging(err, quiet=True)  # warnings (a missing sound card) look as they do in `play`
     config = _load(args, err)
     if config is None:
         return 2
@@ -160,6 +162,10 @@ def _live(session, args: argparse.Namespace, err: Console) -> int:
     auto = args.latency and bool(sims)
     if sims and not auto:
         feed_stdin(session.hub, session.config.deck, sims, lambda msg: err.print(f"[yellow]{msg}[/yellow]"))
+        example = min(session.config.deck.tags.values(), default="PIECE")
+        err.print(f"simulated readers ({', '.join(sims)}): no hand taps them. Type ROLE TAG and Enter to tap one "
+                  f"(e.g. `{sims[-1]} {example}`), `--latency` to have them tapped for you, or `--config` with a "
+                  "real table's readers", markup=False)
     live = not (args.plain or args.json) and sys.stdout.isatty()
     if auto:
         _auto_taps(session, sims, args, err)

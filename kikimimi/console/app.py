@@ -58,7 +58,7 @@ from kikimimi.table.loop import Step
 from kikimimi.voice.catalog import catalog
 
 # The console's own keys; a game's referee action whose key is one of these is reached through "a".
-GENERIC_KEYS = frozenset("hnutmearzovgq")
+GENERIC_KEYS = frozenset("hnutmearzovwgq")
 
 CSS = """
 #top { height: 20; }
@@ -98,15 +98,16 @@ class ConsoleApp(App[int]):
         Binding("h", "reveal", "hands"),
         Binding("n", "new_game", "new"),
         Binding("u", "undo", "undo"),
-        Binding("t", "tap_for", "tap for"),
+        Binding("t", "tap_for", "tap"),
         Binding("m", "move", "move"),
         Binding("e", "end", "end"),
-        Binding("a", "game_actions", "game", show=False),
+        Binding("a", "game_actions", "game"),
         Binding("r", "repeat", "repeat"),
         Binding("z", "pause", "pause"),
-        Binding("o", "outputs", "volume"),
-        Binding("v", "virtual", "virtual table", show=False),
-        Binding("g", "meeting", "meeting", show=False),
+        Binding("o", "outputs", "levels"),
+        Binding("v", "virtual", "virtual"),
+        Binding("w", "said", "said"),
+        Binding("g", "meeting", "meeting"),
         Binding("q", "quit_console", "quit"),
     ]
 
@@ -444,9 +445,17 @@ class ConsoleApp(App[int]):
         self.push_screen(Outputs(self.outputs, levels, self._set_level), lambda _: self.refresh_health())
 
     def action_virtual(self) -> None:
-        if self.sim_readers:
-            self._main("#tabs", TabbedContent).active = "virtual"
-            self._main("#vt", VirtualTable).focus_input()
+        if not self.sim_readers:
+            self.notify("This table has no simulated readers: its pieces are tapped on the real readers.",
+                        severity="warning")
+            return
+        self._main("#tabs", TabbedContent).active = "virtual"
+        self._main("#vt", VirtualTable).focus_input()
+
+    def action_said(self) -> None:
+        """Back to what each output said (the tab the console opens on)."""
+        self._main("#tabs", TabbedContent).active = "said"
+        self.set_focus(None)  # out of the virtual table's input: the console's keys work again
 
     def action_meeting(self) -> None:
         self.refresh_meeting()

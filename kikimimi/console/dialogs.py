@@ -16,6 +16,7 @@ from textual.suggester import SuggestFromList
 from textual.widgets import Button, Checkbox, Input, Label, RadioButton, RadioSet, Static
 
 from kikimimi.games.registry import GameInfo, SetupKey
+from kikimimi.records.names import echoed
 from kikimimi.table.control import volume_level
 
 DIALOG_CSS = """
@@ -199,7 +200,7 @@ class PickTag(ModalScreen[str | None]):
         if tag in self.pieces or tag in self.controls:
             self.dismiss(tag)
         else:
-            self.query_one("#error", Static).update(f"{tag!r} is not a piece or control id of this game")
+            self.query_one("#error", Static).update(f"{echoed(tag)} is not a piece or control id of this game")
 
 
 class NewGame(ModalScreen[dict[str, Any] | None]):
@@ -359,7 +360,7 @@ class MovePiece(ModalScreen[tuple[str, str] | None]):
     def _submit(self) -> None:
         piece = self.query_one("#piece", Input).value.strip().lower()
         if piece not in self.pieces:
-            self.query_one("#error", Static).update(f"{piece!r} is not a piece id of this game")
+            self.query_one("#error", Static).update(f"{echoed(piece)} is not a piece id of this game")
             return
         index = self.query_one("#to", RadioSet).pressed_index
         self.dismiss((piece, self.destinations[max(index, 0)]))

@@ -332,6 +332,12 @@ def _result_source(results: str | None) -> Callable[[Mapping[int, str]], Outcome
     return from_keyboard
 
 
+SIMULATED_TABLE = ("This table's readers are simulated: nothing taps them here. Play the games from the "
+                   "console's virtual table (`kikimimi console` in another terminal, key v), type the results "
+                   "instead (Ctrl-C, then `kikimimi meeting resume ID --results -`), or rehearse a meeting over "
+                   "tables with bots (`kikimimi venue join --bots`).")
+
+
 def _play(args: argparse.Namespace, store: RecordStore, **meeting: Any) -> int:
     from kikimimi.records.meeting import run_meeting
     from kikimimi.records.view import meeting_view, standings_table
@@ -350,6 +356,8 @@ def _play(args: argparse.Namespace, store: RecordStore, **meeting: Any) -> int:
         play_one_game: Callable[..., Any] = table_games(table, game=meeting.get("game", DEFAULT_GAME),
                                                         continue_under_way="meeting_id" in meeting)
         _say(f"Playing on the table ({table.config.source}); each game starts when the last one ends.")
+        if table.config.simulated:  # nobody can tap a simulated reader here: say where the games are played
+            _say(SIMULATED_TABLE)
     else:
         source = "the keyboard" if args.results == "-" else args.results
         _say(ENTERED.format(source=source))

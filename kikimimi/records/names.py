@@ -39,6 +39,16 @@ def name_key(name: str) -> str:
     return unicodedata.normalize("NFKC", " ".join(str(name).split())).casefold()
 
 
+def echoed(value: object, limit: int = 60) -> str:
+    """A value an error message quotes back (a piece, a reader, a key someone typed or a script holds): its
+    repr, escaped as `printable`, cut to `limit` characters with the length said, so that a 5 MB name is
+    one readable line."""
+    text = printable(repr(value))
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}… ({len(str(value))} characters)"
+
+
 def check_name(name: str) -> str:
     """A player's name as stored: trimmed; refuses empty, over-long, names with a comma or a control
     character (a tab, a newline, an escape, a bidi override or mark: names are printed on screens, shown

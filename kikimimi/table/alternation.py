@@ -3,7 +3,8 @@ on a reader (the field reader under the pile of played pieces) shows as two tags
 
 The watch sees every tap of a reader; two different tags alternating (A, B, A) within `window`
 seconds is not how a person taps, so the Priest gets an alert (at most one per reader per `quiet`
-seconds). Nothing is refused: the taps themselves go to the game as usual.
+seconds). Nothing is refused: the taps themselves go to the game as usual. The loop watches real readers
+only: nothing lies on a simulated one, and bots or a fed script tap it as fast as the table answers.
 """
 
 from __future__ import annotations

@@ -44,6 +44,7 @@ from typing import TYPE_CHECKING, Any
 from kikimimi.devices.events import ReaderHealth
 from kikimimi.games.base import Alert, Effect, Event, GameOver, Outcome, Referee, Say, Scan, seat_of
 from kikimimi.games.registry import games, load
+from kikimimi.records.names import echoed
 from kikimimi.table.journal import event_from_json
 from kikimimi.table.loop import Step
 from kikimimi.table.script import event_to_json
@@ -457,6 +458,8 @@ class ControlServer:
                 raise ValueError(f"not a JSON line (not UTF-8 at byte {exc.start + 1})") from None
             except json.JSONDecodeError as exc:
                 raise ValueError(f"not a JSON line ({exc.msg} at column {exc.colno})") from None
+            except RecursionError:
+                raise ValueError("not a request (JSON nested too deeply)") from None
             if not isinstance(request, dict):
                 raise ValueError('a request is a JSON object: {"id": 1, "op": "subscribe"}')
             ident = request.get("id")
@@ -466,14 +469,14 @@ class ControlServer:
                 return
             handler = _OPS.get(op) if isinstance(op, str) else None
             if handler is None:
-                raise ValueError(f"unknown op {op!r}; known: subscribe, {', '.join(_OPS)}")
+                raise ValueError(f"unknown op {echoed(op)}; known: subscribe, {', '.join(_OPS)}")
             reply = handler(self.control, request)
         except (ValueError, KeyError, TypeError) as exc:  # the console's mistake: said to it, the table goes on
             message = exc.args[0] if isinstance(exc, KeyError) and exc.args else str(exc)
             client.send(to_line({"id": ident, "error": str(message)}))
             return
         except Exception as exc:  # the table's own failure: logged in one line, said to the console
-            log.warning("control socket: %s failed: %s", request.get("op"), exc)
+            log.warning("control socket: %s failed: %s", echoed(request.get("op")), exc)
             client.send(to_line({"id": ident, "error": f"the table could not do it: {exc}"}))
             return
         client.send(to_line({"id": ident, "ok": True, **reply}))

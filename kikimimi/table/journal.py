@@ -127,10 +127,20 @@ class Journal:
 
     # -- writing ---------------------------------------------------------------------------------
 
+    def _write(self, sql: str, params: tuple[Any, ...]) -> None:
+        """A change; a JournalError that says what to do when it cannot be written (a damaged page, a full disk)."""
+        try:
+            self.db.execute(sql, params)
+        except sqlite3.OperationalError as exc:  # a full disk, an I/O error, a locked file: the file is sound
+            raise JournalError(f"journal {self.path}: cannot write ({exc}); make room on its disk or check the "
+                               "file, then start the table again") from None
+        except sqlite3.DatabaseError as exc:
+            raise self._damaged(exc) from None
+
     def begin_game(self, game: str, setup: dict[str, Any]) -> str:
         game_id = time.strftime("%Y%m%d-%H%M%S-") + uuid.uuid4().hex[:6]
-        self.db.execute("INSERT INTO games (id, game, setup, started_at) VALUES (?, ?, ?, ?)",
-                        (game_id, game, json.dumps(setup), time.time()))
+        self._write("INSERT INTO games (id, game, setup, started_at) VALUES (?, ?, ?, ?)",
+                    (game_id, game, json.dumps(setup), time.time()))
         return game_id
 
     def append(self, game_id: str, seq: int, event: Event) -> None:
@@ -142,7 +152,7 @@ class Journal:
         data = None
         if outcome is not None:
             data = json.dumps(outcome.to_json())
-        self.db.execute("UPDATE games SET ended_at = ?, outcome = ? WHERE id = ?", (time.time(), data, game_id))
+        self._write("UPDATE games SET ended_at = ?, outcome = ? WHERE id = ?", (time.time(), data, game_id))
 
     # -- reading ---------------------------------------------------------------------------------
 

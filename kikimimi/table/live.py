@@ -97,9 +97,14 @@ class TableLock:
             os.close(fd)
             raise JournalError(f"table lock {self.path}: {exc.strerror or exc}") from exc
         stamp = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime())
-        os.ftruncate(fd, 0)
         by = f" by {self.tool}" if self.tool else ""
-        os.pwrite(fd, f"{os.getpid()} {stamp}{by}\n".encode(), 0)
+        try:
+            os.ftruncate(fd, 0)
+            os.pwrite(fd, f"{os.getpid()} {stamp}{by}\n".encode(), 0)
+        except OSError as exc:  # a full disk: the journal beside it could not be written either
+            os.close(fd)
+            raise JournalError(f"table lock {self.path}: {exc.strerror or exc}; make room on that disk "
+                               "(the journal is written there too), then start the table again") from None
         self._fd = fd
 
     def release(self) -> None:
@@ -176,7 +181,11 @@ def open_table(
     if owner is not None:
         table.control = serve_control(table)  # the table is ours: consoles of other processes attach here
     if start:
-        table.loop.start()
+        try:
+            table.loop.start()  # a damaged journal may show only now (resuming writes the end of a game)
+        except BaseException:
+            table.close()
+            raise
     table.ready_seconds = time.perf_counter() - started
     return table
 
@@ -186,7 +195,8 @@ def _open(config: TableConfig, journal: bool, record_dir: Path | None, transcrip
           on_reader_health: Callable[[str, Any], None] | None) -> LiveTable:
     voice_spec, outputs = redirect_outputs(config.voice, list(config.outputs), record_dir, transcript_only)
     voice = Voice.open(voice_spec, outputs, on_line=on_line, on_first_frame=on_first_frame,
-                       phrases=catalog(config.language, config.info.catalog))
+                       phrases=catalog(config.language, config.info.catalog),
+                       used=config.info.outputs(config.game_setup))
     announce = _ReaderAnnouncer(on_reader_health)
     hub = Hub(config.readers, debounce=config.debounce, on_health=announce)
     book = Journal(config.journal) if journal else None

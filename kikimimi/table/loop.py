@@ -27,7 +27,7 @@ from kikimimi.games.session import Session
 from kikimimi.table.alternation import AlternationWatch
 from kikimimi.table.clock import TurnClock
 from kikimimi.table.config import TableConfig, TableConfigError
-from kikimimi.table.journal import Journal
+from kikimimi.table.journal import Journal, JournalError
 
 log = logging.getLogger(__name__)
 
@@ -58,6 +58,7 @@ class TableStatus:
     alerts: deque[tuple[float, Alert]] = field(default_factory=lambda: deque(maxlen=500))
     removed: int = 0
     unknown_tags: int = 0
+    unsaved: int = 0  # events refused because the journal could not be written (a fed script stops at one)
 
 
 class TableLoop:
@@ -76,6 +77,7 @@ class TableLoop:
         self.session: Session = Session(self.game, self._setup(config.setup))
         self.clock = TurnClock(self._queue_clock)
         self.two_tags = AlternationWatch()
+        self._simulated = {spec.role for spec in config.readers if spec.protocol == "sim"}
         self.paused = False
         self.status = TableStatus()
         self.listeners: list[Listener] = []
@@ -171,6 +173,8 @@ class TableLoop:
         self._use_game(info)
         setup = info.prepare_setup(self._setup(dict(setup)), random.Random())
         session = Session(self.game, setup)
+        if self.voice is not None and getattr(self.voice, "used", None) is not None:
+            self.voice.used = set(info.outputs(setup))  # a later audio fault is said for these outputs only
         game_id = self.journal.begin_game(info.id, session.setup) if self.journal is not None else None
         # Other threads read these without a lock: the new id and session first, the count that says
         # "a new game has begun" last.
@@ -254,7 +258,7 @@ class TableLoop:
             self._reader_event(item)
         elif isinstance(item, tuple) and item[0] == "new":
             if self.journal is not None and self.status.game_id and not self.game.is_over(self.session.state):
-                self.journal.finish(self.status.game_id, None)
+                self._finish_in_journal(None)
             self._begin(item[1])
             self._notify(Step(0, Referee("new", item[1]), [], received=time.monotonic(), journaled=False))
         elif isinstance(item, tuple) and item[0] == "say":
@@ -291,7 +295,9 @@ class TableLoop:
         if event.kind != "tap":
             self.status.removed += 1
             return
-        if self.two_tags.tap(event.reader, event.uid, event.t):
+        # Only a real reader can have a piece lying on it; a simulated one is tapped by bots, feeds and the
+        # console's virtual table, which may tap A, B, A faster than any hand and mean it.
+        if event.reader not in self._simulated and self.two_tags.tap(event.reader, event.uid, event.t):
             # The table cannot tell which tag was meant: the Priest checks the reader (no tag names here).
             log.warning("reader %s: two tags take turns on it; is a piece lying on the reader?", event.reader)
             self.status.alerts.append((time.time(), Alert("reader.two_tags", {"reader": event.reader})))
@@ -314,6 +320,7 @@ class TableLoop:
                 # Not saved, so not applied: the table stops taking taps (each one says why) until the
                 # journal can be written again or the Priest decides; nothing is applied twice on resume.
                 log.error("journal: could not save event %d (%s): not applied", seq, error)
+                self.status.unsaved += 1
                 self.status.alerts.append((time.time(), Alert("journal.failed", {"error": error})))
                 effects: list[Effect] = [Say(self._output_of(event), "table.not_saved")]
                 self._speak([e for e in effects if isinstance(e, Say)])
@@ -356,9 +363,18 @@ class TableLoop:
                 log.warning("referee alert: %s %s", effect.key, public)
             elif isinstance(effect, GameOver):
                 if self.journal is not None and self.status.game_id:
-                    self.journal.finish(self.status.game_id, effect.outcome)
+                    self._finish_in_journal(effect.outcome)
                 if self.on_game_over is not None and self.status.game_id:
                     self.on_game_over(self.status.game_id, effect.outcome)
+
+    def _finish_in_journal(self, outcome: Outcome | None) -> None:
+        """Write the end of the current game; when the journal cannot take it, the Priest is told in one line
+        (a resumed table finishes a game whose events all ended it, so nothing is lost)."""
+        try:
+            self.journal.finish(self.status.game_id, outcome)
+        except JournalError as exc:
+            log.error("%s", exc)
+            self.status.alerts.append((time.time(), Alert("journal.failed", {"error": str(exc)})))
 
     def _speak(self, says: list[Say]) -> None:
         if self.voice is None:

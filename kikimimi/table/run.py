@@ -63,9 +63,6 @@ def run_play(config: TableConfig, args: argparse.Namespace) -> int:
         return 2
     log.info("table ready in %.0f ms (journal %s, game %s%s)", table.ready_seconds * 1000, config.journal,
              table.loop.status.game_id, ", resumed" if table.loop.status.resumed else "")
-    for name, health in table.voice.health().items():
-        if health.status != "ok":
-            log.warning("output %s: %s: %s", name, health.status, health.detail)
     code = 0
     try:
         if args.console:
@@ -97,17 +94,21 @@ def run_play(config: TableConfig, args: argparse.Namespace) -> int:
 
 def _feed(table: LiveTable, args: argparse.Namespace) -> int:
     try:
-        lines = args.feed.read_text(encoding="utf-8").splitlines()
+        data = args.feed.read_bytes()
     except OSError as exc:
         log.error("cannot read %s: %s", args.feed, exc.strerror)
         return 2
-    skip = table.loop.journaled_events if table.loop.status.resumed else 0
-    if skip:
-        log.info("resuming the feed after the %d events the journal already holds", skip)
+    # A line that is not UTF-8 is refused with its number (read_script), as `replay` does; the others are fed.
+    lines = data.decode("utf-8", errors="surrogateescape").splitlines()
+    saved = []
+    if table.loop.status.resumed and table.journal is not None and table.loop.status.game_id:
+        saved = list(table.journal.events(table.loop.status.game_id))
+    if saved:
+        log.info("resuming the feed after the %d events the journal already holds", len(saved))
     try:
-        sent = feed_script(SimTapper(table.loop, table.hub), lines, pace=args.pace, skip_events=skip)
+        sent = feed_script(SimTapper(table.loop, table.hub), lines, pace=args.pace, saved=saved, source=str(args.feed))
     except FeedError as exc:
-        log.error("feed stopped: %s", exc)
+        log.error("feed %s stopped: %s", args.feed, exc)
         return 1
     log.info("fed %d events from %s", sent, args.feed)
     return 0

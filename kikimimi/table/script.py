@@ -15,6 +15,7 @@ from typing import Any
 from kikimimi.devices.deck import Deck
 from kikimimi.games.base import Event, Referee, Scan, seat_of
 from kikimimi.games.registry import DEFAULT_GAME, GameInfo, SetupError, UnknownGame, game_ids, get_info
+from kikimimi.records.names import echoed
 
 SCAN_KEYS = {"scan", "piece", "uid", "t"}
 
@@ -35,11 +36,11 @@ def parse_setup_line(obj: Mapping[str, Any]) -> tuple[GameInfo, dict[str, Any]]:
     """A set-up line's game and complete set-up; SetupError (with the game's defaults) when malformed."""
     game_id = obj.get("game", DEFAULT_GAME)
     if not isinstance(game_id, str):
-        raise SetupError(f"game must be a game id ({', '.join(game_ids())}), not {game_id!r}")
+        raise SetupError(f"game must be a game id ({', '.join(game_ids())}), not {echoed(game_id)}")
     try:
         info = get_info(game_id)
-    except UnknownGame as exc:
-        raise SetupError(str(exc)) from None
+    except UnknownGame:
+        raise SetupError(f"unknown game {echoed(game_id)} (known: {', '.join(game_ids())})") from None
     return info, {"game": info.id, **info.parse_setup(obj)}
 
 
@@ -51,38 +52,38 @@ def parse_line(obj: Any, deck: Deck | None, info: GameInfo, setup: Mapping[str, 
     if "scan" in obj:
         extra = set(obj) - SCAN_KEYS
         if extra:
-            raise ScriptLineError(f"unknown key(s) {sorted(extra)} (a scan line has scan, piece or uid, t)")
+            raise ScriptLineError(f"unknown key(s) {echoed(sorted(extra))} (a scan line has scan, piece or uid, t)")
         reader = obj["scan"]
         readers = info.readers(setup)
         if reader not in readers and not (info.other_hands and isinstance(reader, str)
                                           and (seat_of(reader) or 0) >= 1):
-            raise ScriptLineError(f"unknown reader {reader!r} (readers of {info.id}: {', '.join(readers)})")
+            raise ScriptLineError(f"unknown reader {echoed(reader)} (readers of {info.id}: {', '.join(readers)})")
         if ("piece" in obj) == ("uid" in obj):
             raise ScriptLineError("a scan line needs exactly one of piece or uid")
         if "piece" in obj:
             piece = obj["piece"]
             if not isinstance(piece, str) or not info.is_known_id(piece):
-                raise ScriptLineError(f"unknown piece {piece!r} (not a {info.id} piece or control id)")
+                raise ScriptLineError(f"unknown piece {echoed(piece)} (not a {info.id} piece or control id)")
             return Scan(reader, piece)
         uid = obj["uid"]
         if not isinstance(uid, str):
-            raise ScriptLineError(f"uid must be a string of hex digits, not {uid!r}")
+            raise ScriptLineError(f"uid must be a string of hex digits, not {echoed(uid)}")
         if deck is None:
-            raise ScriptLineError(f"uid {uid} given but no deck (use --deck FILE)")
+            raise ScriptLineError(f"uid {echoed(uid)} given but no deck (use --deck FILE)")
         tag = deck.resolve(uid)
         if tag is None:
-            raise ScriptLineError(f"unknown UID {uid} (not in deck {deck.source})")
+            raise ScriptLineError(f"unknown UID {echoed(uid)} (not in deck {deck.source})")
         return Scan(reader, tag, uid)
     if "referee" in obj:
         action = obj["referee"]
         if not isinstance(action, str):
-            raise ScriptLineError(f"referee action must be a string, not {action!r}")
+            raise ScriptLineError(f"referee action must be a string, not {echoed(action)}")
         return Referee(action, {k: v for k, v in obj.items() if k != "referee"})
     if obj and first_line:
         return dict(obj)
     if obj and "game" in obj:
         raise ScriptLineError("a set-up line (game and its set-up keys) may only be the first line")
-    raise ScriptLineError(f"unknown key(s) {sorted(obj)} (expected scan, referee, or a first set-up line)")
+    raise ScriptLineError(f"unknown key(s) {echoed(sorted(obj))} (expected scan, referee, or a first set-up line)")
 
 
 def read_script(lines: Iterable[str], deck: Deck | None = None) -> Iterator[ScriptLine]:

@@ -11,6 +11,7 @@ from rich.table import Table
 from rich.text import Text
 
 from kikimimi.games.base import FIELD, SPEAKER, Alert, Effect, Event, Referee, Say, hears
+from kikimimi.records.names import printable
 from kikimimi.voice.catalog import Catalog
 
 _OUTPUT_STYLE = {"speaker": "bold yellow", "hand:1": "cyan", "hand:2": "green", "hand:3": "magenta"}
@@ -18,14 +19,15 @@ _OUTPUT_STYLE = {"speaker": "bold yellow", "hand:1": "cyan", "hand:2": "green", 
 
 def describe_event(event: Event, hidden: bool = False) -> str:
     """One line for an event. `hidden`: no piece is named (the log players may see): a tap says only which
-    reader was tapped, a referee action leaves out its `piece`."""
+    reader was tapped, a referee action leaves out its `piece`. Whatever a script put there is escaped as
+    names are (`printable`): an escape sequence in a parameter must not reach the terminal."""
     if isinstance(event, Referee):
         extra = " ".join(f"{k}={v}" for k, v in dict(event.params or {}).items() if not (hidden and k == "piece"))
-        return f"referee {event.action} {extra}".rstrip()
+        return printable(f"referee {event.action} {extra}".rstrip())
     if hidden and (event.piece is not None or event.reader != FIELD):
-        return f"{event.reader:<7} ◀ (a tap)"
+        return printable(f"{event.reader:<7} ◀ (a tap)")
     tag = event.piece if event.piece is not None else f"unknown tag {event.uid or ''}".rstrip()
-    return f"{event.reader:<7} ◀ {tag}"
+    return printable(f"{event.reader:<7} ◀ {tag}")
 
 
 PUBLIC = 0  # `seat` value of print_step for a screen anyone at the table may see
@@ -47,12 +49,12 @@ def print_step(console: Console, label: str, event: Event, effects: Iterable[Eff
             private = not hears(effect.to, seat)
             if private and seat != PUBLIC:
                 continue
-            text = "(private)" if private else words.render(effect.key, effect.params).text
+            text = "(private)" if private else printable(words.render(effect.key, effect.params).text)
             where = SPEAKER if effect.to == SPEAKER else f"{effect.to} earphone"
             console.print(Text(f"       {where:<16} ", style=_OUTPUT_STYLE.get(effect.to, "")) + Text(text))
         elif isinstance(effect, Alert) and seat in (None, PUBLIC):
             params = " ".join(f"{k}={v}" for k, v in effect.params.items() if seat is None or k != "piece")
-            console.print(Text(f"       referee alert    {effect.key} {params}", style="red"))
+            console.print(Text(printable(f"       referee alert    {effect.key} {params}"), style="red"))
 
 
 def print_state(console: Console, report: dict[str, Any], view: Callable[..., Any] | None = None,

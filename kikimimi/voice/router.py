@@ -29,7 +29,7 @@ import queue
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
@@ -143,8 +143,7 @@ class _Output:
         self._resampled: OrderedDict[tuple[str, int], np.ndarray] = OrderedDict()
 
     def set_health(self, status: str, detail: str) -> None:
-        if (status, detail) != (self.status, self.detail):
-            (log.info if status == "ok" else log.warning)("output %s: %s %s", self.name, status, detail)
+        """Quietly: the Voice says what changed, once per device (`Voice._health_changed`)."""
         self.status, self.detail = status, detail
 
     def samples_for(self, clip: Clip, audio_key: str, rate: int) -> np.ndarray:
@@ -190,6 +189,7 @@ class Voice:
         self._watchdog: threading.Thread | None = None
         self._reopen_lock = threading.Lock()
         self._cards = sound_cards()
+        self.used: set[str] | None = None  # outputs the game uses; None while opening (faults said at the end)
 
     # -- start -----------------------------------------------------------------------------------
 
@@ -201,8 +201,11 @@ class Voice:
         on_line: LineHook | None = None,
         on_first_frame: FirstFrameHook | None = None,
         phrases: Catalog | None = None,
+        used: Collection[str] | None = None,
     ) -> Voice:
-        """Start speech and every output. Missing devices or backends fall back (see `health()`)."""
+        """Start speech and every output. Missing devices or backends fall back (see `health()`) and are said
+        in the log once, one line per device, for the outputs in `used` (None: every output): a table
+        configured for ten seats playing four is not warned about the six earphones nobody wears."""
         phrases = phrases or catalog(spec.lang)
         speech, speech_detail = None, 'no speech backend (backend = "none"): packs and text only'
         if spec.backend != "none":
@@ -243,9 +246,32 @@ class Voice:
                 out.set_health("ok", "null (silent)")
             out.thread = threading.Thread(target=voice._work, args=(out,), name=f"voice-{out.name}", daemon=True)
             out.thread.start()
+        voice.used = set(voice.outputs) if used is None else set(used)
+        voice._log_faults(list(voice.outputs.values()))
         voice._watchdog = threading.Thread(target=voice._watch, name="voice-watchdog", daemon=True)
         voice._watchdog.start()
         return voice
+
+    def _log_faults(self, outs: Sequence[_Output]) -> None:
+        """One line per distinct fault (outputs on one missing device share it), for the outputs in use."""
+        faults: dict[tuple[str, str], list[str]] = {}
+        for out in outs:
+            if out.status != "ok" and out.name in self.used:
+                faults.setdefault((out.status, out.detail), []).append(out.name)
+        for (status, detail), names in faults.items():
+            log.warning("%s %s: %s: %s", "outputs" if len(names) > 1 else "output", ", ".join(names), status, detail)
+
+    def _group_health(self, outs: Sequence[_Output], status: str, detail: str) -> None:
+        """Set the health of the outputs of one device; say the change in one line (a fault, or a recovery)."""
+        changed = [out for out in outs if (out.status, out.detail) != (status, detail)]
+        for out in outs:
+            out.set_health(status, detail)
+        if self.used is None or not changed:
+            return  # still opening: Voice.open says the faults at its end
+        if status != "ok":
+            self._log_faults(changed)
+        elif names := [out.name for out in changed if out.name in self.used]:
+            log.info("%s %s: ok %s", "outputs" if len(names) > 1 else "output", ", ".join(names), detail)
 
     def _start_wav_outputs(self) -> None:
         for out in self.outputs.values():
@@ -317,16 +343,14 @@ class Voice:
 
     def _open_device(self, device: DeviceStream) -> bool:
         error = device.open()
-        for out in self.outputs.values():
-            if out.device is device:
-                if error:
-                    out.set_health(
-                        "fallback",
-                        f"{error}; speaking to the transcript, retrying every {RETRY_SECONDS:.0f} s",
-                    )
-                else:
-                    chans = ",".join(str(c) for c in out.spec.channels)
-                    out.set_health("ok", f"{device.label} channel {chans} at {device.rate} Hz")
+        outs = [out for out in self.outputs.values() if out.device is device]
+        if error:
+            self._group_health(outs, "fallback", f"{error}; speaking to the transcript, retrying every "
+                                                 f"{RETRY_SECONDS:.0f} s")
+        else:
+            for out in outs:
+                chans = ",".join(str(c) for c in out.spec.channels)
+                self._group_health([out], "ok", f"{device.label} channel {chans} at {device.rate} Hz")
         return error is None
 
     # -- the game's calls -------------------------------------------------------------------------
@@ -507,11 +531,9 @@ class Voice:
 
     def _device_fault(self, device: DeviceStream, reason: str) -> None:
         dropped = device.fail(reason)
-        for out in self.outputs.values():
-            if out.device is device:
-                out.set_health(
-                    "fallback", f"{reason}; speaking to the transcript, retrying every {RETRY_SECONDS:.0f} s"
-                )
+        outs = [out for out in self.outputs.values() if out.device is device]
+        self._group_health(outs, "fallback", f"{reason}; speaking to the transcript, retrying every "
+                                             f"{RETRY_SECONDS:.0f} s")
         if dropped:
             log.warning("%s: %d queued phrase(s) not played (they are in the transcript)", device.label, dropped)
 

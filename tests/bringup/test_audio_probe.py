@@ -7,7 +7,6 @@ import os
 import queue
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
@@ -82,17 +81,32 @@ def test_repeat_from_the_command_line_with_stdin_piped(tmp_path: Path) -> None:
 
 
 def test_repeat_waits_for_enter_while_stdin_stays_open(tmp_path: Path) -> None:
+    # Driven by the program's own prompts, not by the clock: each Enter is sent once the next output's prompt
+    # is out, so however slowly the program starts it is always waiting (stdin open, nothing typed).
     cfg = transcript_table(tmp_path)
     proc = subprocess.Popen([sys.executable, "-m", "kikimimi", "bringup", "--config", str(cfg), "--repeat",
                              "--json"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True)
-    assert proc.stdin is not None
-    time.sleep(2.0)  # nobody presses Enter for a while (stdin open, nothing typed)
-    out, err = proc.communicate("\n\n\n\n", timeout=30)
+    assert proc.stdin is not None and proc.stderr is not None
+    prompted: list[str] = []
+    try:
+        for line in proc.stderr:
+            if "until you press Enter" not in line:
+                continue
+            prompted.append(line.split(": saying", 1)[0])
+            proc.stdin.write("\n")  # the person presses Enter only now: the program waited for it
+            proc.stdin.flush()
+            if len(prompted) == len(ROLES):
+                break
+        out, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
     assert proc.returncode == 0, err
+    assert prompted == ["speaker", *ROLES[1:]]  # one prompt per output, each after the Enter for the one before
     checks = [json.loads(x) for x in out.splitlines()]
     assert [c["output"] for c in checks] == ["speaker", *ROLES[1:]]
-    assert checks[0]["times"] >= 2  # nobody pressed Enter for a while: the speaker said it again and again
+    assert all(c["times"] >= 1 for c in checks)
 
 
 # -- --channel-probe, through PortAudio into an ALSA file device ---------------------------------------

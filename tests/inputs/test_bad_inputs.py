@@ -24,8 +24,9 @@ import pytest
 from kikimimi.cli import main
 from kikimimi.games.base import Scan
 from kikimimi.paths import data_dir
-from kikimimi.table.journal import Journal
+from kikimimi.table.journal import Journal, event_from_json
 
+SCRIPTS = Path(__file__).parents[1] / "scripts"
 SETUP = '{"game": "trident", "rules": "standard", "first": 1}\n'
 RESULTS = [{"player": "Ann", "place": 1}, {"player": "Bob", "place": 2}, {"player": "Cid", "place": 3}]
 
@@ -265,7 +266,57 @@ def reader_one_device_two_names(tmp: Path) -> Run:
     return Run(_play(tmp, "--config", table), 0, ["WARNING", "readers hand:1 and hand:2 are one device (/dev/null)"])
 
 
-ROWS = [config_not_utf8, deck_not_utf8, script_not_utf8, script_nested_too_deep, records_not_utf8,
+def feed_not_utf8(tmp: Path) -> Run:
+    (tmp / "f.jsonl").write_bytes(SETUP.encode() + b'{"referee": "caf\xe9"}\n{"scan": "hand:1", "piece": "heart-1"}\n')
+    return Run(["play", "--text-only", "--quiet", "--feed", str(tmp / "f.jsonl")], 0,
+               ["{tmp}/f.jsonl:2: refused: not UTF-8", "save the script as UTF-8"])
+
+
+def feed_bad_set_up_names_the_feed(tmp: Path) -> Run:
+    (tmp / "f.jsonl").write_text('{"game": "trident", "first": 7}\n')
+    return Run(["play", "--text-only", "--quiet", "--feed", str(tmp / "f.jsonl")], 1,
+               ["feed {tmp}/f.jsonl stopped: line 1: bad set-up"])
+
+
+def script_piece_name_of_5_mb(tmp: Path) -> Run:
+    (tmp / "s.jsonl").write_text(SETUP + json.dumps({"scan": "hand:1", "piece": "x" * 5_000_000}) + "\n")
+    return Run(["replay", str(tmp / "s.jsonl")], 1, ["{tmp}/s.jsonl:2: refused: unknown piece 'xxx", "… (5000000 "],
+               never=["x" * 200])
+
+
+ESCAPES = '{"referee": "forgot\\u001b]0;pwned\\u0007", "seat": "\\u001b[2J\\u202eevil"}\n'
+
+
+def replay_escape_sequences(tmp: Path) -> Run:
+    (tmp / "s.jsonl").write_text(SETUP + ESCAPES)
+    return Run(["replay", str(tmp / "s.jsonl")], 0, ["referee forgot\\x1b]0;pwned\\x07 seat=\\x1b[2J\\u202eevil",
+                                                    "referee alert"], never=["\x1b", "\u202e", "\x07"])
+
+
+def feed_escape_sequences(tmp: Path) -> Run:
+    (tmp / "f.jsonl").write_text(SETUP + ESCAPES)
+    return Run(["play", "--text-only", "--feed", str(tmp / "f.jsonl")], 0,
+               ["referee forgot\\x1b]0;pwned\\x07 seat=\\x1b[2J\\u202eevil"], never=["\x1b", "\u202e", "\x07"])
+
+
+def journal_damaged_index_play(tmp: Path) -> Run:
+    # The games' index page scrambled: the game reads back whole, but writing its end (it had ended) fails.
+    path = tmp / "data" / "journal.sqlite"
+    journal = Journal(path)
+    game = journal.begin_game("trident", {"rules": "standard", "first": 1})
+    for seq, line in enumerate((SCRIPTS / "trident_full_game.jsonl").read_text().splitlines()[1:], start=1):
+        journal.append(game, seq, event_from_json(json.loads(line)))
+    journal.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    journal.close()
+    data = bytearray(path.read_bytes())
+    data[2 * 4096:2 * 4096 + 4000] = b"garbage!" * 500  # page 3: sqlite_autoindex_games_1
+    path.write_bytes(bytes(data))
+    return Run(_play(tmp), 2, ["{tmp}/data/journal.sqlite is damaged", "move it aside"])
+
+
+ROWS = [replay_escape_sequences, feed_escape_sequences, feed_not_utf8, feed_bad_set_up_names_the_feed,
+        script_piece_name_of_5_mb, journal_damaged_index_play,
+        config_not_utf8, deck_not_utf8, script_not_utf8, script_nested_too_deep, records_not_utf8,
         records_results_number, records_winner_number, records_date_out_of_range, records_game_number_text,
         records_nested_too_deep, meeting_results_missing, journal_damaged_page_list, journal_damaged_page_export,
         journal_damaged_page_play, journal_bad_event_json_export, journal_bad_event_json_play,
@@ -303,3 +354,37 @@ def test_bad_input(row, tmp_path, monkeypatch, capsys):
         assert piece not in text, text
     if run.then is not None:
         run.then(tmp)
+
+
+@pytest.fixture
+def full_disk(tmp_path) -> Iterator[Path]:
+    """A real full disk: a 64 KiB tmpfs filled to the last block (mounting needs root, else skipped)."""
+    mount = tmp_path / "small"
+    mount.mkdir()
+    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(mount)], capture_output=True)
+    if done.returncode != 0:
+        pytest.skip(f"cannot mount a small tmpfs to fill (needs root): {done.stderr.decode().strip()}")
+    try:
+        (mount / "data").mkdir()
+        with contextlib.suppress(OSError), open(mount / "filler", "wb") as filler:
+            while True:
+                filler.write(b"\0" * 4096)
+                filler.flush()
+        yield mount
+    finally:
+        subprocess.run(["umount", "-l", str(mount)], check=True)
+
+
+def test_a_full_disk_at_start_is_one_line_naming_the_lock(full_disk, tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("KIKIMIMI_DATA", str(full_disk / "data"))
+    monkeypatch.setenv("COLUMNS", "500")
+    monkeypatch.chdir(tmp_path)
+    try:
+        code: int | str = main(_play(tmp_path))
+    except BaseException:  # noqa: BLE001 - a traceback is the failure this test looks for
+        code = "raised"
+        print(traceback.format_exc())
+    text = "".join(capsys.readouterr())
+    assert "Traceback" not in text, text
+    assert code == 2, text
+    assert f"table lock {full_disk}/data/journal.sqlite.lock: No space left on device; make room" in text, text

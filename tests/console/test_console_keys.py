@@ -1,0 +1,40 @@
+"""Every console key is in the footer, and every tab is reached by a key (issue 21, point 16)."""
+
+from __future__ import annotations
+
+from console_helpers import drive, screen_text
+from textual.widgets import TabbedContent
+
+
+def test_the_footer_shows_the_virtual_table_meeting_game_and_said_keys(table):
+    seen: list[str] = []
+
+    async def script(app, pilot):
+        seen.append(screen_text(app))
+
+    drive(table, script)
+    footer = [line for line in seen[0].splitlines() if " q quit" in " ".join(line.split())]
+    assert footer, seen[0]
+    for key, label in (("v", "virtual"), ("g", "meeting"), ("a", "game"), ("w", "said")):
+        assert f" {key} {label} " in " ".join(footer[0].split()) + " ", footer
+
+
+def test_what_was_said_is_reached_by_keyboard_from_the_virtual_table(table):
+    tabs: list[str] = []
+
+    async def script(app, pilot):
+        tabs_widget = app.query_one("#tabs", TabbedContent)
+        await pilot.press("v")
+        tabs.append(tabs_widget.active)
+        await pilot.press("escape", "w")  # out of the virtual table's input, then the said tab
+        await pilot.pause()
+        tabs.append(tabs_widget.active)
+        await pilot.press("g")
+        await pilot.pause()
+        tabs.append(tabs_widget.active)
+        await pilot.press("w")
+        await pilot.pause()
+        tabs.append(tabs_widget.active)
+
+    drive(table, script)
+    assert tabs == ["virtual", "said", "meeting", "said"]
