@@ -361,9 +361,10 @@ class SharedPcscd:
         return [VirtualReader(name, port + i, entry) for i, name in enumerate(names[:2])]
 
     @contextlib.contextmanager
-    def in_use(self):
-        """Readers are being read: a restart waits for this to end."""
-        fd = _lock(self.dir / "use.lock", fcntl.LOCK_SH)
+    def in_use(self, alone: bool = False):
+        """Readers are being read: a restart waits for this to end. `alone`: no other process puts
+        cards on any reader meanwhile (a test that listens to every reader)."""
+        fd = _lock(self.dir / "use.lock", fcntl.LOCK_EX if alone else fcntl.LOCK_SH)
         try:
             yield
         finally:
