@@ -23,6 +23,10 @@ class DeviceGone(OSError):
     """The device stopped answering (unplugged, emulator gone); the hub reopens it."""
 
 
+class ChipSilent(DeviceGone):
+    """The device is there but its chip stopped answering: the hub reports it stalled and reopens it."""
+
+
 class NeedsService(OSError):
     """A service the reader goes through is not running (pcscd); the message says how to start it."""
 

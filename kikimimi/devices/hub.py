@@ -26,7 +26,7 @@ from dataclasses import replace
 
 from kikimimi.devices.config import ReaderSpec
 from kikimimi.devices.debounce import Debouncer
-from kikimimi.devices.driver import Driver, NeedsService, ReaderUnusable, TagState
+from kikimimi.devices.driver import ChipSilent, Driver, NeedsService, ReaderUnusable, TagState
 from kikimimi.devices.events import ReaderEvent, ReaderHealth, Status
 from kikimimi.devices.simulated import SimDriver, SimulatedReader
 
@@ -234,7 +234,8 @@ class Hub:
                 self._stop.wait(FAILED_RETRY)
             except Exception as exc:  # noqa: BLE001
                 log.debug("reader %s lost", role, exc_info=True)
-                self._set(role, "reconnecting", f"{exc}; reopening", error=True, generation=generation)
+                status = "stalled" if isinstance(exc, ChipSilent) else "reconnecting"
+                self._set(role, status, f"{exc}; reopening", error=True, generation=generation)
             finally:
                 driver.last_beat = None  # not running: nothing to watch
                 if self._current(role, generation):

@@ -3,50 +3,19 @@ readers, virtual cards): every one of their taps goes through pcscd, pyscard, th
 
 from __future__ import annotations
 
-import sys
 import time
-from pathlib import Path
 
 import pytest
 from device_helpers import wait_for
+from table_helpers import SCRIPTS, write_config
+from tapper_helpers import ReaderTapper
 
-from kikimimi.devices.vpcd import VirtualCard, VirtualReader
 from kikimimi.table.config import load_config
-from kikimimi.table.feed import SimTapper, feed_script
+from kikimimi.table.feed import feed_script
 from kikimimi.table.live import open_table
 from kikimimi.table.replay import replay
 
-sys.path.insert(0, str(Path(__file__).parents[1] / "table"))
-from table_helpers import SCRIPTS, write_config  # noqa: E402
-
 pytestmark = pytest.mark.hardware_emulation
-
-
-class CardTapper(SimTapper):
-    """Taps on the roles in `readers` are cards put on (and lifted from) those vpcd readers; the rest
-    are simulated readers as in any fed game."""
-
-    def __init__(self, loop, hub, readers: dict[str, VirtualReader]) -> None:
-        super().__init__(loop, hub, timeout=10.0)
-        self.readers = readers
-        self._on: VirtualCard | None = None
-
-    def perform(self, event) -> None:
-        super().perform(event)
-        if self._on is not None:  # taken: lift it (the next card on that reader waits for pcscd to see it go)
-            self._on.lift()
-            self._on = None
-
-    def _tap(self, reader: str, uid: str) -> None:
-        if reader not in self.readers:
-            return super()._tap(reader, uid)
-        key = (reader, uid)
-        last = self._last_tap.get(key)
-        if last is not None:  # the same card again on the same reader: past the debounce of its removal
-            time.sleep(max(0.0, self.debounce + 1.0 - (time.monotonic() - last)))
-        self._on = self.readers[reader].card(uid)
-        self._on.place()
-        self._last_tap[key] = time.monotonic()
 
 
 def test_a_whole_fed_game_with_pcsc_readers_on_the_live_table(pcscd, tmp_path):
@@ -59,7 +28,15 @@ def test_a_whole_fed_game_with_pcsc_readers_on_the_live_table(pcscd, tmp_path):
         try:
             wait_for(lambda: all(table.hub.health()[r].status == "ok" for r in ("field", "hand:1")),
                      what="the PC/SC readers to open")
-            tapper = CardTapper(table.loop, table.hub, {"field": field, "hand:1": hand})
+            def on(reader):
+                def place(uid):
+                    card = reader.card(uid)
+                    card.place()
+                    return card.lift
+                return place
+
+            # pcscd sees a card go within its 0.4 s presence poll: the same card again waits that out
+            tapper = ReaderTapper(table.loop, table.hub, {"field": on(field), "hand:1": on(hand)}, same_tag_gap=1.0)
             feed_script(tapper, lines)
             expected = replay(lines, lang="en")
             assert table.loop.report() == {k: v for k, v in expected.report().items()
