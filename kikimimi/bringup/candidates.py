@@ -9,6 +9,7 @@ options), so a table of four identical readers needs no editing by hand.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -62,6 +63,7 @@ def discover(
     protocol: str | None = None,
     usb_readers: Callable[[], tuple[list[UsbReader], str | None]] | None = None,
     serial_ports: Callable[[], list[SerialPort]] | None = None,
+    pcsc_readers: Callable[[], tuple[list[str], str | None]] | None = None,
 ) -> tuple[list[Candidate], list[str]]:
     """Candidates and notes (why something is not offered). Listing functions are injectable for tests."""
     from kikimimi.devices import listing
@@ -87,15 +89,28 @@ def discover(
     usb, usb_note = usb_readers() if nfc_usb is not None else ([], None)
     if usb_note:
         notes.append(usb_note)
+    pcsc = next((e for s, e in configured if s.protocol == "pcsc"), None)
+    if protocol == "pcsc":
+        pcsc = pcsc or {}
+    pcsc_names, pcsc_note = (pcsc_readers or _pcsc_names)() if pcsc is not None else ([], None)
+    if pcsc_note:
+        notes.append(f"PC/SC readers cannot be listed: {pcsc_note}")
 
     for spec, entry in configured:
         if spec.protocol == "nfc" and spec.path.startswith("usb") and _usb_key(spec.path) is None and usb:
             continue  # usb:054c:06c1 opens "the first RC-S380": the ones listed below are the real candidates
-        key = (_usb_key(spec.path) or spec.path) if spec.protocol == "nfc" else os.path.realpath(spec.path)
+        if spec.protocol == "pcsc":
+            key = _pcsc_key(spec.path, pcsc_names)
+        else:
+            key = (_usb_key(spec.path) or spec.path) if spec.protocol == "nfc" else os.path.realpath(spec.path)
         found.append((spec.path, key, entry, f"config [readers.{spec.role}]"))
     if nfc_usb is not None:
         for reader in usb:
             found.append((reader.path, reader.path, dict(nfc_usb), f"plugged in: {reader.name} at {reader.path}"))
+    if pcsc is not None:
+        for name in pcsc_names:
+            if "SAM" not in name.split():  # a chip-card slot beside the contactless one (ACR1252U)
+                found.append((f"pcsc:{name}", f"pcsc:{name}", dict(pcsc), f"plugged in: PC/SC reader {name}"))
     if serial_entry is not None:
         for port in ports:
             if port.vid_pid is not None:  # USB adapters only: not the board's own UART or Bluetooth
@@ -106,7 +121,9 @@ def discover(
         if inferred == "sim":
             notes.append("--reader sim: a simulated reader cannot be tapped here; left out")
             continue
-        if inferred == "nfc":
+        if inferred == "pcsc":
+            entry, key = {}, _pcsc_key(path, pcsc_names)
+        elif inferred == "nfc":
             entry = dict(nfc_usb or {}) if path.startswith("usb") else {}
             key = _usb_key(path) or path
         elif serial_entry is not None:
@@ -122,7 +139,10 @@ def discover(
         if key in seen:
             continue  # the same device reached twice (config and listing): the first keeps its settings
         seen[key] = len(candidates)
-        if (entry.get("protocol") or infer_protocol(open_path)) == "nfc":
+        kind = entry.get("protocol") or infer_protocol(open_path)
+        if kind == "pcsc":
+            write, note = open_path, pcsc_name_note(open_path)
+        elif kind == "nfc":
             listed = next((r.port for r in usb if r.path == _usb_key(open_path) and r.port), None)
             write, note = (listed, None) if listed else stable_nfc_path(open_path)
         else:
@@ -130,3 +150,32 @@ def discover(
         candidates.append(Candidate(f"reader-{len(candidates) + 1}", open_path, write, entry, origin,
                                     (note,) if note else ()))
     return candidates, notes
+
+
+def _pcsc_names() -> tuple[list[str], str | None]:
+    from kikimimi.devices.pcsc_reader import pcsc_reader_names
+
+    return pcsc_reader_names()
+
+
+def _pcsc_key(path: str, names: Sequence[str]) -> str:
+    """pcsc:FULL-NAME of a configured PC/SC path (it may name a part), so that it is offered once."""
+    from kikimimi.devices.pcsc_reader import match_reader, reader_pattern
+
+    try:
+        return f"pcsc:{match_reader(reader_pattern(path), names, path)}"
+    except LookupError:
+        return path
+
+
+_SERIAL_IN_NAME = re.compile(r"\(([0-9A-Za-z]{4,})\)")
+
+
+def pcsc_name_note(path: str) -> str | None:
+    """Why a PC/SC reader's name may not survive a re-plug: pcscd numbers readers without a serial number
+    in the order it finds them. None when the name carries the reader's serial number."""
+    if _SERIAL_IN_NAME.search(path):
+        return None
+    return ("this reader reports no serial number: pcscd numbers identical ones in the order it finds them "
+            "(the NN NN at the end), so keep each in its own USB port and repeat --assign after re-plugging "
+            "them in another order")

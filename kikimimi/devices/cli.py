@@ -20,13 +20,14 @@ def register(subparsers: Any) -> None:
     devices = subparsers.add_parser("devices", help="list readers, watch taps")
     sub = devices.add_subparsers(dest="devices_command", metavar="ACTION", required=True)
 
-    lister = sub.add_parser("list", help="nfcpy USB readers (bus:device) and serial ports (VID:PID, serial)")
+    lister = sub.add_parser("list", help="nfcpy USB readers (bus:device), PC/SC readers (pcscd's names) and "
+                                         "serial ports (VID:PID, serial)")
     lister.set_defaults(func=cmd_list)
 
     watch = sub.add_parser("watch", help="open readers and print one line per tap or removal")
     watch.add_argument("paths", nargs="+", metavar="PATH",
                        help="nfcpy path (usb:054c:06c1, usb:001:004, tty:USB0:pn532, udp:localhost:54321), "
-                            "serial port (with --protocol) or sim")
+                            "PC/SC reader (pcsc:NAME), serial port (with --protocol) or sim")
     reader_options(watch)
     watch.add_argument("--json", action="store_true", help="one JSON object per line: reader, uid, event, t")
     watch.add_argument("--debounce", type=float, default=0.3, help="seconds (default 0.3)")
@@ -64,6 +65,14 @@ def cmd_list(args: argparse.Namespace) -> int:
             print(f"      stable path: {r.port}")
     if not readers:
         print("  none found" + (f" ({note})" if note else "; an RC-S380 shows as usb:054c:06c1"))
+    from kikimimi.devices.pcsc_reader import pcsc_reader_names
+
+    names, note = pcsc_reader_names()
+    print("PC/SC readers (pcscd: Sony RC-S300, ACS ACR122U / ACR1252U), each with the path for a config:")
+    for name in names:
+        print(f"  pcsc:{name}")
+    if not names:
+        print("  none found" + (f" ({note})" if note else ""))
     ports = serial_ports()
     print("serial ports (RDM6300, PN532 over UART as tty:NAME:pn532, Arduino bridge):")
     for p in ports:
@@ -89,6 +98,9 @@ def cmd_watch(args: argparse.Namespace) -> int:
         return 2
     try:
         return _watch(specs, args)
+    except ValueError as exc:  # a PC/SC name matching no reader or several
+        print(f"kikimimi devices watch: {exc}", file=sys.stderr)
+        return 2
     finally:
         if lock is not None:
             lock.release()

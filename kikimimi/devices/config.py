@@ -12,7 +12,10 @@
     [readers."hand:2"]
     path = "sim"                     # simulated, fed in-process
 
-The protocol is `nfc` for nfcpy paths and `sim` for `sim`; a serial port needs `protocol` (or a
+    [readers."hand:3"]
+    path = "pcsc:RC-S300 (0123456)"  # PC/SC through pcscd: pcscd's reader name, or a part matching one
+
+The protocol is `nfc` for nfcpy paths, `pcsc` for pcsc:NAME and `sim` for `sim`; a serial port needs `protocol` (or a
 profile that sets it): `rdm6300` or `uid-line`.
 """
 
@@ -28,7 +31,7 @@ from typing import Any
 from kikimimi.paths import data_dir
 
 NFC_TARGETS = ("106A", "106B", "212F", "424F")
-PROTOCOLS = ("nfc", "rdm6300", "uid-line", "sim")
+PROTOCOLS = ("nfc", "pcsc", "rdm6300", "uid-line", "sim")
 
 
 class ConfigError(ValueError):
@@ -57,6 +60,7 @@ OPTIONS: dict[str, dict[str, _Option]] = {
         "presence_interval": _Option(float, 0.1, "seconds between presence checks of a held tag"),
         "sense_timeout": _Option(float, 0.02, "udp: seconds to wait for a tag's answer per poll"),
     },
+    "pcsc": {},
     "rdm6300": {
         "baudrate": _Option(int, 9600, "serial speed (RDM6300: 9600)"),
         "removal_silence": _Option(float, 0.3, "seconds without a frame after which the tag is removed"),
@@ -82,9 +86,12 @@ def default_options(protocol: str) -> dict[str, Any]:
 
 
 def infer_protocol(path: str) -> str | None:
-    """`nfc` for an nfcpy device path, `sim` for `sim`, None for a serial port (protocol needed)."""
+    """`nfc` for an nfcpy device path, `pcsc` for pcsc:NAME, `sim` for `sim`, None for a serial port
+    (protocol needed)."""
     if path == "sim":
         return "sim"
+    if path.startswith("pcsc:"):
+        return "pcsc"
     if path.split(":", 1)[0] in ("usb", "usb-port", "tty", "com", "udp"):
         return "nfc"
     return None
@@ -164,6 +171,9 @@ def _parse_one(role: str, entry: Mapping[str, Any], where: str) -> ReaderSpec:
     if protocol in ("rdm6300", "uid-line") and inferred is not None:
         raise ConfigError(f"{where}: key `path`: protocol {protocol!r} reads a serial port such as "
                           f"/dev/ttyUSB0, not {path!r}")
+    if protocol == "pcsc" and (not path.startswith("pcsc:") or not path[5:].strip()):
+        raise ConfigError(f"{where}: key `path`: a PC/SC reader's path is pcsc:NAME (NAME: pcscd's reader "
+                          f"name or a part matching one reader, see `kikimimi devices list`), not {path!r}")
     if protocol == "sim" and path != "sim":
         raise ConfigError(f"{where}: key `path`: a simulated reader has path = \"sim\", not {path!r}")
 

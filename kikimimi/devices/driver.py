@@ -16,11 +16,19 @@ from collections.abc import Callable
 
 from kikimimi.devices.config import ReaderSpec
 
-Emit = Callable[[str, str], None]  # (kind "tap"/"removed", uid)
+Emit = Callable[..., None]  # (kind "tap"/"removed"/"unreadable", uid, detail="")
 
 
 class DeviceGone(OSError):
     """The device stopped answering (unplugged, emulator gone); the hub reopens it."""
+
+
+class ChipSilent(DeviceGone):
+    """The device is there but its chip stopped answering: the hub reports it stalled and reopens it."""
+
+
+class NeedsService(OSError):
+    """A service the reader goes through is not running (pcscd); the message says how to start it."""
 
 
 class ReaderUnusable(Exception):
@@ -41,6 +49,11 @@ class TagState:
             self._emit("removed", self.held)
         self.held = uid
         self._emit("tap", uid)
+
+    def unreadable(self, detail: str) -> None:
+        """A card is on the reader but gives no UID: reported once per presentation, never a tap."""
+        self.gone()
+        self._emit("unreadable", "", detail)
 
     def gone(self) -> None:
         if self.held is not None:

@@ -2,7 +2,7 @@
 
 The hub merges every reader into one queue of `ReaderEvent`s. Health changes (a reader going down or
 coming back) are NOT events on that queue: they are read with `Hub.health()` or pushed to the
-`on_health` callback given to the hub, so the queue only ever carries taps and removals.
+`on_health` callback given to the hub, so the queue only ever carries taps, removals and unreadable cards.
 """
 
 from __future__ import annotations
@@ -10,18 +10,20 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-EventKind = Literal["tap", "removed"]
+EventKind = Literal["tap", "removed", "unreadable"]
 Status = Literal["ok", "reconnecting", "stalled", "failed"]
 
 
 @dataclass(frozen=True)
 class ReaderEvent:
-    """A tag tapped on (or lifted from) the reader of a role such as `field` or `hand:1`."""
+    """A tag tapped on (or lifted from) the reader of a role such as `field` or `hand:1`; `unreadable`:
+    a card on it gave no UID (detail says why), for the Priest, never a tap."""
 
     kind: EventKind
     reader: str  # the role of the reader
     uid: str  # normalized hex, lower case, no separators
     t: float  # time.monotonic() when the reader saw it
+    detail: str = ""
 
 
 @dataclass(frozen=True)

@@ -26,7 +26,7 @@ from dataclasses import replace
 
 from kikimimi.devices.config import ReaderSpec
 from kikimimi.devices.debounce import Debouncer
-from kikimimi.devices.driver import Driver, ReaderUnusable, TagState
+from kikimimi.devices.driver import ChipSilent, Driver, NeedsService, ReaderUnusable, TagState
 from kikimimi.devices.events import ReaderEvent, ReaderHealth, Status
 from kikimimi.devices.simulated import SimDriver, SimulatedReader
 
@@ -58,6 +58,10 @@ def make_driver(spec: ReaderSpec, sim: SimulatedReader | None = None) -> Driver:
         from kikimimi.devices.serial_reader import UidLineDriver
 
         return UidLineDriver(spec)
+    if spec.protocol == "pcsc":
+        from kikimimi.devices.pcsc_reader import PcscDriver
+
+        return PcscDriver(spec)
     if spec.protocol == "sim":
         return SimDriver(spec, sim or SimulatedReader(spec.role))
     raise ValueError(f"reader {spec.role}: unknown protocol {spec.protocol!r}")
@@ -92,6 +96,10 @@ class Hub:
         self._health = {s.role: ReaderHealth(s.role, s.path, s.protocol, "reconnecting", "not started",
                                              since=now) for s in specs}
         _warn_paths(self._specs)
+        if any(s.protocol == "pcsc" for s in specs):
+            from kikimimi.devices.pcsc_reader import check_paths
+
+            check_paths(self._specs)  # a name matching no PC/SC reader, or several, is refused here
 
     # -- public ------------------------------------------------------------------------------------
 
@@ -149,8 +157,8 @@ class Hub:
 
     # -- reader threads ----------------------------------------------------------------------------
 
-    def _emit(self, role: str, kind: str, uid: str) -> None:
-        event = ReaderEvent(kind, role, uid, time.monotonic())  # type: ignore[arg-type]
+    def _emit(self, role: str, kind: str, uid: str, detail: str = "") -> None:
+        event = ReaderEvent(kind, role, uid, time.monotonic(), detail)  # type: ignore[arg-type]
         with self._lock:
             h = self._health[role]
             self._health[role] = replace(h, taps=h.taps + (kind == "tap"), last_uid=uid)
@@ -193,9 +201,9 @@ class Hub:
                    after: threading.Thread | None = None) -> None:
         role = spec.role
 
-        def emit(kind: str, uid: str) -> None:
+        def emit(kind: str, uid: str, detail: str = "") -> None:
             if self._generation[role] == generation:  # an abandoned thread's late reads are not taps
-                self._emit(role, kind, uid)
+                self._emit(role, kind, uid, detail)
 
         state = TagState(emit)
         self._tags[role] = state
@@ -226,7 +234,8 @@ class Hub:
                 self._stop.wait(FAILED_RETRY)
             except Exception as exc:  # noqa: BLE001
                 log.debug("reader %s lost", role, exc_info=True)
-                self._set(role, "reconnecting", f"{exc}; reopening", error=True, generation=generation)
+                status = "stalled" if isinstance(exc, ChipSilent) else "reconnecting"
+                self._set(role, status, f"{exc}; reopening", error=True, generation=generation)
             finally:
                 driver.last_beat = None  # not running: nothing to watch
                 if self._current(role, generation):
@@ -314,6 +323,8 @@ def _classify(exc: Exception, spec: ReaderSpec, attempts: int, ever_open: bool) 
     """Whether a failed open will likely fix itself (reconnecting) or needs a human (failed), and why."""
     code = getattr(exc, "errno", None)
     text = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+    if isinstance(exc, NeedsService):  # pcscd not running: a human starts it (the text says how)
+        return ("reconnecting" if ever_open else "failed"), f"{text}; retrying"
     if isinstance(exc, PermissionError) or code in (errno.EACCES, errno.EPERM):
         return "failed", (f"{text}: permission denied; install devices/udev/99-kikimimi.rules and add the "
                           "user to the dialout and plugdev groups (hardware_docs/readers.md), then replug")

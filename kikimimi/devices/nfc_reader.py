@@ -11,15 +11,17 @@ waits `sense_timeout` (the emulator answers in a millisecond on the same machine
 
 from __future__ import annotations
 
+import errno
 import logging
 import threading
 import time
 
-from kikimimi.devices.driver import DeviceGone, Driver, ReaderUnusable, TagState
+from kikimimi.devices.driver import ChipSilent, DeviceGone, Driver, ReaderUnusable, TagState
 from kikimimi.devices.usbport import is_port_path, resolve_port
 
 log = logging.getLogger(__name__)
 SLICE = 0.05
+GARBLED_IN_A_ROW = 5  # more garbled frames than this in a row: the line is bad, reopen the reader
 UDP_MIN_WAIT = 0.05  # commands to an emulated tag: more than a real tag's 3.6 ms, the emulator is Python
 
 
@@ -40,13 +42,26 @@ class NfcDriver(Driver):
         try:
             found = clf.open(path)
         except OSError as exc:
-            raise OSError(exc.errno, f"cannot open {self.spec.path}: {exc.strerror or exc}") from exc
+            if not (exc.errno in (errno.ENODEV, errno.ETIMEDOUT) and self._uart_chip_restored(path)):
+                raise OSError(exc.errno, f"cannot open {self.spec.path}: {exc.strerror or exc}") from exc
+            try:
+                found = clf.open(path)  # the chip is at 115200 again
+            except OSError as again:
+                raise OSError(again.errno, f"cannot open {self.spec.path}: {again.strerror or again}") from again
         if not found:
             raise FileNotFoundError(2, f"no nfcpy reader at {self.spec.path} (plugged in? `kikimimi devices "
                                        "list` shows what is there)")
         self._clf = clf
         if self.spec.path.startswith("udp"):
             self._wrap_udp(clf.device)
+
+    def _uart_chip_restored(self, path: str) -> bool:
+        """A PN532 on a UART that did not answer at 115200: found at a higher speed and moved back?"""
+        if not (path.startswith("tty:") and path.endswith(":pn532")):
+            return False
+        from kikimimi.devices.pn532_uart import restore_115200, tty_devices
+
+        return any(restore_115200(device) for device in tty_devices(path))
 
     def close(self) -> None:
         clf, self._clf = self._clf, None
@@ -65,12 +80,14 @@ class NfcDriver(Driver):
         self._stop = stop
         targets = [nfc.clf.RemoteTarget(brty) for brty in self.spec.options["targets"]]
         every = self.spec.options["presence_interval"]
+        garbled = 0
         while not stop.is_set():
             self.beat()  # a sensing cycle with no tag is short (udp: sense_timeout per target type)
             try:
                 self._sensing = True
                 target = clf.sense(*targets, iterations=1, interval=0)
                 self._sensing = False
+                garbled = 0  # the chip answered whole frames again
                 if target is None or stop.is_set():
                     continue
                 tag = nfc.tag.activate(clf, target)
@@ -87,6 +104,15 @@ class NfcDriver(Driver):
             except nfc.clf.UnsupportedTargetError as exc:
                 raise ReaderUnusable(f"{self.spec.path}: {exc}; remove it from `targets`") from exc
             except OSError as exc:
+                # nfcpy turns a bad frame and no frame at all into the same EIO: ask the chip to tell them apart
+                if exc.errno in (errno.EIO, errno.ETIMEDOUT) and garbled < GARBLED_IN_A_ROW \
+                        and _chip_answers(clf):
+                    garbled += 1  # a frame whose checksum failed: dropped (never a tap); the held tag stays
+                    self.dropped += 1
+                    log.debug("%s: garbled frame dropped (%s)", self.spec.path, exc)
+                    continue
+                if exc.errno in (errno.EIO, errno.ETIMEDOUT) and self.spec.path.startswith("tty:"):
+                    raise ChipSilent(f"{self.spec.path}: the chip stopped answering") from exc
                 raise DeviceGone(f"{self.spec.path}: lost ({exc})") from exc
             finally:
                 self._sensing = False
@@ -113,3 +139,15 @@ class NfcDriver(Driver):
                     continue
 
         device._recv_data = recv
+
+
+def _chip_answers(clf) -> bool:
+    """Whether the reader's chip (a PN53x) answers a GetFirmwareVersion now."""
+    chipset = getattr(clf.device, "chipset", None)
+    if chipset is None or not hasattr(chipset, "get_firmware_version"):
+        return False
+    try:
+        chipset.get_firmware_version()
+    except Exception:  # noqa: BLE001 - any failure means it does not answer
+        return False
+    return True

@@ -292,6 +292,11 @@ class TableLoop:
             self._apply(Referee("timeout", {"seat": seat}), None, time.monotonic())
 
     def _reader_event(self, event: ReaderEvent) -> None:
+        if event.kind == "unreadable":  # a card that gave no UID: the Priest is told, the game goes on
+            log.warning("reader %s: %s", event.reader, event.detail)
+            self.status.alerts.append((time.time(), Alert("reader.unreadable",
+                                                          {"reader": event.reader, "detail": event.detail})))
+            return
         if event.kind != "tap":
             self.status.removed += 1
             return

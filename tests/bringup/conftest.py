@@ -5,3 +5,5 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "devices"))  # device_helpers: the pty reader
+
+from pcsc_helpers import pcscd  # noqa: E402,F401 - the machine's one pcscd, shared with tests/devices

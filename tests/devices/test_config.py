@@ -39,15 +39,22 @@ def test_profile_sets_protocol_and_options():
 
 def test_every_shipped_profile_parses():
     names = profile_names()
-    assert {"rcs380", "pn532-uart", "rdm6300", "acr122u", "arduino-mfrc522"} <= set(names)
+    assert {"rcs380", "rcs300", "acr1252u", "pn532-uart", "rdm6300", "acr122u", "acr122u-nfcpy",
+            "arduino-mfrc522"} <= set(names)
     for name in names:
         path = load_profile(name).get("path_example", "sim")
         spec, = parse_readers({"field": {"path": path, "profile": name}}, "t.toml")
         assert spec.protocol == load_profile(name)["protocol"]
 
 
+def test_pcsc_paths_take_the_pcsc_protocol_and_its_profiles():
+    spec, = parse_readers({"field": {"path": "pcsc:RC-S300 (0123)", "profile": "rcs300"}}, "t.toml")
+    assert (spec.protocol, spec.path) == ("pcsc", "pcsc:RC-S300 (0123)")
+    assert parse_readers({"field": {"path": "pcsc:ACR122U"}}, "t.toml")[0].protocol == "pcsc"
+
+
 def test_acr122u_carries_nfcpy_warning():
-    spec, = parse_readers({"field": {"path": "usb:072f:2200", "profile": "acr122u"}}, "t.toml")
+    spec, = parse_readers({"field": {"path": "usb:072f:2200", "profile": "acr122u-nfcpy"}}, "t.toml")
     assert "unreliable" in spec.options["warning"]
 
 
@@ -62,6 +69,8 @@ def test_acr122u_carries_nfcpy_warning():
     ({"path": "usb:054c:06c1", "profile": "nope"}, ["`profile`", "rcs380"]),
     ({"path": "COM3", "protocol": "nfc"}, ["`path`", "nfcpy device path"]),
     ({"path": "usb:054c:06c1", "protocol": "rdm6300"}, ["`path`", "serial port"]),
+    ({"path": "RC-S300", "protocol": "pcsc"}, ["`path`", "pcsc:NAME"]),
+    ({"path": "pcsc:", "protocol": "pcsc"}, ["`path`", "pcsc:NAME"]),
 ])
 def test_errors_name_source_role_and_key(entry, words):
     with pytest.raises(ConfigError) as err:
