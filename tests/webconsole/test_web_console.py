@@ -84,3 +84,114 @@ def test_a_page_without_the_code_is_refused(browser, tmp_path):
     finally:
         assert table.stop() == 0
     assert "Traceback" not in table.table.stderr()
+
+
+def test_a_fed_game_watched_live_at_each_size(browser, tmp_path):
+    """A whole bot game fed through the simulated readers while a tablet watches: the page follows it step by
+    step to the end; the other sizes open by the QR code's link; every control is a touch target."""
+    script = bot_script(3, tmp_path)
+    events = len(script.read_text().splitlines()) - 1  # the set-up line is not an event
+    table = WebTable(tmp_path / "t", "--feed", str(script), "--pace", "0.03", "--stay")
+    shots = DOCS if os.environ.get("KIKIMIMI_WEB_SCREENSHOTS") else tmp_path
+    try:
+        page = logged_in(browser, table, "tablet-portrait")
+        seen: set[int] = set()
+        until(lambda: seen.add(events_on(page)) or events_on(page) == events, "the whole game on the page", 30)
+        assert len(seen) > 5, f"the page jumped straight to the end: {sorted(seen)}"  # watched, not replayed
+        page.wait_for_function("document.getElementById('turn').textContent.includes('game over')")
+        assert len(table.events()) == events
+        assert "Won" in shown(page, "#panel") or "Ranking" in shown(page, "#panel")
+        assert "(private line)" in shown(page, "#said-hand-1")  # the earphones' lines stay hidden
+        assert small_targets(page) == []
+        page.screenshot(path=str(shots / "console-web-768x1024.png"))
+        for size in ("tablet-landscape", "phone"):
+            other = tablet(browser, size).new_page()
+            other.goto(f"{table.url}/?code={table.code}")  # the QR code's link logs a tablet in
+            other.wait_for_function("document.body.dataset.state === 'live'")
+            assert other.url == table.url + "/"  # the code does not stay in the address bar
+            assert events_on(other) == events
+            assert small_targets(other) == [], size
+            width, height = SIZES[size]
+            other.screenshot(path=str(shots / f"console-web-{width}x{height}.png"))
+            other.context.close()
+    finally:
+        assert table.stop() == 0
+    assert "Traceback" not in table.table.stderr()
+
+
+def test_two_tablets_run_the_table_by_touch(browser, tmp_path):
+    """Virtual-table tap, reveal with its confirmation, undo, move, pause, volume and mute, a new game of
+    another game: each from one tablet, seen on the other, and in the journal where the table journals it."""
+    table = WebTable(tmp_path / "t")
+    try:
+        first = logged_in(browser, table, "tablet-landscape")
+        second = logged_in(browser, table, "phone")
+
+        # The virtual table: a piece tapped on seat 1's simulated reader (hub, deck, loop, journal).
+        first.tap("#tabs [data-tab=virtual]")
+        first.tap("#vt-reader-hand-1")
+        first.tap("#tap-heart-1")
+        until(lambda: table.events() == [{"scan": "hand:1", "piece": "heart-1"}], "the tap in the journal")
+        second.wait_for_function("document.body.dataset.events === '1'")
+        assert "heart-1" not in shown(first, "#panel") and "heart-1" not in shown(second, "#panel")
+        assert "(private line)" in shown(first, "#said-hand-1")
+
+        # Hands shown only after the confirmation, with a banner; on that tablet only.
+        first.tap("#b-reveal")
+        assert "Show every hand" in shown(first, "#dialog-title")
+        first.tap("#dialog-buttons button.danger")
+        first.wait_for_function("document.getElementById('panel').textContent.includes('heart-1')")
+        assert first.is_visible("#reveal-banner") and "HANDS SHOWN" in shown(first, "#reveal-banner")
+        assert "(private line)" not in shown(first, "#said-hand-1")
+        assert "heart-1" not in shown(second, "#panel") and second.is_hidden("#reveal-banner")
+        first.tap("#b-reveal")  # hiding needs no question
+        first.wait_for_function("!document.getElementById('panel').textContent.includes('heart-1')")
+        assert first.is_hidden("#reveal-banner")
+
+        # Undo, confirmed; the question names no hidden piece.
+        first.tap("#b-undo")
+        assert shown(first, "#dialog-title") == "Undo the last event: a piece on hand:1?"
+        first.tap("#dialog-buttons button.danger")
+        until(lambda: table.events()[-1] == {"referee": "undo"}, "the undo in the journal")
+        second.wait_for_function("document.body.dataset.events === '0'")
+
+        # Move a piece (tracking went wrong): picked by touch, from the phone this time.
+        second.tap("#b-move")
+        second.tap("#pick-heart-2")
+        second.tap("#pick-hand_2")
+        until(lambda: table.events()[-1] == {"referee": "move", "piece": "heart-2", "to": "hand:2"},
+              "the move in the journal")
+
+        # Pause: the other tablet shows it.
+        first.tap("#b-pause")
+        second.wait_for_selector("#paused", state="visible")
+        first.wait_for_function("document.getElementById('b-pause').textContent === 'Resume'")
+        first.tap("#b-pause")
+        second.wait_for_selector("#paused", state="hidden")
+
+        # Volume and mute per output.
+        first.tap("#tabs [data-tab=health]")
+        first.tap("#down-speaker")
+        second.tap("#tabs [data-tab=health]")
+        second.wait_for_function("document.querySelector('#out-speaker .level').textContent === '90%'")
+        first.tap("#mute-hand-2")
+        second.wait_for_function("document.querySelector('#out-hand-2 .level').textContent === 'MUTED'")
+
+        # A new game of another game, its seat count offered as this table's three hand readers allow.
+        first.tap("#b-new")
+        first.tap("#game-nimmt")
+        players = first.eval_on_selector_all("#key-players button", "(bs) => bs.map((b) => b.textContent)")
+        assert players == ["2", "3"]
+        first.tap("#key-players-3")
+        first.tap("#dialog-buttons button.primary")
+        second.wait_for_function("document.body.dataset.game === 'nimmt'")
+        assert table.games()[-1] == "nimmt"
+        assert "6 nimmt" in shown(second, "#game-title") and "3 seats" in shown(second, "#seats")
+        # A refusal is said on the page, the table goes on: an action the game has not got.
+        answer = first.evaluate("""async () => (await fetch('/api/act', {method: 'POST',
+            headers: {'Content-Type': 'application/json'}, body: JSON.stringify({do: 'referee', action: 'penalty'})
+            })).json()""")
+        assert "has no referee action 'penalty'" in answer["error"]
+    finally:
+        assert table.stop() == 0
+    assert "Traceback" not in table.table.stderr()

@@ -85,8 +85,10 @@ def setup_choices(info: GameInfo, seats: int) -> list[dict[str, Any]]:
         if choices is None and key.type is int and key.minimum is not None and key.maximum is not None \
                 and key.maximum - key.minimum <= 20:
             choices = list(range(key.minimum, key.maximum + 1))
-        if key.name == info.seat_key and choices is not None:
-            choices = [c for c in choices if not isinstance(c, int) or c <= seats] or choices[:1]
+        seat_like = key.name == info.seat_key or (key.type is int and choices is not None
+                                                    and max(choices) == info.seats[1] and min(choices) == 1)
+        if seat_like and choices is not None:  # the seat count, or a seat (who begins): this table's seats
+            choices = [c for c in choices if c <= seats] or choices[:1]
         kind = "bool" if key.type is bool else "int" if key.type is int else "text"
         default = key.default if choices is None or key.default in choices else choices[-1]
         keys.append({"name": key.name, "type": kind, "choices": choices, "default": default,
@@ -147,7 +149,10 @@ def snapshot(*, view: TableView, health: TableHealth, facts: TableFacts, info: G
         "reveal": reveal,
         "lang": lang,
         "game": game_facts(info, view, facts, lang),
-        "setup": {k: v for k, v in view.setup.items() if k in {key.name for key in info.setup_keys} | {"game"}},
+        # Offered again by the new-game form: only enumerated keys (a choice, never a drawn secret), as the
+        # terminal's dialog does.
+        "setup": {key.name: view.setup[key.name] for key in info.setup_keys
+                  if key.name in view.setup and (key.choices is not None or key.type is bool)},
         "events": view.events,
         "last_event": describe_event(view.last_event, info, reveal=reveal) if view.last_event else None,
         "over": view.over,

@@ -288,7 +288,7 @@ function dialog(title, body, buttons) {
 function closeDialog() { if ($("dialog").open) $("dialog").close(); }
 
 function confirm(question, then, danger) {
-  dialog(question, [], [[t("no"), "", null], [t("yes"), danger ? "danger" : "primary", then]]);
+  dialog(question, [], [[t("no"), "", null], [t("yes"), danger ? "danger" : "primary", () => { then(); }]]);
 }
 
 function pick(title, options, then) {
