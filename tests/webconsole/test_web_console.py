@@ -17,7 +17,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-from web_helpers import SIZES, WebTable, bot_script, chromium, logged_in, tablet, until
+from web_helpers import SIZES, Process, WebTable, answers, bot_script, chromium, logged_in, tablet, until
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 
@@ -195,3 +195,46 @@ def test_two_tablets_run_the_table_by_touch(browser, tmp_path):
     finally:
         assert table.stop() == 0
     assert "Traceback" not in table.table.stderr()
+
+
+def test_the_table_restarted_under_the_page(browser, tmp_path):
+    """`kikimimi console --web` attached to a `play` that stops and starts again (the service's restart): the
+    page says the table is not answering, then carries on by itself; the web console itself restarted: the
+    page says it is reconnecting and comes back still logged in (the evening's code is kept)."""
+    table = WebTable(tmp_path / "t", web=False)
+    web_args = ["console", "--web", "--config", str(table.config), "--listen", f"127.0.0.1:{table.port}"]
+
+    def start_web() -> Process:
+        web = Process(table.folder, "web", web_args, table.env)
+        until(lambda: answers(table.port), "the web console to listen")
+        return web
+
+    web = start_web()
+    try:
+        page = logged_in(browser, table, "tablet-portrait")
+        page.tap("#tabs [data-tab=virtual]")
+        page.tap("#vt-reader-hand-2")
+        page.tap("#tap-diamond-1")
+        page.wait_for_function("document.body.dataset.events === '1'")
+
+        assert table.stop() == 0
+        page.wait_for_function("document.body.dataset.state === 'lost'")
+        assert "not answering" in shown(page, "#link-banner")
+        table.start()
+        page.wait_for_function("document.body.dataset.state === 'live'", timeout=15000)
+        assert events_on(page) == 1 and page.is_hidden("#link-banner")  # the game resumed from the journal
+
+        assert web.stop() == 0
+        page.wait_for_function("document.body.dataset.link === 'down'")
+        assert shown(page, "#link-banner") == "Reconnecting…"
+        web = start_web()
+        page.wait_for_function("document.body.dataset.link === 'up' && document.body.dataset.state === 'live'",
+                               timeout=15000)
+        assert page.is_hidden("#login")  # still logged in: the cookie is good for the evening
+        page.tap("#b-undo")
+        page.tap("#dialog-buttons button.danger")
+        until(lambda: table.events()[-1] == {"referee": "undo"}, "the undo in the journal")
+    finally:
+        assert web.stop() == 0
+        assert table.stop() == 0
+    assert "Traceback" not in web.stderr() + table.table.stderr()

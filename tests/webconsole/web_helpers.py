@@ -86,7 +86,7 @@ class WebTable:
                 f"the table exited: {self.table.stderr() if self.table else ''}"
             with contextlib.suppress(OSError):
                 connect(socket_path(self.journal), timeout=1.0).close()
-                if not self.web or _answers(self.port):
+                if not self.web or answers(self.port):
                     return self
             time.sleep(0.05)
         raise AssertionError(f"the table (and its web console on {self.port}) did not start in {timeout} s")
@@ -115,7 +115,8 @@ class WebTable:
             db.close()
 
 
-def _answers(port: int) -> bool:
+def answers(port: int) -> bool:
+    """Something listens on the local `port`."""
     with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), timeout=0.5):
         return True
     return False

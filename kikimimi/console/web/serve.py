@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import io
+import signal
 import socket
 import sys
 import threading
@@ -144,7 +145,11 @@ def run_web(args: argparse.Namespace) -> int:
     try:
         app, code = web_app(config.journal, args.records, config.language)
         announce(address_of(listener), code)
-        make_server(app).run(sockets=[listener])  # until Ctrl-C or SIGTERM
+        server = make_server(app)
+        # uvicorn raises the SIGTERM it caught again once it has stopped: this handler takes it then, so that a
+        # service's stop ends in exit status 0 after the table (if it runs here) is closed.
+        signal.signal(signal.SIGTERM, lambda *_: setattr(server, "should_exit", True))
+        server.run(sockets=[listener])  # until Ctrl-C or SIGTERM
         return 0
     finally:
         if table is not None:
