@@ -174,7 +174,6 @@ function draw(data) {
   if (!data.connected) return;
   const game = data.game;
   document.body.dataset.game = game.id;
-  document.body.dataset.events = data.events;
   document.body.classList.toggle("revealed", data.reveal);
   $("reveal-banner").hidden = !data.reveal;
   $("reveal-banner").textContent = t("revealed");
@@ -200,6 +199,7 @@ function draw(data) {
   drawSaid(data);
   drawHealth(data);
   drawVirtual(data);
+  document.body.dataset.events = data.events;  // last: a test or the bench reading it sees the whole page drawn
 }
 
 function drawSaid(data) {
