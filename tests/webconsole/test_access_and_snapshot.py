@@ -94,3 +94,21 @@ def test_the_new_game_form_offers_what_this_table_can_seat():
     first = next(k for k in offered["nimmt"]["keys"] if k["name"] == "first")
     assert first["choices"] == [1, 2, 3]
     assert offered["trident"]["fits"] and not {g["id"] for g in games_offered("en", seats=1) if g["fits"]}
+
+
+def test_health_cards_carry_status_levels_and_underruns():
+    from kikimimi.console.web.render import health_json
+    from kikimimi.devices.events import ReaderHealth
+    from kikimimi.table.control import TableHealth
+    from kikimimi.voice.router import OutputHealth
+
+    health = TableHealth({"hand:1": ReaderHealth("hand:1", "usb:1-2", "nfcpy", "reconnecting", "unplugged", 4, 1)},
+                         {"speaker": OutputHealth("ok", "hw:1", 17), "hand:1": OutputHealth("fallback", "gone")},
+                         {"speaker": (0.8, False), "hand:1": (1.0, True)}, (2, 41.5))
+    cards = health_json(health)
+    assert cards["readers"]["hand:1"] == {"status": "reconnecting", "taps": 4, "errors": 1, "dropped": 0,
+                                          "detail": "unplugged"}
+    assert cards["outputs"]["speaker"] == {"status": "ok", "underruns": 17, "detail": "", "volume": 0.8,
+                                           "muted": False}
+    assert cards["outputs"]["hand:1"]["muted"] is True and cards["outputs"]["hand:1"]["detail"] == "gone"
+    assert cards["clock"] == [2, 41.5]

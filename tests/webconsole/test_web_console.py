@@ -17,7 +17,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-from web_helpers import SIZES, Process, WebTable, answers, bot_script, chromium, logged_in, tablet, until
+from web_helpers import SIZES, Process, WebTable, answers, bot_script, chromium, logged_in, new_page, tablet, until
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 
@@ -48,15 +48,16 @@ def small_targets(page) -> list[str]:
 
 
 def test_a_page_without_the_code_is_refused(browser, tmp_path):
-    table = WebTable(tmp_path / "t")
+    table = WebTable(tmp_path / "t", language="ja")  # and the page speaks the table's language
     try:
-        page = tablet(browser).new_page()
+        page = new_page(tablet(browser))
         answer = page.goto(table.url + "/")
         headers = answer.headers
         assert "script-src 'self'" in headers["content-security-policy"]
         assert headers["x-frame-options"] == "DENY" and headers["x-content-type-options"] == "nosniff"
         page.wait_for_selector("#code", state="visible")
         assert page.is_hidden("#app")
+        assert "コード" in shown(page, "#login-form")
         # Without the cookie: no snapshot, no action, from the page's own origin or not.
         for method, path, body in (("GET", "/api/events", None), ("POST", "/api/act", {"do": "undo"})):
             response = page.request.fetch(table.url + path, method=method, headers={"Origin": table.url},
@@ -70,6 +71,7 @@ def test_a_page_without_the_code_is_refused(browser, tmp_path):
         page.fill("#code", table.code)
         page.tap("#login-form button[type=submit]")
         page.wait_for_function("document.body.dataset.state === 'live'")
+        assert shown(page, "#b-undo") == "取り消し" and "3 席" in shown(page, "#seats")
         # Logged in, but another site's page (another Origin) cannot act through the Priest's cookie.
         cookies = {c["name"]: c["value"] for c in page.context.cookies()}
         assert list(cookies) == ["kikimimi_priest"]
@@ -81,6 +83,7 @@ def test_a_page_without_the_code_is_refused(browser, tmp_path):
                           headers={"Origin": table.url, "Content-Type": "application/json"})
         assert huge.status_code == 413
         assert table.events() == []  # nothing reached the table
+        assert page.errors == []
     finally:
         assert table.stop() == 0
     assert "Traceback" not in table.table.stderr()
@@ -102,10 +105,10 @@ def test_a_fed_game_watched_live_at_each_size(browser, tmp_path):
         assert len(table.events()) == events
         assert "Won" in shown(page, "#panel") or "Ranking" in shown(page, "#panel")
         assert "(private line)" in shown(page, "#said-hand-1")  # the earphones' lines stay hidden
-        assert small_targets(page) == []
+        assert small_targets(page) == [] and page.errors == []
         page.screenshot(path=str(shots / "console-web-768x1024.png"))
         for size in ("tablet-landscape", "phone"):
-            other = tablet(browser, size).new_page()
+            other = new_page(tablet(browser, size))
             other.goto(f"{table.url}/?code={table.code}")  # the QR code's link logs a tablet in
             other.wait_for_function("document.body.dataset.state === 'live'")
             assert other.url == table.url + "/"  # the code does not stay in the address bar
@@ -113,6 +116,7 @@ def test_a_fed_game_watched_live_at_each_size(browser, tmp_path):
             assert small_targets(other) == [], size
             width, height = SIZES[size]
             other.screenshot(path=str(shots / f"console-web-{width}x{height}.png"))
+            assert other.errors == []
             other.context.close()
     finally:
         assert table.stop() == 0
@@ -192,6 +196,7 @@ def test_two_tablets_run_the_table_by_touch(browser, tmp_path):
             headers: {'Content-Type': 'application/json'}, body: JSON.stringify({do: 'referee', action: 'penalty'})
             })).json()""")
         assert "has no referee action 'penalty'" in answer["error"]
+        assert first.errors == [] and second.errors == []
     finally:
         assert table.stop() == 0
     assert "Traceback" not in table.table.stderr()
@@ -234,6 +239,7 @@ def test_the_table_restarted_under_the_page(browser, tmp_path):
         page.tap("#b-undo")
         page.tap("#dialog-buttons button.danger")
         until(lambda: table.events()[-1] == {"referee": "undo"}, "the undo in the journal")
+        assert page.errors == []
     finally:
         assert web.stop() == 0
         assert table.stop() == 0

@@ -59,10 +59,11 @@ class WebTable:
     """`kikimimi play --web 127.0.0.1:PORT` on the simulated table (text only); `restart` stops and starts
     it again (the same journal, the same evening's code)."""
 
-    def __init__(self, folder: Path, *play_args: str, web: bool = True) -> None:
+    def __init__(self, folder: Path, *play_args: str, web: bool = True, language: str = "en") -> None:
         folder.mkdir(parents=True, exist_ok=True)
         self.folder = folder
         self.config = write_config(folder)
+        self.config.write_text(self.config.read_text().replace('language = "en"', f'language = "{language}"'))
         self.journal = folder / "journal.sqlite"
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
@@ -144,9 +145,17 @@ def tablet(browser: Any, size: str = "tablet-portrait") -> Any:
                                device_scale_factor=1, bypass_csp=True)
 
 
+def new_page(context: Any) -> Any:
+    """A page whose script errors are kept (`page.errors`): every test ends asserting there were none."""
+    page = context.new_page()
+    page.errors = []
+    page.on("pageerror", lambda error: page.errors.append(str(error)))
+    return page
+
+
 def logged_in(browser: Any, table: WebTable, size: str = "tablet-portrait") -> Any:
     """A page logged in by the evening's code, typed as the Priest would, showing the live table."""
-    page = tablet(browser, size).new_page()
+    page = new_page(tablet(browser, size))
     page.goto(table.url + "/")
     page.wait_for_selector("#code", state="visible")
     page.fill("#code", table.code)

@@ -262,7 +262,7 @@ class WebConsole:
         try:
             yield f"retry: {RETRY_MS}\n\n"
             sent = -1
-            while not self.closing.is_set():
+            while not self.closing.is_set() and self.evening.seconds_left() > 0:  # the evening over: log in again
                 wake = self._wake
                 if self.version != sent:
                     sent = self.version
@@ -385,7 +385,7 @@ def _level(console: WebConsole, link: RemoteLink, body: dict[str, Any]) -> None:
             or not isinstance(muted, bool):
         raise ValueError('"volume" must be a number from 0 to 1 and "muted" true or false')
     link.set_level(output, float(volume), muted)
-    console_loop_changed(console)
+    _redraw(console)
 
 
 def _tap(console: WebConsole, link: RemoteLink, body: dict[str, Any]) -> dict[str, Any]:
@@ -426,7 +426,7 @@ def _repeat(console: WebConsole, link: RemoteLink, body: dict[str, Any]) -> None
         raise ValueError("nothing public has been said yet")
 
 
-def console_loop_changed(console: WebConsole) -> None:
+def _redraw(console: WebConsole) -> None:
     """A change made here that the table does not push back as a step (a volume): drawn at once."""
     if console._loop is not None:
         console._loop.call_soon_threadsafe(console.changed)
