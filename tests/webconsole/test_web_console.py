@@ -181,6 +181,12 @@ def test_two_tablets_run_the_table_by_touch(browser, tmp_path):
         first.tap("#mute-hand-2")
         second.wait_for_function("document.querySelector('#out-hand-2 .level').textContent === 'MUTED'")
 
+        # One of the game's own referee actions, its parameter asked by touch (no confirmation once given).
+        first.tap("#b-actions")
+        first.tap("#pick-penalty")
+        first.tap("#pick-2")
+        until(lambda: table.events()[-1] == {"referee": "penalty", "seat": 2}, "the penalty in the journal")
+
         # A new game of another game, its seat count offered as this table's three hand readers allow.
         first.tap("#b-new")
         first.tap("#game-nimmt")

@@ -225,10 +225,6 @@ class WebConsole:
 
     # -- what the page gets -------------------------------------------------------------------------
 
-    def info(self) -> GameInfo:
-        assert self.link is not None
-        return get_info(self.link.view().game)
-
     def _panel(self, info: GameInfo) -> Any:
         if info.id not in self._panels:
             try:
