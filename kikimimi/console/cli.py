@@ -20,8 +20,10 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "else $KIKIMIMI_DATA/records.sqlite)")
     p.add_argument("--reveal-hands", action="store_true",
                    help="start with hands and private lines shown (only when players cannot see the screen)")
-    p.add_argument("--web", action="store_true", help="serve the console to a tablet's browser instead (issue 25)")
-    p.add_argument("--listen", default="0.0.0.0:8770", help="with --web: ADDRESS:PORT (default %(default)s)")
+    from kikimimi.console.web.serve import DEFAULT_LISTEN  # standard library only: cheap at every start
+
+    p.add_argument("--web", action="store_true", help="serve the console to a tablet's browser instead")
+    p.add_argument("--listen", default=DEFAULT_LISTEN, help="with --web: ADDRESS:PORT (default %(default)s)")
     p.set_defaults(func=cmd_console)
     from kikimimi.table.run import COMPANIONS, FRONT_ENDS
 
