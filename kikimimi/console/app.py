@@ -44,12 +44,12 @@ from kikimimi.console.dialogs import (
     PickTag,
 )
 from kikimimi.console.feed import TableFeed
-from kikimimi.console.guide import generic_guide
+from kikimimi.console.guide import guide_of
 from kikimimi.console.health import HealthWatch
 from kikimimi.console.link import LocalLink, TableLink
 from kikimimi.console.records import MeetingPanel, read_meeting
-from kikimimi.console.simtable import BASKET, VirtualTable, widget_id
-from kikimimi.console.view import alerts_text, game_panel, health_text, spoken_text
+from kikimimi.console.simtable import BASKET, VirtualTable, basket_of, widget_id
+from kikimimi.console.view import alerts_text, describe_event, game_panel, health_text, spoken_text
 from kikimimi.games.base import SPEAKER, Alert, GameOver, Referee, hand, seat_of
 from kikimimi.games.registry import GameInfo, RefereeAction, games, get_info
 from kikimimi.table.control import TableView
@@ -473,13 +473,7 @@ class ConsoleApp(App[int]):
         self.push_screen(Confirm(question), lambda yes: yes and self.link.submit(event))
 
     def _describe(self, event: Any) -> str:
-        if isinstance(event, Referee):
-            params = " ".join(f"{k}={v}" for k, v in dict(event.params).items()
-                              if self.reveal or k != "piece")
-            return f"referee {event.action} {params}".rstrip()
-        private = seat_of(event.reader) is not None and event.piece not in self.info.controls
-        piece = "a piece" if private and not self.reveal else event.piece
-        return f"{piece} on {event.reader}"
+        return describe_event(event, self.info, reveal=self.reveal)
 
     # -- the virtual table -------------------------------------------------------------------------
 
@@ -503,9 +497,7 @@ class ConsoleApp(App[int]):
 
     def basket(self) -> list[str]:
         """The game's pieces that its report places nowhere (not in a hand, on the field, in a row...)."""
-        placed: set[str] = set()
-        _strings(self.view.report, placed)
-        return sorted(p for p in self.info.pieces if p not in placed)
+        return basket_of(self.info, self.view.report)
 
     def tap(self, reader: str, tag_id: str) -> str:
         """Tap `tag_id` on the simulated `reader` (hub → deck → loop, as hardware would); returns the UID."""
@@ -514,26 +506,6 @@ class ConsoleApp(App[int]):
     def submit_tap(self, reader: str, tag_id: str) -> None:
         """A tap on a seat's behalf, straight on the loop's queue (journaled like a player's tap)."""
         self.link.submit_tap(reader, tag_id)
-
-
-def _strings(value: Any, into: set[str]) -> None:
-    if isinstance(value, str):
-        into.add(value)
-    elif isinstance(value, dict):
-        for item in value.values():
-            _strings(item, into)
-    elif isinstance(value, list | tuple | set | frozenset):
-        for item in value:
-            _strings(item, into)
-
-
-def guide_of(view: TableView) -> list[str]:
-    """What the table waits for: the game's own guide (taken where the state is), else whose turn it is."""
-    if view.guide is None:
-        return generic_guide(view.report)
-    if view.guide_error:
-        return [f"(the game's guide failed: {view.guide_error})", *generic_guide(view.report)]
-    return view.guide
 
 
 def run_console(table: LiveTable | TableLink, *, reveal_hands: bool = False,

@@ -20,10 +20,21 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "else $KIKIMIMI_DATA/records.sqlite)")
     p.add_argument("--reveal-hands", action="store_true",
                    help="start with hands and private lines shown (only when players cannot see the screen)")
+    from kikimimi.console.web.serve import DEFAULT_LISTEN  # standard library only: cheap at every start
+
+    p.add_argument("--web", action="store_true", help="serve the console to a tablet's browser instead")
+    p.add_argument("--listen", default=DEFAULT_LISTEN, help="with --web: ADDRESS:PORT (default %(default)s)")
     p.set_defaults(func=cmd_console)
-    from kikimimi.table.run import FRONT_ENDS
+    from kikimimi.table.run import COMPANIONS, FRONT_ENDS
 
     FRONT_ENDS["console"] = _console_front
+    COMPANIONS["web"] = _web_beside
+
+
+def _web_beside(table, listen):  # noqa: ANN001, ANN202 - a LiveTable and ADDRESS:PORT; `kikimimi play --web`
+    from kikimimi.console.web.serve import start_beside
+
+    return start_beside(table, listen)
 
 
 def _console_front(table) -> int:  # noqa: ANN001 - a LiveTable; `kikimimi play --console`
@@ -34,6 +45,10 @@ def _console_front(table) -> int:  # noqa: ANN001 - a LiveTable; `kikimimi play 
 
 def cmd_console(args: argparse.Namespace) -> int:
     """The table of `--config`: attached to when another process runs it, else opened here."""
+    if args.web:
+        from kikimimi.console.web.serve import run_web
+
+        return run_web(args)
     from kikimimi.console.app import run_console
     from kikimimi.table.config import TableConfigError, load_config
     from kikimimi.table.journal import JournalError

@@ -42,3 +42,13 @@ def load_guide(info: Any) -> Callable[..., Any] | None:
         return load(target)
     except Exception:
         return None
+
+
+def guide_of(view: Any) -> list[str]:
+    """What the table waits for, from a `TableView`: the game's own guide (taken where the state is), else
+    whose turn it is."""
+    if view.guide is None:
+        return generic_guide(view.report)
+    if view.guide_error:
+        return [f"(the game's guide failed: {view.guide_error})", *generic_guide(view.report)]
+    return view.guide

@@ -7,6 +7,7 @@ on the simulated reader, which goes through the hub and the deck exactly as hard
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -51,6 +52,25 @@ def rows_of(tag_ids: list[str], group: str, width: int = ROW_WIDTH) -> list[list
         rows[-1].append(tag_id)
         used += size
     return rows
+
+
+def basket_of(info: Any, report: Any) -> list[str]:
+    """The game's pieces (of its GameInfo) that its state report places nowhere (not in a hand, on the
+    field, in a row...): what a player drawing blind could take."""
+    placed: set[str] = set()
+    _strings(report, placed)
+    return sorted(p for p in info.pieces if p not in placed)
+
+
+def _strings(value: Any, into: set[str]) -> None:
+    if isinstance(value, str):
+        into.add(value)
+    elif isinstance(value, dict):
+        for item in value.values():
+            _strings(item, into)
+    elif isinstance(value, list | tuple | set | frozenset):
+        for item in value:
+            _strings(item, into)
 
 
 def reader_named(word: str, readers: list[str]) -> str | None:

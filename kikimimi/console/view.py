@@ -15,7 +15,7 @@ from typing import Any
 from rich.text import Text
 
 from kikimimi.console.feed import Spoken
-from kikimimi.games.base import Alert
+from kikimimi.games.base import Alert, Referee, seat_of
 
 # Alert parameters that name no piece, card or secret: shown even while the hands are hidden.
 PUBLIC_PARAMS = frozenset({"seat", "owner", "reader", "to", "action", "why", "uid", "output", "status", "detail",
@@ -89,6 +89,17 @@ def describe_alert(alert: Alert, *, reveal: bool = False) -> str:
     # (a game's alert may carry a card, a number, a hand).
     shown = {k: (v if reveal or k in PUBLIC_PARAMS else "…") for k, v in p.items()}
     return f"{alert.key} " + " ".join(f"{k}={v}" for k, v in shown.items())
+
+
+def describe_event(event: Any, info: Any, *, reveal: bool = False) -> str:
+    """An event in words for the Priest (the undo question): a piece tapped on a seat's hand reader is
+    named only when hands are revealed; a referee action with its parameters (a piece hidden likewise)."""
+    if isinstance(event, Referee):
+        params = " ".join(f"{k}={v}" for k, v in dict(event.params).items() if reveal or k != "piece")
+        return f"referee {event.action} {params}".rstrip()
+    private = seat_of(event.reader) is not None and event.piece not in info.controls
+    piece = "a piece" if private and not reveal else event.piece
+    return f"{piece} on {event.reader}"
 
 
 def alerts_text(alerts: Sequence[tuple[str, Alert]], *, reveal: bool = False, limit: int = 12) -> Text:

@@ -68,6 +68,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--pace", type=float, default=0.0, help="seconds between fed taps")
     p.add_argument("--stay", action="store_true", help="keep running after the feed is done")
     p.add_argument("--console", action="store_true", help="the Priest's console instead of the log")
+    p.add_argument("--web", nargs="?", const="", metavar="ADDR:PORT",
+                   help="serve the Priest's web console for a tablet too (default 0.0.0.0:8770)")
     p.add_argument("--text-only", action="store_true", help="no audio, the transcript only")
     p.add_argument("--quiet", action="store_true", help="no live log")
     p.add_argument("--reveal-hands", action="store_true",

@@ -25,6 +25,9 @@ log = logging.getLogger(__name__)
 # Front ends that run a live table instead of the log (`play --console`). They register themselves (the
 # console's command module does), so the table never imports the console.
 FRONT_ENDS: dict[str, Callable[[LiveTable], int]] = {}
+# Servers that run beside the table (`play --web`: the web console), registered the same way: started with the
+# table and an option's value, they return how to stop them.
+COMPANIONS: dict[str, Callable[[LiveTable, str | None], Callable[[], None]]] = {}
 
 
 def setup_logging(console: Console, quiet: bool = False) -> None:
@@ -64,6 +67,7 @@ def run_play(config: TableConfig, args: argparse.Namespace) -> int:
     log.info("table ready in %.0f ms (journal %s, game %s%s)", table.ready_seconds * 1000, config.journal,
              table.loop.status.game_id, ", resumed" if table.loop.status.resumed else "")
     code = 0
+    stop_web = _start_web(table, getattr(args, "web", None))
     try:
         if args.console:
             front = FRONT_ENDS.get("console")
@@ -87,9 +91,26 @@ def run_play(config: TableConfig, args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         pass
     finally:
+        if stop_web is not None:
+            stop_web()
         table.close()
         log.info("table stopped; the journal keeps the game (%s)", table.loop.status.game_id)
     return code
+
+
+def _start_web(table: LiveTable, listen: str | None) -> Callable[[], None] | None:
+    """`--web [ADDR:PORT]`: the web console beside the table; one that cannot start is said, the table plays."""
+    if listen is None:
+        return None
+    start = COMPANIONS.get("web")
+    if start is None:
+        log.error("no web console installed (kikimimi.console registers itself when the command starts)")
+        return None
+    try:
+        return start(table, listen or None)
+    except (ValueError, OSError) as exc:
+        log.error("web console: %s; the table plays without it", exc)
+        return None
 
 
 def _feed(table: LiveTable, args: argparse.Namespace) -> int:

@@ -1,0 +1,173 @@
+"""What the page shows, made from the terminal console's own panels: rich renderables turned into HTML.
+
+The game's panel, the guide, what each output said, the alerts and the meeting are the very functions the
+terminal console draws (`kikimimi.console.view`, `guide`, `records`); here their styled text becomes
+escaped HTML spans with a few classes (bold, dim, a colour), so the page needs no inline style and its
+Content-Security-Policy stays strict. Privacy is decided by those functions' `reveal`, as on the terminal:
+an unrevealed snapshot never holds a hand or a private line.
+"""
+
+from __future__ import annotations
+
+import html
+import io
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from rich.console import Console, RenderableType
+from rich.style import Style
+from rich.text import Text
+
+from kikimimi.console.feed import Spoken
+from kikimimi.console.guide import guide_of
+from kikimimi.console.records import MeetingPanel
+from kikimimi.console.view import alerts_text, describe_event, game_panel, spoken_text
+from kikimimi.games.base import Alert, hand
+from kikimimi.games.registry import GameInfo, games
+from kikimimi.table.control import TableFacts, TableHealth, TableView
+
+COLOURS = frozenset({"red", "green", "yellow", "blue", "magenta", "cyan", "white", "bright_red", "bright_green",
+                     "bright_yellow", "bright_cyan"})
+MEETING_WIDTH = 72  # characters of the meeting's tables (a <pre> that scrolls sideways on a phone)
+SHOWN_ALERTS = 12
+
+
+def _console(width: int = 100) -> Console:
+    return Console(file=io.StringIO(), width=width, color_system="truecolor", force_terminal=True,
+                   legacy_windows=False)
+
+
+def _classes(style: Style | None) -> str:
+    if style is None:
+        return ""
+    names = []
+    if style.bold:
+        names.append("b")
+    if style.dim:
+        names.append("d")
+    if style.italic:
+        names.append("i")
+    if style.color is not None and style.color.name in COLOURS:
+        names.append(f"c-{style.color.name}")
+    return " ".join(names)
+
+
+def to_html(renderable: RenderableType, width: int = MEETING_WIDTH) -> str:
+    """Escaped HTML of a rich renderable: styled runs as <span class="…">; the page keeps its line breaks.
+    Text is not wrapped here (the browser wraps it to the screen); tables are laid out `width` wide."""
+    console = _console(width)
+    segments = renderable.render(console) if isinstance(renderable, Text) else console.render(renderable)
+    out: list[str] = []
+    for segment in segments:
+        if segment.control or not segment.text:
+            continue
+        text = html.escape(segment.text, quote=False)
+        classes = _classes(segment.style)
+        out.append(f'<span class="{classes}">{text}</span>' if classes else text)
+    return "".join(out)
+
+
+# -- what the page needs of the games ---------------------------------------------------------------------
+
+
+def hand_readers(health: TableHealth) -> int:
+    """How many seats this table has a hand reader for (its readers are in every health report)."""
+    return sum(1 for role in health.readers if role.startswith("hand:"))
+
+
+def setup_choices(info: GameInfo, seats: int) -> list[dict[str, Any]]:
+    """The game's set-up keys as the new-game form offers them: choices, or a range for a number with
+    bounds; the seat key's choices only those this table's `seats` hand readers can seat."""
+    keys = []
+    for key in info.setup_keys:
+        choices = list(key.choices) if key.choices is not None else None
+        if choices is None and key.type is int and key.minimum is not None and key.maximum is not None \
+                and key.maximum - key.minimum <= 20:
+            choices = list(range(key.minimum, key.maximum + 1))
+        seat_like = key.name == info.seat_key or (key.type is int and choices is not None
+                                                    and max(choices) == info.seats[1] and min(choices) == 1)
+        if seat_like and choices is not None:  # the seat count, or a seat (who begins): this table's seats
+            choices = [c for c in choices if c <= seats] or choices[:1]
+        kind = "bool" if key.type is bool else "int" if key.type is int else "text"
+        default = key.default if choices is None or key.default in choices else choices[-1]
+        keys.append({"name": key.name, "type": kind, "choices": choices, "default": default,
+                     "help": key.describe()})
+    return keys
+
+
+def games_offered(lang: str, seats: int) -> list[dict[str, Any]]:
+    """Every registered game the table could start, with its set-up keys (a game needing more seats than
+    the table's hand readers is listed, marked, so the Priest sees why it is not offered)."""
+    return [{"id": info.id, "title": info.title(lang), "seats": list(info.seats),
+             "fits": info.seats[0] <= max(seats, 1), "keys": setup_choices(info, seats)}
+            for info in games()]
+
+
+def game_facts(info: GameInfo, view: TableView, facts: TableFacts, lang: str) -> dict[str, Any]:
+    """The current game's ids and actions: what the page's buttons and pickers are made of (nothing here
+    is secret: piece ids are printed on the pieces)."""
+    seats = info.seat_count(view.setup)
+    readers = list(info.readers(view.setup))
+    wanted = set(readers)
+    sim = [role for role in facts.sim_readers if role in wanted] or list(facts.sim_readers)
+    return {
+        "id": info.id, "title": info.title(lang), "seats": seats, "readers": readers, "sim_readers": sim,
+        "pieces": list(info.pieces), "controls": list(info.controls),
+        "destinations": [hand(seat) for seat in range(1, seats + 1)] + ["basket"],
+        "actions": [{"action": a.action, "label": a.label, "params": list(a.params)}
+                    for a in info.referee_actions],
+        "outputs": list(info.outputs(view.setup)),
+    }
+
+
+def health_json(health: TableHealth) -> dict[str, Any]:
+    """Readers and outputs as the page's health cards show them (statuses, taps, errors, underruns, levels)."""
+    readers = {role: {"status": h.status, "taps": h.taps, "errors": h.errors, "dropped": h.dropped,
+                      "detail": h.detail if h.status != "ok" else ""} for role, h in health.readers.items()}
+    outputs = {}
+    for name, h in health.outputs.items():
+        volume, muted = health.levels.get(name, (1.0, False))
+        outputs[name] = {"status": h.status, "underruns": int(getattr(h, "underruns", 0) or 0),
+                         "detail": h.detail if h.status != "ok" else "", "volume": volume, "muted": muted}
+    return {"readers": readers, "outputs": outputs,
+            "clock": list(health.clock) if health.clock is not None else None}
+
+
+def snapshot(*, view: TableView, health: TableHealth, facts: TableFacts, info: GameInfo,
+             panel: Any, lines: Sequence[Spoken], alerts: Sequence[tuple[float, Alert]],
+             meeting: MeetingPanel, reveal: bool) -> dict[str, Any]:
+    """Everything the page draws, for one reveal mode (an unrevealed one holds no hand, no private line)."""
+    lang = facts.language
+    players, titles = meeting.seats()
+    seats = info.seat_count(view.setup)
+    public = view.report if reveal or panel is not None else view.public
+    shown_alerts = sorted(alerts, key=lambda item: item[0])[-SHOWN_ALERTS:]
+    clock = lambda t: time.strftime("%H:%M:%S", time.localtime(t))  # noqa: E731 - the terminal's format
+    said = {name: to_html(spoken_text(lines, name, reveal=reveal, limit=30)) for name in facts.outputs}
+    return {
+        "reveal": reveal,
+        "lang": lang,
+        "game": game_facts(info, view, facts, lang),
+        # Offered again by the new-game form: only enumerated keys (a choice, never a drawn secret), as the
+        # terminal's dialog does.
+        "setup": {key.name: view.setup[key.name] for key in info.setup_keys
+                  if key.name in view.setup and (key.choices is not None or key.type is bool)},
+        "events": view.events,
+        "last_event": describe_event(view.last_event, info, reveal=reveal) if view.last_event else None,
+        "over": view.over,
+        "paused": view.paused,
+        "game_id": view.game_id,
+        "turn": view.public.get("turn"),
+        "phase": view.public.get("phase"),
+        "panel": to_html(game_panel(panel, view.report, public, reveal=reveal, players=players, titles=titles,
+                                    seats=seats)),
+        "guide": guide_of(view),
+        "said": said,
+        "alerts": to_html(alerts_text([(clock(t), a) for t, a in shown_alerts], reveal=reveal,
+                                      limit=SHOWN_ALERTS)),
+        "health": health_json(health),
+        "meeting": to_html(meeting.renderable()),
+        "outputs": list(facts.outputs),
+    }
+

@@ -1,0 +1,156 @@
+"""Starting the web console: `kikimimi console --web [--listen ADDR:PORT]` and `kikimimi play --web`.
+
+    kikimimi console --web           # attaches to the running table (the service's `play`), else runs it here
+    kikimimi play --web              # the table, with the web console served from the same process
+
+Either way the server is a client of the table's control socket, and prints where to open it and the
+evening's code (with a QR code that logs a tablet in), for the Priest's eyes: the terminal, or the
+service's log (`journalctl -u kikimimi`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import signal
+import socket
+import sys
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import TextIO
+
+DEFAULT_LISTEN = "0.0.0.0:8770"
+
+
+def parse_listen(text: str) -> tuple[str, int]:
+    address, _, port = text.rpartition(":")
+    if not address or not port.isdigit() or not 0 <= int(port) < 65536:
+        raise ValueError(f"--listen {text!r}: give ADDRESS:PORT, e.g. {DEFAULT_LISTEN}")
+    return address.strip("[]"), int(port)
+
+
+def bind(listen: str) -> socket.socket:
+    """The listening socket, bound before anything is printed (a port in use is said plainly).
+    ValueError: a malformed ADDRESS:PORT, or a port that cannot be had (with what to do)."""
+    address, port = parse_listen(listen)
+    listener = socket.socket(socket.AF_INET6 if ":" in address else socket.AF_INET)
+    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        listener.bind((address, port))
+    except OSError as exc:
+        listener.close()
+        raise ValueError(f"cannot listen on {listen}: {exc.strerror or exc}; is a web console already running "
+                         "there? (--listen ADDRESS:PORT chooses another)") from None
+    return listener
+
+
+def address_of(listener: socket.socket) -> str:
+    """The address a tablet types: the machine's LAN address for a wildcard listener."""
+    from kikimimi.venue.cli import lan_address
+
+    host, port = listener.getsockname()[:2]
+    shown = lan_address() if host in ("0.0.0.0", "::") else host
+    return f"http://{shown}:{port}"
+
+
+def announce(url: str, code: str, out: TextIO | None = None) -> None:
+    """Where to open the console and the code, and a QR code of the link that carries the code."""
+    out = out or sys.stdout
+    print(f"web console: {url}/   the evening's code: {code[:3]} {code[3:]}", file=out)
+    try:
+        import segno
+    except ImportError:
+        return
+    qr = io.StringIO()
+    segno.make(f"{url}/?code={code}", error="m").terminal(out=qr, compact=True)
+    print("scan to open it logged in (the code is in the link: only the Priest's screen):", file=out)
+    print(qr.getvalue(), file=out, end="", flush=True)
+
+
+def make_server(app: object) -> object:
+    """uvicorn for the console: bounded headers, idle connections closed, a cap on connections; at shutdown
+    the pages' streams are ended first (an open stream would otherwise hold the shutdown until it is cut)."""
+    import uvicorn
+
+    class ConsoleServer(uvicorn.Server):
+        async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+            app.console.close_streams()  # type: ignore[attr-defined]
+            await super().shutdown(sockets)
+
+    config = uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=2, timeout_keep_alive=5,
+                            limit_concurrency=64, h11_max_incomplete_event_size=16 * 1024)
+    return ConsoleServer(config)
+
+
+class WebThread:
+    """uvicorn serving the web console on a thread of a process whose main thread runs the table."""
+
+    def __init__(self, app: object, listener: socket.socket) -> None:
+        self.server = make_server(app)
+        self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [listener]},
+                                       name="web-console", daemon=True)
+
+    def start(self) -> WebThread:
+        self.thread.start()
+        return self
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(timeout=5)
+
+
+def web_app(journal: Path, records: str | Path | None, language: str) -> tuple[object, str]:
+    """The app for the table of `journal`, and the evening's code."""
+    from kikimimi.console.web.access import evening
+    from kikimimi.console.web.server import create_app
+    from kikimimi.table.control import socket_path
+
+    tonight = evening(journal)
+    return create_app(socket_path(journal), tonight, records=records, language=language), tonight.code
+
+
+def start_beside(table: object, listen: str | None) -> Callable[[], None]:
+    """`play --web`: the web console on a thread of the table's process; returns how to stop it.
+    ValueError when it cannot listen (the table plays on without it: said by the caller)."""
+    config = table.config  # type: ignore[attr-defined]
+    listener = bind(listen or DEFAULT_LISTEN)
+    app, code = web_app(config.journal, None, config.language)
+    announce(address_of(listener), code)
+    return WebThread(app, listener).start().stop
+
+
+def run_web(args: argparse.Namespace) -> int:
+    """`kikimimi console --web`: the running table's web console, or a table run here with one."""
+    from kikimimi.table.config import TableConfigError, load_config
+    from kikimimi.table.journal import JournalError
+    from kikimimi.table.live import TableRunning, open_table
+
+    try:
+        config = load_config(args.config)
+        listener = bind(args.listen)
+    except (TableConfigError, ValueError) as exc:
+        print(f"console: {exc}", file=sys.stderr)
+        return 2
+    table = None
+    try:
+        table = open_table(config)
+        print(f"console: no table was running; running it here (journal {config.journal})")
+    except TableRunning as running:
+        print(f"console: attaching to the running table ({getattr(running, 'holder', '') or 'another process'})")
+    except JournalError as exc:
+        print(f"console: {exc}", file=sys.stderr)
+        listener.close()
+        return 2
+    try:
+        app, code = web_app(config.journal, args.records, config.language)
+        announce(address_of(listener), code)
+        server = make_server(app)
+        # uvicorn raises the SIGTERM it caught again once it has stopped: this handler takes it then, so that a
+        # service's stop ends in exit status 0 after the table (if it runs here) is closed.
+        signal.signal(signal.SIGTERM, lambda *_: setattr(server, "should_exit", True))
+        server.run(sockets=[listener])  # until Ctrl-C or SIGTERM
+        return 0
+    finally:
+        if table is not None:
+            table.close()

@@ -1,0 +1,563 @@
+"""The web console's server: one more client of the table's control socket, served to tablets over HTTP.
+
+    app = create_app(socket_path, evening, records=None)     # a Starlette app; uvicorn serves it
+
+It attaches to the table like the terminal console does (`RemoteLink`), and attaches again by itself when
+the table goes away and comes back (a restart, the service's Restart=always), so a page left open on a
+tablet carries on. The page follows `/api/events` (Server-Sent Events: a snapshot after every step the
+table reports and whenever health changes) and acts through `/api/act`; every action goes to the table's
+loop through the link, and so into the journal, as the terminal console's do.
+
+Routes: `/` the page (and `/?code=` from the QR code), `/static/…`, `/api/session`, `/api/login`,
+`/api/events?reveal=0|1`, `/api/act`. Everything under /api but the session check and the login needs
+the evening's cookie; a POST needs its Origin to be this server (and a JSON body): another site's page on
+a player's phone cannot act through the Priest's browser.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import json
+import logging
+import random
+import time
+from collections import deque
+from collections.abc import AsyncIterator, Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response, StreamingResponse
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from kikimimi.console.feed import TableFeed
+from kikimimi.console.health import HealthWatch
+from kikimimi.console.link import LinkError, RemoteLink
+from kikimimi.console.records import MeetingPanel, read_meeting
+from kikimimi.console.simtable import BASKET, basket_of
+from kikimimi.console.web.access import COOKIE, Evening, Guesses
+from kikimimi.console.web.render import games_offered, hand_readers, snapshot
+from kikimimi.games.base import Alert, GameOver, Referee, hand
+from kikimimi.games.registry import GameInfo, UnknownGame, get_info
+from kikimimi.voice.catalog import catalog
+
+log = logging.getLogger(__name__)
+
+STATIC_DIR = Path(__file__).with_name("static")
+MAX_BODY = 16 * 1024  # bytes of one request's body: the largest real one (a new game's set-up) is < 1 KB
+BODY_WITHIN = 5.0  # seconds a client may take to send its body
+MAX_STREAMS = 16  # pages following the table at once (two tablets and a phone need 3)
+KEEP_ALIVE = 15.0  # seconds between comments on a quiet stream (proxies and Wi-Fi drop silent ones)
+RETRY_MS = 1000  # a dropped stream comes back after this long
+POLL = 0.5  # seconds between health polls (the table pushes health about as often)
+ATTACH_EVERY = 0.5  # seconds between attempts to reach a table that is not answering
+KEPT_ALERTS = 50
+
+SECURITY_HEADERS = [
+    (b"content-security-policy", b"default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; "
+                                 b"connect-src 'self'; manifest-src 'self'; base-uri 'none'; form-action 'self'; "
+                                 b"frame-ancestors 'none'"),
+    (b"x-content-type-options", b"nosniff"),
+    (b"x-frame-options", b"DENY"),
+    (b"referrer-policy", b"no-referrer"),
+    (b"permissions-policy", b"camera=(), microphone=(), geolocation=()"),
+    (b"cross-origin-opener-policy", b"same-origin"),
+    (b"cross-origin-resource-policy", b"same-origin"),
+]
+
+
+class Refused(Exception):
+    """An action or request the console refuses: an HTTP status and one sentence the page shows."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+class Guarded:
+    """ASGI middleware: the security headers on every answer, and no body larger than MAX_BODY."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+        self.console: WebConsole | None = None  # the app's state (the server ends its streams at shutdown)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        length = dict(scope.get("headers") or []).get(b"content-length", b"0")
+        if not length.isdigit() or int(length) > MAX_BODY:
+            response = JSONResponse({"error": f"a request body is at most {MAX_BODY} bytes"}, status_code=413)
+            await response(scope, receive, self._headed(send))
+            return
+        received = 0
+
+        async def bounded() -> Message:
+            nonlocal received
+            message = await receive()
+            received += len(message.get("body", b""))
+            if received > MAX_BODY:  # chunked, without a length: counted as it comes
+                raise Refused(413, f"a request body is at most {MAX_BODY} bytes")
+            return message
+
+        await self.app(scope, bounded, self._headed(send))
+
+    @staticmethod
+    def _headed(send: Send) -> Send:
+        async def headed(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message["headers"] = [*message.get("headers", []), *SECURITY_HEADERS]
+            await send(message)
+        return headed
+
+
+class WebConsole:
+    """The table as the page sees it: the link (None while the table does not answer), what it said, the
+    console's own alerts, the meeting; a version that grows with every change the pages should draw."""
+
+    def __init__(self, socket: Path, evening: Evening, records: str | Path | None = None,
+                 language: str = "ja") -> None:
+        self.socket = socket
+        self.evening = evening
+        self.records = records
+        self.language = language
+        self.link: RemoteLink | None = None
+        self.lost = "not attached yet"  # why there is no link
+        self.feed: TableFeed | None = None
+        self.health_watch = HealthWatch()
+        self.console_alerts: deque[tuple[float, Alert]] = deque(maxlen=KEPT_ALERTS)
+        self.meeting = MeetingPanel()
+        self.guesses = Guesses()
+        self.version = 0
+        self.streams = 0
+        self.closing = asyncio.Event()
+        self.rng = random.Random()
+        self._wake = asyncio.Event()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._cache: dict[bool, tuple[int, str]] = {}
+        self._panels: dict[str, Any] = {}
+        self._health: Any = None
+
+    # -- the table ----------------------------------------------------------------------------------
+
+    def changed(self) -> None:
+        """Something the pages draw changed (on the event loop's thread)."""
+        self.version += 1
+        self._wake.set()
+        self._wake = asyncio.Event()
+
+    async def keep_attached(self) -> None:
+        """Attach, poll health, attach again when the table is lost: until the server stops."""
+        self._loop = asyncio.get_running_loop()
+        while not self.closing.is_set():
+            if self.link is None:
+                await self._attach()
+            else:
+                self._poll_health()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.closing.wait(), POLL if self.link is not None else ATTACH_EVERY)
+        if self.link is not None:
+            await asyncio.to_thread(self.link.close)
+
+    async def _attach(self) -> None:
+        try:
+            link = await asyncio.to_thread(RemoteLink.attach, self.socket, 0)
+        except LinkError as exc:
+            if str(exc) != self.lost:
+                self.lost = str(exc)
+                self.changed()
+            return
+        loop = asyncio.get_running_loop()
+        self.language = link.facts.language
+        feed = TableFeed(catalog(link.facts.language, get_info(link.view().game).catalog))
+        feed.on_change = lambda step: loop.call_soon_threadsafe(self._stepped, step)
+        link.on_lost = lambda why: loop.call_soon_threadsafe(self._lost, link, why)
+        link.on_error = lambda why: loop.call_soon_threadsafe(self._refused, why)
+        self.link, self.feed, self.lost = link, feed, ""
+        link.subscribe(feed.on_step)  # the game's steps so far first, as the terminal console gets them
+        self.meeting = await asyncio.to_thread(read_meeting, self.records)
+        log.info("web console: attached to the table (pid %d)", link.facts.pid)
+        self.changed()
+
+    def _stepped(self, step: Any) -> None:
+        if any(isinstance(effect, GameOver) for effect in step.effects):
+            asyncio.ensure_future(self._reread_meeting())
+        self.changed()
+
+    async def _reread_meeting(self) -> None:
+        self.meeting = await asyncio.to_thread(read_meeting, self.records)
+        self.changed()
+
+    def _lost(self, link: RemoteLink, why: str) -> None:
+        if self.link is not link:
+            return
+        log.warning("web console: the table is gone (%s); attaching again when it is back", why)
+        self.link, self.lost = None, f"the table is gone ({why})"
+        self.console_alerts.append((time.time(), Alert("table.lost", {"detail": why})))
+        asyncio.ensure_future(asyncio.to_thread(link.close))
+        self.changed()
+
+    def _refused(self, why: str) -> None:
+        self.console_alerts.append((time.time(), Alert("referee.refused", {"action": "an action", "why": why})))
+        self.changed()
+
+    def _poll_health(self) -> None:
+        link = self.link
+        if link is None:
+            return
+        health = link.health()
+        now = time.time()
+        fresh = [(now, alert) for alert in self.health_watch.check(health.readers, health.outputs)]
+        self.console_alerts.extend(fresh)
+        if health is not self._health or fresh:
+            self._health = health
+            self.changed()
+
+    def close_streams(self) -> None:
+        """The server is stopping: every page's stream ends now (the pages reconnect to the next one)."""
+        self.closing.set()
+        self.changed()
+
+    # -- what the page gets -------------------------------------------------------------------------
+
+    def _panel(self, info: GameInfo) -> Any:
+        if info.id not in self._panels:
+            try:
+                self._panels[info.id] = info.view_function()
+            except Exception as exc:  # a game whose view cannot be imported is shown generically
+                log.warning("web console: %s's panel cannot be loaded (%s); the generic one is shown", info.id, exc)
+                self._panels[info.id] = None
+        return self._panels[info.id]
+
+    def snapshot_json(self, reveal: bool) -> str:
+        """The page's snapshot now (made once per version and reveal mode, whatever the number of pages)."""
+        cached = self._cache.get(reveal)
+        if cached is not None and cached[0] == self.version:
+            return cached[1]
+        link, feed = self.link, self.feed
+        data: dict[str, Any] = {"version": self.version, "connected": link is not None, "lost": self.lost,
+                                "lang": self.language}
+        if link is not None and feed is not None:
+            view, health = link.view(), link.health()
+            info = get_info(view.game)
+            data.update(snapshot(view=view, health=health, facts=link.facts, info=info, panel=self._panel(info),
+                                 lines=feed.lines(), alerts=[*view.alerts, *self.console_alerts],
+                                 meeting=self.meeting, reveal=reveal))
+            data["games"] = games_offered(self.language, hand_readers(health))
+        text = json.dumps(data, ensure_ascii=False, separators=(",", ":"), default=str)
+        self._cache[reveal] = (self.version, text)
+        return text
+
+    async def stream(self, reveal: bool) -> AsyncIterator[str]:
+        self.streams += 1
+        try:
+            yield f"retry: {RETRY_MS}\n\n"
+            sent = -1
+            while not self.closing.is_set() and self.evening.seconds_left() > 0:  # the evening over: log in again
+                wake = self._wake
+                if self.version != sent:
+                    sent = self.version
+                    yield f"event: snapshot\ndata: {self.snapshot_json(reveal)}\n\n"
+                    continue
+                try:
+                    await asyncio.wait_for(wake.wait(), KEEP_ALIVE)
+                except TimeoutError:
+                    yield ": keep-alive\n\n"
+        finally:
+            self.streams -= 1
+
+    # -- actions --------------------------------------------------------------------------------------
+
+    async def act(self, body: dict[str, Any]) -> dict[str, Any]:
+        link = self.link
+        if link is None:
+            raise Refused(503, f"the table is not answering ({self.lost}); the page acts again when it is back")
+        what = body.get("do")
+        action = ACTIONS.get(what) if isinstance(what, str) else None
+        if action is None:
+            raise Refused(400, f"unknown action {what!r}; known: {', '.join(ACTIONS)}")
+        try:
+            return await asyncio.to_thread(action, self, link, body) or {}
+        except (ValueError, KeyError, TypeError) as exc:  # the page's mistake or the table's refusal
+            message = exc.args[0] if isinstance(exc, KeyError) and exc.args else str(exc)
+            raise Refused(400, str(message)) from None
+        except LinkError as exc:
+            raise Refused(503, str(exc)) from None
+
+
+# -- the actions, each checked here before the table sees it (a clear sentence for the page) -----------
+
+Action = Callable[[WebConsole, RemoteLink, dict[str, Any]], dict[str, Any] | None]
+
+
+def _text(body: dict[str, Any], name: str) -> str:
+    value = body.get(name)
+    if not isinstance(value, str) or not value or len(value) > 200:
+        raise ValueError(f'"{name}" must be a non-empty string')
+    return value
+
+
+def _undo(console: WebConsole, link: RemoteLink, body: dict[str, Any]) -> None:
+    if not link.view().events:
+        raise ValueError("nothing to undo: the game has no event yet")
+    link.submit(Referee("undo"))
+
+
+def _end(console: WebConsole, link: RemoteLink, body: dict[str, Any]) -> None:
+    if link.view().over:
+        raise ValueError("the game is already over")
+    link.submit(Referee("end"))
+
+
+def _game_action(console: WebConsole, link: RemoteLink, body: dict[str, Any]) -> None:
+    """One of the game's own referee actions, its parameters checked as the terminal's pickers offer them."""
+    view = link.view()
+    info = get_info(view.game)
+    name = _text(body, "action")
+    action = next((a for a in info.referee_actions if a.action == name), None)
+    if action is None:
+        known = ", ".join(a.action for a in info.referee_actions) or "none"
+        raise ValueError(f"{info.title('en')} has no referee action {name!r} (its actions: {known})")
+    given = body.get("params") or {}
+    if not isinstance(given, dict):
+        raise ValueError('"params" must be an object')
+    params: dict[str, Any] = {}
+    for spec in action.params:
+        key, _, choices = spec.partition("=")
+        value = given.get(key)
+        if key == "seat":
+            seats = info.seat_count(view.setup)
+            if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= seats:
+                raise ValueError(f"{action.label}: seat must be 1 to {seats}")
+        elif key == "piece":
+            if value not in info.pieces:
+                raise ValueError(f"{action.label}: {value!r} is not a piece id of {info.title('en')}")
+        elif value not in [c for c in choices.split("|") if c]:
+            raise ValueError(f"{action.label}: {key} must be one of {choices.replace('|', ', ')}")
+        params[key] = value
+    link.submit(Referee(action.action, params))
+
+
+def _move(console: WebConsole, link: RemoteLink, body: dict[str, Any]) -> None:
+    view = link.view()
+    info = get_info(view.game)
+    piece, where = _text(body, "piece").strip().lower(), _text(body, "to")
+    if piece not in info.pieces:
+        raise ValueError(f"{piece!r} is not a piece id of {info.title('en')}")
+    destinations = [hand(seat) for seat in range(1, info.seat_count(view.setup) + 1)] + [BASKET]
+    if where not in destinations:
+        raise ValueError(f"a piece can be moved to {', '.join(destinations)}, not {where!r}")
+    link.submit(Referee("move", {"piece": piece, "to": where}))
+
+
+def _pause(console: WebConsole, link: RemoteLink, body: dict[str, Any]) -> None:
+    if not isinstance(body.get("paused"), bool):
+        raise ValueError('"paused" must be true or false')
+    link.pause(body["paused"])
+
+
+def _new_game(console: WebConsole, link: RemoteLink, body: dict[str, Any]) -> dict[str, Any]:
+    setup = body.get("setup")
+    if not isinstance(setup, dict) or not isinstance(setup.get("game"), str):
+        raise ValueError('"setup" must be the set-up keys with the game, e.g. {"game": "nimmt", "players": 4}')
+    try:
+        get_info(setup["game"])
+    except UnknownGame as exc:
+        raise ValueError(str(exc)) from None
+    return {"setup": link.new_game(setup)}
+
+
+def _level(console: WebConsole, link: RemoteLink, body: dict[str, Any]) -> None:
+    output = _text(body, "output")
+    volume, muted = body.get("volume"), body.get("muted")
+    if output not in link.facts.outputs:
+        raise ValueError(f"no output {output!r} (outputs: {', '.join(link.facts.outputs)})")
+    if not isinstance(volume, int | float) or isinstance(volume, bool) or not 0 <= volume <= 1 \
+            or not isinstance(muted, bool):
+        raise ValueError('"volume" must be a number from 0 to 1 and "muted" true or false')
+    link.set_level(output, float(volume), muted)
+    _redraw(console)
+
+
+def _tap(console: WebConsole, link: RemoteLink, body: dict[str, Any]) -> dict[str, Any]:
+    """The virtual table: a tag on a simulated reader (hub, deck, loop, journal, as hardware would)."""
+    reader, tag = _text(body, "reader"), _text(body, "tag").strip().lower()
+    if reader not in link.facts.sim_readers:
+        raise ValueError(f"{reader!r} is not a simulated reader of this table "
+                         f"({', '.join(link.facts.sim_readers) or 'it has none'})")
+    view = link.view()
+    info = get_info(view.game)
+    if tag == BASKET:
+        basket = basket_of(info, view.report)
+        if not basket:
+            raise ValueError("the basket is empty")
+        tag = console.rng.choice(basket)  # not said back: the piece drawn blind stays unknown
+    elif not info.is_known_id(tag):
+        raise ValueError(f"{tag!r} is not a piece or control id of {info.title('en')}")
+    link.tap(reader, tag)
+    return {}
+
+
+def _tap_for(console: WebConsole, link: RemoteLink, body: dict[str, Any]) -> None:
+    """A tap on a seat's behalf, straight on the loop's queue (journaled like a player's tap)."""
+    reader, tag = _text(body, "reader"), _text(body, "tag").strip().lower()
+    view = link.view()
+    info = get_info(view.game)
+    if reader not in info.readers(view.setup):
+        raise ValueError(f"{info.title('en')} uses the readers {', '.join(info.readers(view.setup))}, "
+                         f"not {reader!r}")
+    if not info.is_known_id(tag):
+        raise ValueError(f"{tag!r} is not a piece or control id of {info.title('en')}")
+    link.submit_tap(reader, tag)
+
+
+def _repeat(console: WebConsole, link: RemoteLink, body: dict[str, Any]) -> None:
+    feed = console.feed
+    if feed is None or not feed.repeat_public(link.announce):
+        raise ValueError("nothing public has been said yet")
+
+
+def _redraw(console: WebConsole) -> None:
+    """A change made here that the table does not push back as a step (a volume): drawn at once."""
+    if console._loop is not None:
+        console._loop.call_soon_threadsafe(console.changed)
+
+
+ACTIONS: dict[str, Action] = {
+    "undo": _undo, "end": _end, "referee": _game_action, "move": _move, "pause": _pause, "new_game": _new_game,
+    "level": _level, "tap": _tap, "tap_for": _tap_for, "repeat": _repeat,
+}
+
+
+# -- the app ----------------------------------------------------------------------------------------------
+
+
+def _fingerprint() -> str:
+    digest = hashlib.sha256()
+    for name in ("console.js", "console.css"):
+        digest.update((STATIC_DIR / name).read_bytes())
+    return digest.hexdigest()[:12]
+
+
+def _same_origin(request: Request) -> bool:
+    """The request comes from this server's own page (a POST from any other site's page is refused)."""
+    origin = request.headers.get("origin")
+    host = request.headers.get("host")
+    return bool(origin and host) and origin in (f"http://{host}", f"https://{host}")
+
+
+async def _json_body(request: Request) -> dict[str, Any]:
+    if not request.headers.get("content-type", "").startswith("application/json"):
+        raise Refused(415, "send the request as application/json")
+    try:
+        raw = await asyncio.wait_for(request.body(), BODY_WITHIN)
+    except TimeoutError:
+        raise Refused(408, f"the request's body did not arrive within {BODY_WITHIN:.0f} s") from None
+    try:
+        data = json.loads(raw or b"{}")
+    except (ValueError, UnicodeDecodeError):
+        raise Refused(400, "the request's body is not JSON") from None
+    if not isinstance(data, dict):
+        raise Refused(400, "the request's body must be a JSON object")
+    return data
+
+
+def _login_cookie(response: Response, evening: Evening) -> Response:
+    response.set_cookie(COOKIE, evening.cookie, max_age=evening.seconds_left(), httponly=True, samesite="strict",
+                        path="/")
+    return response
+
+
+def create_app(socket: Path, evening: Evening, *, records: str | Path | None = None,
+               language: str = "ja") -> Starlette:
+    """The web console for the table whose control socket is `socket`."""
+    console = WebConsole(socket, evening, records, language)
+    page_template = (STATIC_DIR / "index.html").read_text(encoding="utf-8")
+    version = _fingerprint()
+
+    def admitted(request: Request) -> bool:
+        return evening.admits(request.cookies.get(COOKIE))
+
+    def guarded(handler: Callable[[Request], Awaitable[Response]], *, post: bool = False,
+                auth: bool = True) -> Callable[[Request], Awaitable[Response]]:
+        async def endpoint(request: Request) -> Response:
+            try:
+                if post and not _same_origin(request):
+                    raise Refused(403, "refused: the request does not come from this console's own page")
+                if auth and not admitted(request):
+                    raise Refused(401, "the evening's code is needed (printed where the console started)")
+                return await handler(request)
+            except Refused as exc:
+                return JSONResponse({"error": str(exc)}, status_code=exc.status,
+                                    headers={"Cache-Control": "no-store"})
+        return endpoint
+
+    async def page(request: Request) -> Response:
+        code = request.query_params.get("code")
+        if code is not None:  # the QR code's link: the cookie, then the page without the code in its address
+            wait = console.guesses.wait()
+            if wait == 0 and evening.matches(code):
+                return _login_cookie(RedirectResponse("/", status_code=303), evening)
+            if wait == 0:
+                console.guesses.wrong()
+        lang = console.language if console.language in ("ja", "en") else "ja"
+        text = page_template.replace("{{lang}}", lang).replace("{{version}}", version)
+        return HTMLResponse(text, headers={"Cache-Control": "no-store"})
+
+    async def session(request: Request) -> Response:
+        body = {"lang": console.language, "admitted": admitted(request)}
+        return JSONResponse(body, status_code=200 if body["admitted"] else 401,
+                            headers={"Cache-Control": "no-store"})
+
+    async def login(request: Request) -> Response:
+        body = await _json_body(request)
+        wait = console.guesses.wait()
+        if wait:
+            raise Refused(429, f"too many wrong codes: try again in {wait} s")
+        if not evening.matches(str(body.get("code", ""))[:40]):
+            console.guesses.wrong()
+            log.warning("web console: a wrong code from %s", request.client.host if request.client else "?")
+            raise Refused(401, "wrong code: it is printed where the console started")
+        log.info("web console: a page logged in from %s", request.client.host if request.client else "?")
+        return _login_cookie(JSONResponse({"ok": True}), evening)
+
+    async def events(request: Request) -> Response:
+        if console.streams >= MAX_STREAMS:
+            raise Refused(503, f"already {MAX_STREAMS} pages follow this table; close one")
+        reveal = request.query_params.get("reveal") == "1"
+        headers = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
+        return StreamingResponse(console.stream(reveal), media_type="text/event-stream", headers=headers)
+
+    async def act(request: Request) -> Response:
+        body = await _json_body(request)
+        result = await console.act(body)
+        log.info("web console: %s from %s", body.get("do"), request.client.host if request.client else "?")
+        return JSONResponse({"ok": True, **result}, headers={"Cache-Control": "no-store"})
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        task = asyncio.create_task(console.keep_attached())
+        try:
+            yield
+        finally:
+            console.close_streams()
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(task, 5)
+
+    routes = [
+        Route("/", page, methods=["GET"]),
+        Route("/api/session", session, methods=["GET"]),
+        Route("/api/login", guarded(login, post=True, auth=False), methods=["POST"]),
+        Route("/api/events", guarded(events), methods=["GET"]),
+        Route("/api/act", guarded(act, post=True), methods=["POST"]),
+        Mount("/static", app=StaticFiles(directory=STATIC_DIR), name="static"),
+    ]
+    app = Starlette(routes=routes, lifespan=lifespan)
+    guarded_app = Guarded(app)
+    guarded_app.console = console
+    return guarded_app  # type: ignore[return-value]
