@@ -44,7 +44,7 @@ def sim_table_text(info: GameInfo) -> str:
     ]
     for role in roles:
         lines += [f'[readers."{role}"]' if ":" in role else f"[readers.{role}]", 'path = "sim"']
-    lines += ["", "[voice]", 'backend = "espeak"',
+    lines += ["", "[voice]", "# backend: Open JTalk for Japanese, espeak-ng for English (each language's default).",
               "# One pair of speakers plays everything in the simulation, so the outputs share the default device.",
               "allow_shared_channels = true", ""]
     for output in info.outputs(most or None):

@@ -19,6 +19,8 @@ looked up in `common` plus that game's file only, so two games may use the same 
     short_kana = "{seat}ばん"            # its reading (Japanese: required with `short`)
     supersedes = "turn"                 # optional: a newer phrase of group "turn" replaces this one while
                                         # it still waits on the speaker (never a private one, never one playing)
+    [readings]                          # optional (Japanese): words Open JTalk misreads in the display text,
+    "の位" = "のくらい"                  # and what it is given instead (`kikimimi voices check` finds them)
 
 Parameters are typed by name (PARAM_TYPES, plus a game's `[params]`): seats and numbers are spoken as
 numbers, `digits` one digit at a time ("zero three one"), `suit` and `kind` by their names from the
@@ -39,7 +41,7 @@ from pathlib import Path
 from typing import Any
 
 from kikimimi.paths import data_dir
-from kikimimi.voice.kana import number_kana
+from kikimimi.voice.kana import katakana, number_kana
 
 LANGUAGES = ("ja", "en")
 
@@ -82,6 +84,13 @@ class Line:
     reading: str  # the text for a speech engine (kana for Japanese, else the text)
     lang: str
     entry: str = ""  # the key as a voice pack stores it (game phrases carry their namespace)
+    voiced: str = ""  # what a natural-Japanese engine (Open JTalk) reads: the display text with the catalog's
+    # [readings] applied and digit strings spelled out (empty: the display text)
+
+    @property
+    def natural(self) -> str:
+        """The text Open JTalk reads."""
+        return self.voiced or self.text
 
 
 @dataclass(frozen=True)
@@ -103,8 +112,9 @@ def phrase_params(template: str) -> tuple[str, ...]:
 class Catalog:
     def __init__(self, lang: str, phrases: dict[str, Phrase], values: dict[str, dict[str, tuple[str, str]]],
                  namespace: str | None = None, param_types: Mapping[str, str] | None = None,
-                 ranges: Mapping[str, range] | None = None):
+                 ranges: Mapping[str, range] | None = None, readings: Mapping[str, str] | None = None):
         self.lang = lang
+        self.readings = dict(readings or {})  # display word -> what Open JTalk reads instead
         self.phrases = phrases
         self.values = values  # type -> value -> (text, reading)
         self.namespace = namespace  # the game whose phrases these are (None: a folder of any files)
@@ -134,6 +144,7 @@ class Catalog:
         values: dict[str, dict[str, tuple[str, str]]] = {}
         param_types: dict[str, str] = dict(PARAM_TYPES)
         ranges: dict[str, range] = {}
+        readings: dict[str, str] = {}
         datas = []
         for path in files:
             try:
@@ -144,6 +155,7 @@ class Catalog:
                 raise CatalogError(f"{path}: language = {data.get('language')!r}, expected {lang!r}")
             param_types.update(_param_types(path, data.get("params", {})))
             ranges.update(_ranges(path, data.get("ranges", {})))
+            readings.update(_readings(path, data.get("readings", {})))
             datas.append((path, data))
         for path, data in datas:
             for vtype, table in data.get("values", {}).items():
@@ -164,7 +176,7 @@ class Catalog:
                                        f"known: {sorted(param_types)} (a game adds its own under [params])")
                 short, short_kana, group = _extras(path, key, entry, lang, params)
                 phrases[key] = Phrase(key, text, kana, params, str(path), short, short_kana, group)
-        return cls(lang, phrases, values, namespace, param_types, ranges)
+        return cls(lang, phrases, values, namespace, param_types, ranges, readings)
 
     def entry_key(self, key: str) -> str:
         """A phrase's key as a voice pack stores it: game phrases carry their namespace."""
@@ -182,13 +194,37 @@ class Catalog:
             return Line(key, f"[{key}]", key, self.lang, key)
         shown = {name: self._value(name, params.get(name), reading=False) for name in phrase.params}
         read = {name: self._value(name, params.get(name), reading=True) for name in phrase.params}
+        # Open JTalk reads the display text (its counters and accents beat a kana string), except digit
+        # strings, which it would read as one number ("12" is イチ、ニ in Numeron, not じゅうに; in katakana,
+        # as hiragana runs into a particle before it: "はいち" is read "hai chi").
+        voiced_values = {name: self._voiced_value(name, shown[name], read[name]) for name in phrase.params}
         if short and phrase.short is not None:
             text = phrase.short.format_map(shown)
             reading = (phrase.short_kana or phrase.short).format_map(read)
-            return Line(key, text, reading, self.lang, f"{self.entry_key(key)}{SHORT_SUFFIX}")
+            voiced = self._voiced(phrase.short, voiced_values)
+            return Line(key, text, reading, self.lang, f"{self.entry_key(key)}{SHORT_SUFFIX}", voiced)
         text = phrase.text.format_map(shown)
         reading = (phrase.kana or phrase.text).format_map(read)
-        return Line(key, text, reading, self.lang, self.entry_key(key))
+        return Line(key, text, reading, self.lang, self.entry_key(key), self._voiced(phrase.text, voiced_values))
+
+    def _voiced(self, template: str, values: Mapping[str, str]) -> str:
+        """The text Open JTalk reads (empty in English): the catalog's [readings] applied to the template's
+        own words and to its named values, never to a player's name."""
+        if self.lang != "ja":
+            return ""
+        return self.read_as(template).format_map(values)
+
+    def _voiced_value(self, name: str, shown: str, read: str) -> str:
+        kind = self.param_types.get(name, "")
+        if kind == "digits":
+            return katakana(read).replace(" ", "、")
+        return shown if kind in PARAM_KINDS else self.read_as(shown)
+
+    def read_as(self, text: str) -> str:
+        """Words of the display text as Open JTalk is given them (the catalog's [readings])."""
+        for word, reading in self.readings.items():
+            text = text.replace(word, reading)
+        return text
 
     def has_short(self, key: str) -> bool:
         phrase = self.phrases.get(key)
@@ -284,6 +320,14 @@ def _param_types(path: Path, table: Any) -> dict[str, str]:
     if not isinstance(table, dict) or not all(isinstance(v, str) for v in table.values()):
         raise CatalogError(f"{path}: [params] must map parameter names to types ({', '.join(PARAM_KINDS)} "
                            f"or a [values] table)")
+    return dict(table)
+
+
+def _readings(path: Path, table: Any) -> dict[str, str]:
+    if not isinstance(table, dict) or not all(isinstance(k, str) and isinstance(v, str) and k and v
+                                              for k, v in table.items()):
+        raise CatalogError(f"{path}: [readings] must map a word of the display text to what Open JTalk reads "
+                           f'instead, e.g. "の位" = "のくらい"')
     return dict(table)
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from kikimimi.voice.catalog import LANGUAGES, Catalog, CatalogError, catalog
-from kikimimi.voice.config import BACKENDS, ConfigError, OutputSpec, default_pack_dir, parse_voice
+from kikimimi.voice.config import BACKENDS, ConfigError, OutputSpec, default_backend, default_pack_dir, parse_voice
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -19,7 +19,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
     render = sub.add_parser("render", help="pre-render every phrase into a voice pack (only changed texts)")
     render.add_argument("--lang", choices=LANGUAGES, required=True)
-    render.add_argument("--backend", choices=[b for b in BACKENDS if b != "none"], default="espeak")
+    render.add_argument("--backend", choices=[b for b in BACKENDS if b != "none"],
+                        help="speech backend (default: jtalk, Open JTalk, for ja; espeak for en)")
     render.add_argument("--out", type=Path, help="pack folder (default voices/packs/<lang>-<backend>)")
     render.add_argument("--catalog", type=Path, help="catalog folder (default: the shipped voices/catalog)")
     render.add_argument("--game", action="append", metavar="ID",
@@ -46,6 +47,7 @@ def cmd_render(args: argparse.Namespace) -> int:
     from kikimimi.voice.pack import render_pack
     from kikimimi.voice.tts import BackendUnavailable, make_backend
 
+    args.backend = args.backend or default_backend(args.lang)
     try:
         if args.catalog:
             phrases: Catalog | list[Catalog] = Catalog.load(args.lang, args.catalog)

@@ -2,8 +2,8 @@
 where each named output (`speaker`, `hand:1`..`hand:3`) sounds.
 
     [voice]
-    backend = "espeak"               # espeak | jtalk | none
-    pack = "voices/packs/ja-espeak"  # optional; default voices/packs/<lang>-<backend>
+    backend = "jtalk"                # jtalk | espeak | none; default: jtalk (Open JTalk) for ja, espeak for en
+    pack = "voices/packs/ja-jtalk"   # optional; default <data folder>/packs/<lang>-<backend>
     recorded = "voices/recorded/ja"  # optional folder of WAV files named by phrase key
     allow_shared_channels = false    # a demo on one pair of headphones may set true
     wav_dir = "var/audio"            # where `sink = "wav"` outputs write
@@ -32,6 +32,14 @@ from kikimimi.paths import data_home
 
 SINKS = ("audio", "wav", "transcript", "null")
 BACKENDS = ("espeak", "jtalk", "none")
+# Each language's voice: Open JTalk speaks natural Japanese; espeak-ng speaks English, and Japanese where
+# Open JTalk cannot run (the table says so once at start).
+DEFAULT_BACKENDS = {"ja": "jtalk", "en": "espeak"}
+FALLBACK_BACKEND = "espeak"
+
+
+def default_backend(lang: str) -> str:
+    return DEFAULT_BACKENDS.get(lang, FALLBACK_BACKEND)
 OUTPUT_KEYS = {"device", "channels", "volume", "sink"}
 VOICE_KEYS = {"backend", "pack", "recorded", "allow_shared_channels", "wav_dir", "latency"}
 
@@ -89,7 +97,7 @@ def parse_voice(
     """The voice settings and the outputs of a table config; relative paths are relative to base_dir."""
     voice_table = voice_table or {}
     _unknown_keys(voice_table, VOICE_KEYS, source, "[voice]")
-    backend = voice_table.get("backend", "espeak")
+    backend = voice_table.get("backend") or default_backend(lang)
     if backend not in BACKENDS:
         raise ConfigError(
             f"{source}: [voice] backend = {backend!r} is unknown; use one of {', '.join(BACKENDS)}"

@@ -27,3 +27,8 @@ def number_kana(n: int) -> str:
     if ones:
         parts.append(_DIGITS[ones])
     return "".join(parts)
+
+
+def katakana(kana: str) -> str:
+    """Hiragana turned into katakana (anything else kept)."""
+    return "".join(chr(ord(c) + 0x60) if "\u3041" <= c <= "\u3096" else c for c in kana)

@@ -42,8 +42,9 @@ def entry_id(key: str, params: Mapping[str, Any] | None) -> str:
 
 
 def spoken_text(line: Line, backend: str) -> str:
-    """What the backend actually reads: Open JTalk reads the display text, espeak-ng the reading."""
-    return line.text if backend == "jtalk" else line.reading
+    """What the backend actually reads: Open JTalk the display text (with the catalog's [readings]),
+    espeak-ng the kana reading."""
+    return line.natural if backend == "jtalk" else line.reading
 
 
 def text_hash(line: Line, backend: str, voice: str = "") -> str:

@@ -30,7 +30,7 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Collection, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from types import ModuleType
 
@@ -40,7 +40,14 @@ from kikimimi.games import base as games_base
 from kikimimi.games.base import Say, hears
 from kikimimi.voice.catalog import Catalog, Line, catalog
 from kikimimi.voice.clip import Clip, first_sound, resample
-from kikimimi.voice.config import ConfigError, OutputSpec, VoiceSpec, device_key
+from kikimimi.voice.config import (
+    FALLBACK_BACKEND,
+    ConfigError,
+    OutputSpec,
+    VoiceSpec,
+    default_pack_dir,
+    device_key,
+)
 from kikimimi.voice.mixer import (
     DeviceStream,
     FirstFrameHook,
@@ -211,6 +218,15 @@ class Voice:
         if spec.backend != "none":
             speech = SpeechWorker(spec.backend, spec.lang)
             error = speech.start()
+            if error and spec.backend != FALLBACK_BACKEND:
+                # Open JTalk cannot run here: Japanese in espeak-ng's voice rather than none (said once).
+                fallback = SpeechWorker(FALLBACK_BACKEND, spec.lang)
+                if fallback.start() is None:
+                    log.warning("%s; speaking %s with %s instead", error, spec.lang, FALLBACK_BACKEND)
+                    if spec.pack == default_pack_dir(spec.lang, spec.backend):
+                        spec = replace(spec, pack=default_pack_dir(spec.lang, FALLBACK_BACKEND))
+                    spec = replace(spec, backend=FALLBACK_BACKEND)
+                    speech, error = fallback, None
             speech_detail = error or f"live speech: {spec.backend}"
             if error:
                 log.warning("%s; phrases without a pre-rendered or recorded sound are shown as text only", error)

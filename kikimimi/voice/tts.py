@@ -5,8 +5,9 @@
   its espeak driver lives in one process-wide espeak instance, so every synthesis runs on one worker
   thread, one `save_to_file` + `runAndWait` per utterance. Japanese is spoken from the kana reading
   (espeak-ng reads no kanji).
-- `jtalk`: Open JTalk through the `pyopenjtalk-plus` package (optional extra `kikimimi[jtalk]`): natural
-  Japanese from the display text, offline.
+- `jtalk`: Open JTalk through the `pyopenjtalk-plus` package (a dependency, dictionary included): natural
+  Japanese from the display text (`Line.natural`: with the catalog's [readings]), offline. The default
+  for Japanese.
 
 A backend that cannot start is reported by `SpeechWorker.start()` with a message that says how to fix
 it; the caller falls back (pre-rendered pack or text only). Nothing here raises into the game.
@@ -20,6 +21,7 @@ import threading
 from collections.abc import Callable
 from concurrent.futures import Future
 from pathlib import Path
+from types import ModuleType
 from typing import Protocol
 
 import numpy as np
@@ -92,6 +94,34 @@ class EspeakBackend:
         return trim(clip)
 
 
+def open_jtalk() -> ModuleType:
+    """The pyopenjtalk module, made to reuse one Sudachi tokenizer. pyopenjtalk-plus 0.3.4 loads Sudachi's
+    dictionary anew on every call (about 50 ms, a third of a short phrase's synthesis) to read kanji with
+    several readings; the tokenizer it builds is the same each time. Raises ImportError without it."""
+    import pyopenjtalk
+    import pyopenjtalk.utils as jtalk_utils
+
+    sudachi = getattr(jtalk_utils, "dictionary", None)
+    if sudachi is not None and not isinstance(sudachi, _OneSudachi):
+        jtalk_utils.dictionary = _OneSudachi(sudachi)
+    return pyopenjtalk
+
+
+class _OneSudachi:
+    """Stands for `sudachipy.dictionary` inside pyopenjtalk: `Dictionary().create()` built once."""
+
+    def __init__(self, dictionary_module: ModuleType) -> None:
+        self._module, self._tokenizer = dictionary_module, None
+
+    def Dictionary(self) -> _OneSudachi:  # noqa: N802 - the name pyopenjtalk calls
+        return self
+
+    def create(self):  # noqa: ANN201 - a sudachipy Tokenizer
+        if self._tokenizer is None:
+            self._tokenizer = self._module.Dictionary().create()
+        return self._tokenizer
+
+
 class JTalkBackend:
     name = "jtalk"
 
@@ -99,16 +129,16 @@ class JTalkBackend:
         if lang != "ja":
             raise BackendUnavailable(f'Open JTalk speaks Japanese only, not {lang!r}; use backend = "espeak"')
         try:
-            import pyopenjtalk
+            pyopenjtalk = open_jtalk()
         except Exception as exc:
             raise BackendUnavailable(
-                f"Open JTalk is not installed ({exc}); `pip install 'kikimimi[jtalk]'` "
-                f"(the pyopenjtalk-plus package, offline, dictionary included)"
+                f"Open JTalk is not installed ({exc}); `pip install pyopenjtalk-plus==0.3.4.post11` "
+                f"(offline, dictionary included; ./run installs it)"
             ) from exc
         self._tts = pyopenjtalk.tts
 
     def synth(self, line: Line) -> Clip:
-        wav, rate = self._tts(line.text)  # float64 at int16 scale
+        wav, rate = self._tts(line.natural)  # float64 at int16 scale
         return trim(Clip((np.asarray(wav, dtype=np.float32) / 32768.0), int(rate)))
 
 

@@ -65,3 +65,10 @@ def test_voice_packs_go_to_the_tables_writable_data_folder_not_the_package(tmp_p
     monkeypatch.setenv("KIKIMIMI_DATA", str(tmp_path / "var"))
     assert default_pack_dir("ja", "espeak") == tmp_path / "var" / "packs" / "ja-espeak"
     assert data_dir("voices") not in default_pack_dir("ja", "espeak").parents
+
+
+def test_each_language_has_its_voice_by_default(tmp_path: Path) -> None:
+    ja, _ = parse_voice({}, FOUR, "ja", "table.toml", tmp_path)
+    en, _ = parse_voice({}, FOUR, "en", "table.toml", tmp_path)
+    assert (ja.backend, ja.pack.name) == ("jtalk", "ja-jtalk")
+    assert (en.backend, en.pack.name) == ("espeak", "en-espeak")

@@ -62,23 +62,50 @@ def test_espeak_voice_is_chosen_by_language() -> None:
 
 
 def test_missing_open_jtalk_is_a_clear_message(mocker) -> None:
-    """pyopenjtalk-plus is installed with the test tools, so its absence is made with a mock: a None entry in
-    sys.modules makes `import pyopenjtalk` fail as it does on a machine without the package."""
+    """pyopenjtalk-plus is a dependency, so its absence is made with a mock: a None entry in sys.modules
+    makes `import pyopenjtalk` fail as it does on a machine where the package cannot be installed."""
     mocker.patch.dict(sys.modules, {"pyopenjtalk": None})
-    with pytest.raises(BackendUnavailable, match=r"kikimimi\[jtalk\]"):
+    with pytest.raises(BackendUnavailable, match=r"pyopenjtalk-plus"):
         make_backend("jtalk", "ja")
     worker = SpeechWorker("jtalk", "ja")
     assert "pyopenjtalk-plus" in (worker.start() or "")
     assert worker.backend is None and worker.render(None).exception() is not None  # a fallback, not a crash
 
 
-@pytest.mark.skipif(importlib.util.find_spec("pyopenjtalk") is None,
-                    reason="pyopenjtalk-plus is not installed (pip install 'kikimimi[jtalk]')")
+@needs_espeak
+def test_japanese_falls_back_to_espeak_where_open_jtalk_cannot_run_said_once(mocker, tmp_path, caplog) -> None:
+    """Open JTalk's absence is made with a mock (see above); espeak-ng then speaks, and the table says so once."""
+    mocker.patch.dict(sys.modules, {"pyopenjtalk": None})
+    spec = VoiceSpec("ja", "jtalk", None, None, False, tmp_path / "wav")
+    with caplog.at_level("WARNING", logger="kikimimi.voice"):
+        voice = Voice.open(spec, [OutputSpec("hand:1", None, (1,), 1.0, "wav")],
+                           phrases=Catalog.load("ja", make_catalog(tmp_path, CATALOG_JA, "test.ja.toml")))
+    try:
+        voice.say(Say("hand:1", "test.private", {"seat": 1}))
+        assert voice.wait_idle(timeout=30)
+    finally:
+        voice.close()
+    said = [r.getMessage() for r in caplog.records if "speaking ja with espeak" in r.getMessage()]
+    assert len(said) == 1 and "Open JTalk" in said[0]
+    assert voice.spec.backend == "espeak" and voice.audio.backend == "espeak"
+    assert len(wav_samples(tmp_path / "wav" / "hand-1.wav")) > 0.3 * 48000
+
+
+@pytest.mark.skipif(importlib.util.find_spec("pyopenjtalk") is None, reason="pyopenjtalk-plus is not installed")
 def test_open_jtalk_speaks_japanese_from_the_display_text() -> None:
     line = catalog("ja").render("turn.attacked", {"seat": 2, "count": 4})
     clip = make_backend("jtalk", "ja").synth(line)
     assert clip.rate > 0 and len(clip.samples) > clip.rate // 2  # more than half a second of speech
     assert float(abs(clip.samples).max()) > 0.05  # not silence
+
+
+def test_open_jtalk_is_given_digits_one_by_one_and_the_catalogs_readings(tmp_path: Path) -> None:
+    text = ('language = "ja"\n[params]\nnumber = "digits"\n[readings]\n"の位" = "のくらい"\n[phrases]\n'
+            '"test.n" = { text = "{seat}番の位は{number}です。", kana = "{seat}ばんの くらいわ {number}です。" }\n')
+    words = Catalog.load("ja", make_catalog(tmp_path, text, "test.ja.toml"))
+    line = words.render("test.n", {"seat": 2, "number": "12"})
+    assert line.text == "2番の位は12です。"
+    assert line.natural == "2番のくらいはイチ、ニです。"  # not じゅうに, not イ
 
 
 @needs_espeak
