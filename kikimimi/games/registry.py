@@ -126,8 +126,6 @@ class GameInfo:
     seat_key: str | None = None  # the set-up key that gives the seat count (6 nimmt!'s `players`)
     setup_check: Callable[[Mapping[str, Any]], str | None] | None = None  # rules across keys
     extra_readers: tuple[str, ...] = ()  # reader roles besides field and hand:N
-    other_hands: bool = False  # a tap on hand:N beyond the game's seats (a bigger table's reader) is an
-    #   event the game answers (its contract says so), not a malformed script line
     bots: Mapping[str, str] = field(default_factory=dict)  # name -> "module:factory(seed, setup) -> Bots"
     default_bot: str = "bot"
     view: str | None = None  # "module:function(report, *, reveal, players, titles) -> rich Text": the

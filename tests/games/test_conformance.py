@@ -173,3 +173,14 @@ def test_a_tap_on_the_field_of_an_unknown_tag_changes_nothing(info):
 
 def test_every_registered_game_is_found_by_its_id():
     assert [get_info(game_id) for game_id in IDS] == GAMES
+
+
+def test_a_tap_on_a_hand_reader_beyond_the_seats_replays(info):
+    """A bigger table's `hand:K`, K beyond this game's seats: the game answers it (a referee alert),
+    so a script holding one replays instead of stopping at an unknown reader."""
+    beyond = f"hand:{info.seat_count(info.setup_defaults) + 1}"
+    lines = [json.dumps({"game": info.id}), json.dumps({"scan": beyond, "piece": info.pieces[0]})]
+    result = replay(lines, lang="en")
+    assert result.ok, result.refused
+    assert any(alert.key == "reader.unknown" for alert in result.steps[-1].effects if not isinstance(alert, Say))
+

@@ -7,7 +7,6 @@ INFO = register(GameInfo(
     id="royal-nine",
     titles={"ja": "ロイヤルナイン", "en": "Royal Nine"},
     seats=(2, 2),
-    other_hands=True,  # contract: hand:N, N > 2, is a bigger table's reader: an alert, not malformed
     engine="kikimimi.games.royal_nine.engine:RoyalNine",
     pieces=CARDS,
     controls=CONTROLS,  # cell-1..cell-9: one tag per seat each (the reader tells the seat)
