@@ -184,3 +184,18 @@ def test_a_tap_on_a_hand_reader_beyond_the_seats_replays(info):
     assert result.ok, result.refused
     assert any(alert.key == "reader.unknown" for alert in result.steps[-1].effects if not isinstance(alert, Say))
 
+
+def test_undo_takes_back_the_last_accepted_event_past_a_refused_tap(info, bot_games):
+    """The Priest's undo means the last play: a refused tap after it (an unknown tag) must not eat it."""
+    run = bot_games[0]
+    session = Session(info.game, run.setup)
+    for event in run.events:
+        before = info.game.report(session.state)
+        session.feed(event)
+        if info.game.report(session.state) != before:
+            break
+    else:
+        pytest.fail("no bot event changed the game")
+    session.feed(Scan(FIELD, None, "deadbeef"))
+    session.feed(Referee("undo"))
+    assert info.game.report(session.state) == before
