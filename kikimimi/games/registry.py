@@ -20,13 +20,9 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Protocol
 
-from kikimimi.games.base import FIELD, Effect, Event, Game, hand
+from kikimimi.games.base import FIELD, Effect, Event, Game, SetupError, hand
 
 DEFAULT_GAME = "trident"  # a script without a set-up line, a config without `game`
-
-
-class SetupError(ValueError):
-    """A set-up that cannot start a game; the message says which key and why."""
 
 
 class UnknownGame(KeyError):
