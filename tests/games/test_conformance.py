@@ -56,6 +56,21 @@ def test_bot_games_end_without_raising_mutating_or_leaking(info, bot_games):
         assert info.game.is_over(run.state) and run.outcome is not None
 
 
+def test_every_game_registers_invariants_checked_after_every_event(info, bot_games):
+    assert info.invariant_check() is not None, f"{info.id} registers no invariants: simulate would check nothing"
+    for run in bot_games:
+        assert run.checks == len(run.events) > 0
+
+
+def test_simulate_reports_how_many_invariant_checks_it_ran(info, capsys):
+    from kikimimi.cli import main
+
+    assert main(["simulate", "--game", info.id, "--games", "2", "--seed", "1", "--json"]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["invariant_violations"] == 0
+    assert summary["invariant_checks"] == round(summary["mean_events_per_game"] * 2)
+
+
 def test_the_same_seed_plays_the_same_game(info, bot_games):
     again = play_bot_game(info, SEEDS[0])
     assert again.events == bot_games[0].events

@@ -25,6 +25,7 @@ INFO = register(GameInfo(
         RefereeAction("next", "Next round", "z"),
     ),
     privacy="kikimimi.games.royal_nine.invariants:privacy_leaks",
+    invariants="kikimimi.games.royal_nine.invariants:check",
     bench="kikimimi.games.royal_nine.bench",
     max_events=2000,
     summary="two seats lay open cards around a face-down common card: straights, flushes, royal nine",
