@@ -13,9 +13,11 @@ reader that the game keeps in its state until every seat has chosen; what each s
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import importlib
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Generic, NamedTuple, Protocol, TypeVar
+from types import ModuleType
+from typing import Any, ClassVar, Generic, NamedTuple, Protocol, TypeVar
 
 SPEAKER = "speaker"
 FIELD = "field"
@@ -165,13 +167,8 @@ S = TypeVar("S")
 
 
 class Game(Protocol, Generic[S]):
-    """One game of the table. Implementations are stateless objects; all state lives in `S`."""
-
-    name: str
-
-    def readers(self, seats: int) -> Sequence[str]:
-        """The reader roles this game listens to."""
-        ...
+    """One game of the table. Implementations are stateless objects; all state lives in `S`. Every game
+    of the table builds on `GameEngine` below, which implements all of it but the rules."""
 
     def initial(self, setup: Mapping[str, Any]) -> S:
         """The state before the first event, from a set-up (first player, rules, ...)."""
@@ -194,3 +191,122 @@ class Game(Protocol, Generic[S]):
         ...
 
     def is_over(self, state: S) -> bool: ...
+
+
+class SetupError(ValueError):
+    """A set-up that cannot start a game; the message says which key and why (the one for every game)."""
+
+
+def refuse(action: str, why: str, fx: list[Effect]) -> None:
+    """A referee action the game does not take now: said on the speaker, the reason to the Priest."""
+    fx.append(Say(SPEAKER, "referee.refused"))
+    fx.append(Alert("referee.refused", {"action": action, "why": why}))
+
+
+class GameEngine(Generic[S]):
+    """The shell every engine builds on (as python-chess's variants build on its `Board`).
+
+    `apply` here does what every game does alike: a reader the game does not use and an unknown tag
+    change nothing (an alert; the tapping reader hears "unknown tag"); the Priest's `end` is refused
+    once the game is over; a referee action the game does not know is refused. Only then does it call
+    the game's own handlers, `tap`, `referee` and `end`, on the game's working copy of the state
+    (`draft`). `observe` and `report` default to the `observation` and `state_report` functions of the
+    game package's `report` module, imported on first use (it may import the engine).
+
+    An engine on a hot path (the Trident's) may override `apply` whole and keep the rest.
+    """
+
+    seats: ClassVar[int] = 2  # seats of the game (a game whose count is in its state: `seat_count`)
+    tags: ClassVar[frozenset[str]] = frozenset()  # every piece and control id the game knows
+    no_such_action: ClassVar[str] = "unknown referee action"  # the Priest's alert for any other action
+
+    # -- what a game writes ---------------------------------------------------------------------
+
+    def initial(self, setup: Mapping[str, Any]) -> S:
+        raise NotImplementedError
+
+    def tap(self, state: S, reader: str, out: str, seat: int | None, tag: str, uid: str | None,
+            fx: list[Effect]) -> S:
+        """A known tag on one of the game's readers (`seat` None: the field; `out` where to answer)."""
+        raise NotImplementedError
+
+    def end(self, state: S, fx: list[Effect]) -> S:
+        """The Priest ends a game that is not over."""
+        raise NotImplementedError
+
+    def referee(self, state: S, action: str, params: Mapping[str, Any], fx: list[Effect]) -> S | None:
+        """A referee action of the game's own (besides `end`); None: the game has no such action."""
+        return None
+
+    def summary(self, state: S) -> list[Effect]:
+        """Public phrases that say where the game stands (after an undo, on resuming)."""
+        return list(self._report_module().summary(state))
+
+    # -- what a game may change -----------------------------------------------------------------
+
+    def draft(self, state: S) -> S:
+        """The state a handler may work on: the state itself when states are immutable (the default);
+        a game whose handlers change the state in place returns a copy."""
+        return state
+
+    def seat_count(self, state: S) -> int:
+        return self.seats
+
+    def output_of(self, state: S, reader: str) -> str | None:
+        """Where a tap on `reader` is answered; None for a reader the game does not use."""
+        if reader == FIELD:
+            return SPEAKER
+        seat = seat_of(reader)
+        return reader if seat is not None and 1 <= seat <= self.seat_count(state) else None
+
+    def unknown_reader(self, state: S, reader: str, tag: str | None, fx: list[Effect]) -> None:
+        """A tap on a reader the game does not use (a bigger table's hand:K): the Priest sees it."""
+        fx.append(Alert("reader.unknown", {"reader": reader, "tag": tag}))
+
+    def is_over(self, state: S) -> bool:
+        return getattr(state, "phase", None) == "over"
+
+    # -- the shell ------------------------------------------------------------------------------
+
+    def apply(self, state: S, event: Event) -> tuple[S, list[Effect]]:
+        fx: list[Effect] = []
+        if isinstance(event, Referee):
+            action = str(event.action)
+            if action == "end":
+                if self.is_over(state):
+                    refuse(action, "the game is already over", fx)
+                    return state, fx
+                return self.end(self.draft(state), fx), fx
+            done = self.referee(self.draft(state), action, dict(event.params or {}), fx)
+            if done is None:
+                refuse(action, self.no_such_action, fx)
+                return state, fx
+            return done, fx
+        if not isinstance(event, Scan):
+            fx.append(Alert("event.unknown", {"event": repr(event)}))
+            return state, fx
+        reader, tag = event.reader, event.piece
+        out = self.output_of(state, reader) if isinstance(reader, str) else None
+        if out is None:
+            self.unknown_reader(state, str(reader), tag, fx)
+            return state, fx
+        if not isinstance(tag, str) or tag not in self.tags:
+            fx.append(Say(out, "tap.unknown_tag"))
+            shown = tag if isinstance(tag, str) else None
+            fx.append(Alert("tag.unknown", {"reader": reader, "uid": event.uid, "tag": shown}))
+            return state, fx
+        return self.tap(self.draft(state), reader, out, seat_of(reader), tag, event.uid, fx), fx
+
+    def observe(self, state: S, seat: int | None) -> dict[str, Any]:
+        return dict(self._report_module().observation(state, seat))
+
+    def report(self, state: S) -> dict[str, Any]:
+        return dict(self._report_module().state_report(state))
+
+    @classmethod
+    def _report_module(cls) -> ModuleType:
+        module = cls.__dict__.get("_report")
+        if module is None:
+            module = importlib.import_module(cls.__module__.rpartition(".")[0] + ".report")
+            cls._report = module  # type: ignore[attr-defined]
+        return module

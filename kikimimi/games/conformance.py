@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kikimimi.games.base import Event, GameOver, Outcome, Say
-from kikimimi.games.registry import GameInfo, load
+from kikimimi.games.registry import GameInfo
 
 
 @dataclass
@@ -28,6 +28,7 @@ class BotGame:
     state: Any = None
     outcome: Outcome | None = None
     problems: list[str] = field(default_factory=list)
+    checks: int = 0  # invariant checks run (one per event for a game with invariants)
 
 
 def play_bot_game(info: GameInfo, seed: int, setup: dict[str, Any] | None = None, *, deep: bool = False,
@@ -39,7 +40,7 @@ def play_bot_game(info: GameInfo, seed: int, setup: dict[str, Any] | None = None
     run = BotGame(seed, setup)
     players = info.new_bots(seed, setup, bots)
     privacy = info.privacy_check()
-    invariants = load(info.invariants) if info.invariants else None
+    invariants = info.invariant_check()
     outputs = set(info.outputs(setup))
     state = game.initial(setup)
     for _ in range(info.max_events):
@@ -66,8 +67,9 @@ def play_bot_game(info: GameInfo, seed: int, setup: dict[str, Any] | None = None
             run.problems += [f"seed {seed} event {len(run.events)} {event}: {leak}"
                              for leak in privacy(state, event, effects, after)]
         if invariants is not None:
+            run.checks += 1
             run.problems += [f"seed {seed} event {len(run.events)} {event}: {broken}"
-                             for broken in invariants(after, event, effects)]
+                             for broken in invariants(state, event, effects, after)]
         state = after
     else:
         run.problems.append(f"seed {seed}: no end after {info.max_events} events")
@@ -104,8 +106,10 @@ class Totals:
     games: int = 0
     events: int = 0
     seconds: float = 0.0
+    checks: int = 0
     wins: Counter = field(default_factory=Counter)
     reasons: Counter = field(default_factory=Counter)
+    details: dict[str, Counter] = field(default_factory=dict)  # each plain detail of the outcomes, counted
     problems: list[str] = field(default_factory=list)
 
     def summary(self, info: GameInfo) -> dict[str, Any]:
@@ -116,7 +120,10 @@ class Totals:
             "ended_by": dict(self.reasons),
             "mean_events_per_game": round(self.events / max(self.games, 1), 1),
             "games_per_second": round(self.games / self.seconds, 1) if self.seconds else 0.0,
-            "problems": len(self.problems),
+            **{f"{name}_by_value": {str(value): count for value, count in sorted(counts.items(), key=str)}
+               for name, counts in sorted(self.details.items())},
+            "invariant_checks": self.checks,
+            "invariant_violations": len(self.problems),
         }
 
 
@@ -128,9 +135,13 @@ def simulate(info: GameInfo, games: int, seed: int, setup: dict[str, Any] | None
         run = play_bot_game(info, seed * 1_000_003 + index, setup)
         totals.games += 1
         totals.events += len(run.events)
+        totals.checks += run.checks
         totals.problems += run.problems
         if run.outcome is not None:
             totals.wins.update(run.outcome.winners)
             totals.reasons[run.outcome.reason or "end"] += 1
+            for name, value in run.outcome.details.items():
+                if value is None or isinstance(value, int | str):  # a plain detail (the Trident's `crashed`)
+                    totals.details.setdefault(name, Counter())[value] += 1
     totals.seconds = time.perf_counter() - started
     return totals

@@ -20,13 +20,9 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Protocol
 
-from kikimimi.games.base import FIELD, Effect, Event, Game, hand
+from kikimimi.games.base import FIELD, Effect, Event, Game, SetupError, hand
 
 DEFAULT_GAME = "trident"  # a script without a set-up line, a config without `game`
-
-
-class SetupError(ValueError):
-    """A set-up that cannot start a game; the message says which key and why."""
 
 
 class UnknownGame(KeyError):
@@ -110,6 +106,8 @@ class Bots(Protocol):
 
 # What a game's privacy check returns for one step: a sentence per leak, empty when nothing leaked.
 PrivacyCheck = Callable[[Any, Event, Sequence[Effect], Any], list[str]]
+# What a game's invariants return for one step (before, event, effects, after): a sentence per broken rule.
+InvariantCheck = Callable[[Any, Event, Sequence[Effect], Any], list[str]]
 
 
 @dataclass(frozen=True)
@@ -126,8 +124,6 @@ class GameInfo:
     seat_key: str | None = None  # the set-up key that gives the seat count (6 nimmt!'s `players`)
     setup_check: Callable[[Mapping[str, Any]], str | None] | None = None  # rules across keys
     extra_readers: tuple[str, ...] = ()  # reader roles besides field and hand:N
-    other_hands: bool = False  # a tap on hand:N beyond the game's seats (a bigger table's reader) is an
-    #   event the game answers (its contract says so), not a malformed script line
     bots: Mapping[str, str] = field(default_factory=dict)  # name -> "module:factory(seed, setup) -> Bots"
     default_bot: str = "bot"
     view: str | None = None  # "module:function(report, *, reveal, players, titles) -> rich Text": the
@@ -140,8 +136,8 @@ class GameInfo:
     #   table waits for ("give seat 2 two pieces from the basket"); without one, whose turn it is
     referee_actions: tuple[RefereeAction, ...] = ()
     privacy: str | None = None  # "module:function" (a PrivacyCheck) for the conformance suite
-    invariants: str | None = None  # "module:function(state, event, effects) -> list[str]": what must
-    #   hold after every event (simulate and the conformance suite check it)
+    invariants: str | None = None  # "module:function" (an InvariantCheck): what must hold after every
+    #   event (simulate and the conformance suite check it; the suite refuses a game without one)
     bench: str | None = None  # a module with add_arguments(parser) and run(args): `kikimimi bench <id>`
     clock: str | None = None  # "module:function(state) -> (seat, seconds) | None": the seat the table
     #   waits for and its time; the live table restarts its timer whenever that changes, warns the seat
@@ -151,8 +147,6 @@ class GameInfo:
     #   journal so that replay and resume need no randomness; never called on replay or resume
     ladder: str | None = None  # a module of ranks, peerage and streaks derived from this game's results
     #   (records compute them from this game's results only; games without one keep plain results)
-    simulate: str | None = None  # "module:function(games, seed, setup) -> dict": the game's own
-    #   `kikimimi simulate` summary (else the generic one of kikimimi.games.conformance)
     max_events: int = 5000  # a bot game longer than this is a bug (the conformance suite's bound)
     summary: str = ""  # one line for `kikimimi games`
 
@@ -240,6 +234,9 @@ class GameInfo:
 
     def privacy_check(self) -> PrivacyCheck | None:
         return load(self.privacy) if self.privacy else None
+
+    def invariant_check(self) -> InvariantCheck | None:
+        return load(self.invariants) if self.invariants else None
 
 
 def load(target: str) -> Any:

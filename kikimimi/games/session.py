@@ -1,7 +1,9 @@
 """A game in progress: the states it went through, so that the referee can take events back.
 
 Undo is the same for every game, so it lives here and not in the games: states are immutable,
-so taking back the last input event is restoring the state before it.
+so taking back an event is restoring the state before it. The Priest's undo means the last play, so it
+takes back the last *accepted* event (one that changed the state), with the refused or listening taps
+that followed it: a refused tap between the play and the undo must not eat the undo.
 """
 
 from __future__ import annotations
@@ -12,7 +14,6 @@ from typing import Any, Generic, TypeVar
 from kikimimi.games.base import SPEAKER, Alert, Effect, Event, Game, Referee, Say
 
 S = TypeVar("S")
-
 
 
 class Session(Generic[S]):
@@ -36,8 +37,12 @@ class Session(Generic[S]):
         return effects
 
     def undo(self) -> list[Effect]:
-        if not self.events:
+        states = self._states
+        last = len(self.events)
+        while last > 0 and states[last] == states[last - 1]:
+            last -= 1
+        if last == 0:
             return [Say(SPEAKER, "referee.nothing_to_undo"), Alert("undo.nothing")]
-        self._states.pop()
-        self.events.pop()
+        del states[last:]
+        del self.events[last - 1:]
         return [Say(SPEAKER, "referee.undone"), *self.game.summary(self.state)]

@@ -137,7 +137,7 @@ def parse_assignments(items: list[str]) -> dict[str, Any]:
 
 def cmd_simulate(args: argparse.Namespace) -> int:
     from kikimimi.games.conformance import simulate
-    from kikimimi.games.registry import DEFAULT_GAME, UnknownGame, get_info, load
+    from kikimimi.games.registry import DEFAULT_GAME, UnknownGame, get_info
 
     try:
         info = get_info(args.game or DEFAULT_GAME)
@@ -145,13 +145,9 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     except (UnknownGame, ValueError) as exc:
         error(f"simulate: {exc}")
         return 2
-    if info.simulate:
-        summary = load(info.simulate)(args.games, args.seed, setup)
-    else:
-        totals = simulate(info, args.games, args.seed, setup)
-        summary = {**totals.summary(info), "invariant_violations": len(totals.problems),
-                   "violations": totals.problems[:20]}
-    problems = summary.pop("violations", [])
+    totals = simulate(info, args.games, args.seed, setup)
+    summary = totals.summary(info)
+    problems = totals.problems[:20]
     if args.json:
         print(json.dumps(summary, indent=2))
     else:

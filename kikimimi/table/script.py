@@ -55,8 +55,8 @@ def parse_line(obj: Any, deck: Deck | None, info: GameInfo, setup: Mapping[str, 
             raise ScriptLineError(f"unknown key(s) {echoed(sorted(extra))} (a scan line has scan, piece or uid, t)")
         reader = obj["scan"]
         readers = info.readers(setup)
-        if reader not in readers and not (info.other_hands and isinstance(reader, str)
-                                          and (seat_of(reader) or 0) >= 1):
+        # hand:K beyond the seats is a bigger table's reader: every game answers it (an alert), so it replays.
+        if reader not in readers and not (isinstance(reader, str) and (seat_of(reader) or 0) >= 1):
             raise ScriptLineError(f"unknown reader {echoed(reader)} (readers of {info.id}: {', '.join(readers)})")
         if ("piece" in obj) == ("uid" in obj):
             raise ScriptLineError("a scan line needs exactly one of piece or uid")

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from kikimimi.games.base import FIELD, Referee, Say, Scan
+from kikimimi.games.base import FIELD, GameEngine, Referee, Say, Scan
 from kikimimi.games.conformance import play_bot_game
 from kikimimi.games.registry import SetupError, games, get_info
 from kikimimi.games.session import Session
@@ -43,7 +43,7 @@ def test_the_registry_entry_is_complete(info):
     assert 1 <= info.seats[0] <= info.seats[1] <= 10
     assert info.pieces and len(set(info.pieces)) == len(info.pieces)
     assert not set(info.pieces) & set(info.controls)
-    assert info.game.name == info.id
+    assert isinstance(info.game, GameEngine), "an engine builds on the shared base"
     assert info.bots and info.privacy, "a game declares its bots and what is private"
     assert (data_dir("devices") / "decks" / f"{info.id}-sim.toml").exists()
     assert (data_dir("devices") / "tables" / f"{info.id}-sim.toml").exists()
@@ -54,6 +54,21 @@ def test_bot_games_end_without_raising_mutating_or_leaking(info, bot_games):
     for run in bot_games:
         assert run.problems == []
         assert info.game.is_over(run.state) and run.outcome is not None
+
+
+def test_every_game_registers_invariants_checked_after_every_event(info, bot_games):
+    assert info.invariant_check() is not None, f"{info.id} registers no invariants: simulate would check nothing"
+    for run in bot_games:
+        assert run.checks == len(run.events) > 0
+
+
+def test_simulate_reports_how_many_invariant_checks_it_ran(info, capsys):
+    from kikimimi.cli import main
+
+    assert main(["simulate", "--game", info.id, "--games", "2", "--seed", "1", "--json"]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["invariant_violations"] == 0
+    assert summary["invariant_checks"] == round(summary["mean_events_per_game"] * 2)
 
 
 def test_the_same_seed_plays_the_same_game(info, bot_games):
@@ -173,3 +188,29 @@ def test_a_tap_on_the_field_of_an_unknown_tag_changes_nothing(info):
 
 def test_every_registered_game_is_found_by_its_id():
     assert [get_info(game_id) for game_id in IDS] == GAMES
+
+
+def test_a_tap_on_a_hand_reader_beyond_the_seats_replays(info):
+    """A bigger table's `hand:K`, K beyond this game's seats: the game answers it (a referee alert),
+    so a script holding one replays instead of stopping at an unknown reader."""
+    beyond = f"hand:{info.seat_count(info.setup_defaults) + 1}"
+    lines = [json.dumps({"game": info.id}), json.dumps({"scan": beyond, "piece": info.pieces[0]})]
+    result = replay(lines, lang="en")
+    assert result.ok, result.refused
+    assert any(alert.key == "reader.unknown" for alert in result.steps[-1].effects if not isinstance(alert, Say))
+
+
+def test_undo_takes_back_the_last_accepted_event_past_a_refused_tap(info, bot_games):
+    """The Priest's undo means the last play: a refused tap after it (an unknown tag) must not eat it."""
+    run = bot_games[0]
+    session = Session(info.game, run.setup)
+    for event in run.events:
+        before = info.game.report(session.state)
+        session.feed(event)
+        if info.game.report(session.state) != before:
+            break
+    else:
+        pytest.fail("no bot event changed the game")
+    session.feed(Scan(FIELD, None, "deadbeef"))
+    session.feed(Referee("undo"))
+    assert info.game.report(session.state) == before

@@ -384,8 +384,7 @@ def test_referee_end_and_unknown_actions():
 def test_undo_takes_back_a_mistaken_choice():
     table = seed_table()
     table.field(16)
-    table.field(96)  # refused
-    table.feed(Referee("undo"))
+    table.field(96)  # refused: the undo passes over it to the choice
     table.feed(Referee("undo"))
     assert table.report["chosen"]["1"] is None and 16 in table.report["hands"]["1"]
     assert ("speaker", "referee.undone") in table.sent()

@@ -31,7 +31,7 @@ class Table:
         effects = self.session.feed(event)
         assert before == snapshot, "apply changed its input"
         if not (isinstance(event, Referee) and event.action == "undo"):
-            problems = check(self.state, event, effects) + privacy_leaks(before, event, effects, self.state)
+            problems = check(before, event, effects, self.state) + privacy_leaks(before, event, effects, self.state)
             assert not problems, problems
         self.effects = effects
         self.spoken += [e for e in effects if isinstance(e, Say)]

@@ -30,7 +30,7 @@ class SuhjongMachine(RuleBasedStateMachine):
         effects = self.session.feed(event)
         assert before == snapshot, "apply changed its input state"
         if not (isinstance(event, Referee) and event.action == "undo"):
-            self.problems = check(self.session.state, event, effects) + privacy_leaks(
+            self.problems = check(before, event, effects, self.session.state) + privacy_leaks(
                 before, event, effects, self.session.state)
 
     @rule(reader=st.sampled_from([*READERS, "hand:3", "table"]), tag=TAGS)

@@ -56,7 +56,7 @@ def test_malformed_lines_are_reported_with_their_number_and_skipped(tmp_path, ca
         '{"game": "trident", "first": 2}',
         '{"scan": "hand:1", "piece": "heart-1"}',
         'not json',
-        '{"scan": "hand:9", "piece": "heart-2"}',
+        '{"scan": "table", "piece": "heart-2"}',
         '{"scan": "hand:1", "piece": "heart-99"}',
         '{"scan": "hand:1", "piece": "heart-2", "colour": "red"}',
         '{"scan": "field", "uid": "04aabbcc"}',

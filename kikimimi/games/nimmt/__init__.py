@@ -29,6 +29,7 @@ INFO = register(GameInfo(
           "safest": "kikimimi.games.nimmt.bots:safest_bots"},
     view="kikimimi.games.nimmt.view:state_text",
     privacy="kikimimi.games.nimmt.invariants:privacy_leaks",
+    invariants="kikimimi.games.nimmt.invariants:check",
     bench="kikimimi.games.nimmt.bench",
     max_events=20000,
     summary="2-10 players choose cards in secret; the 6th card of a row takes its bullheads",

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from kikimimi.games.base import FIELD, SPEAKER, Alert, Effect, Event, GameOver, Outcome, Referee, Say, hand, seat_of
+from kikimimi.games.base import SPEAKER, Alert, Effect, GameEngine, GameOver, Outcome, Say, SetupError, hand, seat_of
 from kikimimi.games.nimmt.phrases import CARD_KEYS
 from kikimimi.games.nimmt.pieces import BULLHEADS, CARD_OF, ROW_OF
 from kikimimi.games.nimmt.state import (
@@ -33,10 +33,6 @@ from kikimimi.games.nimmt.state import (
 MIN_PLAYERS, MAX_PLAYERS = 2, 10
 
 
-class SetupError(ValueError):
-    """A set-up that cannot start a game (the registry's parse_setup reports these before)."""
-
-
 def setup_problem(setup: Mapping[str, Any]) -> str | None:
     """The rule across keys: `first` is one of the seats (the contract's malformed line)."""
     players, first = setup.get("players", 4), setup.get("first", 1)
@@ -55,13 +51,11 @@ def card_say(to: str, card: int) -> Say:
     return Say(to, CARD_KEYS[BULLHEADS[card]], {"card": card})
 
 
-class Nimmt:
-    """6 nimmt! for 2 to 10 seats (the Game protocol of kikimimi.games.base)."""
+class Nimmt(GameEngine[NimmtState]):
+    """6 nimmt! for 2 to 10 seats."""
 
-    name = "nimmt"
-
-    def readers(self, seats: int = 4) -> tuple[str, ...]:
-        return (FIELD, *(hand(seat) for seat in range(1, seats + 1)))
+    tags = frozenset(CARD_OF) | frozenset(ROW_OF)
+    no_such_action = "unknown referee action (6 nimmt! has none of its own; undo is the table's)"
 
     def initial(self, setup: Mapping[str, Any] | None = None) -> NimmtState:
         setup = dict(setup or {})
@@ -70,60 +64,43 @@ class Nimmt:
             raise SetupError(problem)
         return NimmtState.new(setup.get("players", 4), setup.get("first", 1), setup.get("target", 0))
 
-    def is_over(self, state: NimmtState) -> bool:
-        return state.phase == OVER
+    def draft(self, state: NimmtState) -> NimmtState:
+        return state.copy()
 
-    def apply(self, state: NimmtState, event: Event) -> tuple[NimmtState, list[Effect]]:
-        s = state.copy()
-        fx: list[Effect] = []
-        if isinstance(event, Referee):
-            _referee(s, event, fx)
-        elif isinstance(event, tuple) and len(event) >= 2:
-            _scan(s, event[0], event[1], event[2] if len(event) > 2 else None, fx)
-        return s, fx
+    def seat_count(self, state: NimmtState) -> int:
+        return state.players
+
+    def unknown_reader(self, state: NimmtState, reader: str, tag: str | None, fx: list[Effect]) -> None:
+        # D18: a reader the game does not use changes nothing; a spare seat's earphone hears why.
+        super().unknown_reader(state, reader, tag, fx)
+        seat = seat_of(reader)
+        if seat is not None and 1 <= seat <= MAX_PLAYERS:
+            fx.append(Say(hand(seat), "tap.no_seat"))
+
+    def tap(self, state: NimmtState, reader: str, out: str, seat: int | None, tag: str, uid: str | None,
+            fx: list[Effect]) -> NimmtState:
+        if state.phase == OVER:
+            fx.append(Say(out, "game.over"))
+        elif tag in ROW_OF:
+            _row_tag(state, seat, out, ROW_OF[tag], fx)
+        elif seat is None:
+            _field_card(state, CARD_OF[tag], fx)
+        else:
+            _hand_card(state, seat, CARD_OF[tag], fx)
+        return state
+
+    def end(self, state: NimmtState, fx: list[Effect]) -> NimmtState:
+        fx.append(Say(SPEAKER, "game.ended"))
+        for seat in state.seats:
+            fx.append(Say(SPEAKER, "score.total", {"seat": seat, "bullheads": state.total(seat)}))
+        _end(state, "referee", fx)
+        return state
 
     def summary(self, state: NimmtState) -> list[Effect]:
         return _summary(state)
 
-    def observe(self, state: NimmtState, seat: int | None) -> dict[str, Any]:
-        from kikimimi.games.nimmt.report import observation
-
-        return observation(state, seat)
-
-    def report(self, state: NimmtState) -> dict[str, Any]:
-        from kikimimi.games.nimmt.report import state_report
-
-        return state_report(state)
-
 
 # -- taps ------------------------------------------------------------------------------------------
-
-
-def _scan(s: NimmtState, reader: Any, tag: Any, uid: Any, fx: list[Effect]) -> None:
-    seat = seat_of(reader) if isinstance(reader, str) else None
-    if reader == FIELD:
-        out = SPEAKER
-    elif seat is not None and 1 <= seat <= s.players:
-        out = hand(seat)
-    else:
-        # D18: a reader the game does not use changes nothing; a spare seat's earphone hears why.
-        fx.append(Alert("reader.unknown", {"reader": str(reader), "tag": tag}))
-        if seat is not None and 1 <= seat <= MAX_PLAYERS:
-            fx.append(Say(hand(seat), "tap.no_seat"))
-        return
-    if not isinstance(tag, str) or (tag not in CARD_OF and tag not in ROW_OF):
-        fx.append(Say(out, "tap.unknown_tag"))
-        fx.append(Alert("tag.unknown", {"reader": reader, "uid": uid, "tag": tag if isinstance(tag, str) else None}))
-        return
-    if s.phase == OVER:
-        fx.append(Say(out, "game.over"))
-        return
-    if tag in ROW_OF:
-        _row_tag(s, seat if out != SPEAKER else None, out, ROW_OF[tag], fx)
-    elif out == SPEAKER:
-        _field_card(s, CARD_OF[tag], fx)
-    else:
-        _hand_card(s, seat, CARD_OF[tag], fx)
 
 
 def _reading(s: NimmtState, row: int, out: str, fx: list[Effect]) -> None:
@@ -332,24 +309,6 @@ def _end(s: NimmtState, reason: str, fx: list[Effect]) -> None:
 # -- referee ---------------------------------------------------------------------------------------
 
 
-def _referee(s: NimmtState, event: Referee, fx: list[Effect]) -> None:
-    if event.action == "end":
-        if s.phase == OVER:
-            _refuse("end", "the game is already over", fx)
-            return
-        fx.append(Say(SPEAKER, "game.ended"))
-        for seat in s.seats:
-            fx.append(Say(SPEAKER, "score.total", {"seat": seat, "bullheads": s.total(seat)}))
-        _end(s, "referee", fx)
-    else:
-        _refuse(str(event.action), "unknown referee action (6 nimmt! has none of its own; undo is the table's)", fx)
-
-
-def _refuse(action: str, why: str, fx: list[Effect]) -> None:
-    fx.append(Say(SPEAKER, "referee.refused"))
-    fx.append(Alert("referee.refused", {"action": action, "why": why}))
-
-
 def _summary(s: NimmtState) -> list[Effect]:
     if s.phase == DEAL:
         return [Say(SPEAKER, "summary.deal", {"round": s.round})]
@@ -368,4 +327,4 @@ def _summary(s: NimmtState) -> list[Effect]:
     return out
 
 
-__all__ = ["Nimmt", "SetupError", "setup_problem", "ranking", "card_say"]
+__all__ = ["Nimmt", "setup_problem", "ranking", "card_say"]

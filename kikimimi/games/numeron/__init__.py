@@ -47,6 +47,7 @@ INFO = register(GameInfo(
     bots={"bot": "kikimimi.games.numeron.bots:numeron_bots"},
     view="kikimimi.games.numeron.view:state_text",
     privacy="kikimimi.games.numeron.invariants:privacy_leaks",
+    invariants="kikimimi.games.numeron.invariants:check",
     bench="kikimimi.games.numeron.bench",
     clock="kikimimi.games.numeron.clock:turn_clock",
     prepare="kikimimi.games.numeron.practice:prepare",

@@ -10,9 +10,9 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from kikimimi.games.base import FIELD, SPEAKER, Alert, Effect, Event, GameOver, Outcome, Referee, Say, Scan, hand
+from kikimimi.games.base import SPEAKER, Alert, Effect, GameEngine, GameOver, Outcome, Say, hand
 from kikimimi.games.numeron.judge import class_word, judge, slash, solver_calls
-from kikimimi.games.numeron.pieces import CTL_CLEAR, ITEMS, klass, parse, place_name
+from kikimimi.games.numeron.pieces import CONTROLS, CTL_CLEAR, ITEMS, PIECES, klass, parse, place_name
 from kikimimi.games.numeron.state import (
     CALL,
     CHANGE_DIGIT,
@@ -32,8 +32,6 @@ from kikimimi.games.numeron.state import (
     other,
 )
 
-READERS = (FIELD, hand(1), hand(2))
-_SEAT_OF = {hand(1): 1, hand(2): 2}
 REPEAT_CALLS = 5  # ctl-repeat says the last five calls
 
 
@@ -42,13 +40,11 @@ def valid_number(text: Any, digits: int) -> bool:
             and len(set(text)) == digits)
 
 
-class Numeron:
-    """Numeron for two seats, the table as the game master (the Game protocol of kikimimi.games.base)."""
+class Numeron(GameEngine[NumeronState]):
+    """Numeron for two seats, the table as the game master."""
 
-    name = "numeron"
-
-    def readers(self, seats: int = 2) -> tuple[str, ...]:
-        return READERS
+    tags = frozenset(PIECES) | frozenset(CONTROLS)
+    no_such_action = "Numeron has no such referee action"
 
     def initial(self, setup: Mapping[str, Any] | None = None) -> NumeronState:
         setup = setup or {}
@@ -61,53 +57,20 @@ class Numeron:
             state = replace(state, numbers=(None, secret), phase=PLAY, turn=1, step=CALL, calls_left=1)
         return state
 
-    def is_over(self, state: NumeronState) -> bool:
-        return state.phase == OVER
+    def end(self, state: NumeronState, fx: list[Effect]) -> NumeronState:
+        fx.append(Say(SPEAKER, "game.ended"))
+        return _finish(state, None, "referee", fx)
 
-    def apply(self, state: NumeronState, event: Event) -> tuple[NumeronState, list[Effect]]:
-        fx: list[Effect] = []
-        if isinstance(event, Referee):
-            state = _referee(state, event, fx)
-        elif isinstance(event, Scan):
-            state = _scan(state, event, fx)
-        else:
-            fx.append(Alert("event.unknown", {"event": repr(event)}))
-        return state, fx
+    def referee(self, state: NumeronState, action: str, params: Mapping[str, Any],
+                fx: list[Effect]) -> NumeronState | None:
+        return _timeout(state, fx) if action == "timeout" else None
 
-    def summary(self, state: NumeronState) -> list[Effect]:
-        from kikimimi.games.numeron.report import summary
-
-        return summary(state)
-
-    def observe(self, state: NumeronState, seat: int | None) -> dict[str, Any]:
-        from kikimimi.games.numeron.report import observation
-
-        return observation(state, seat)
-
-    def report(self, state: NumeronState) -> dict[str, Any]:
-        from kikimimi.games.numeron.report import state_report
-
-        return state_report(state)
+    def tap(self, state: NumeronState, reader: str, out: str, seat: int | None, tag: str, uid: str | None,
+            fx: list[Effect]) -> NumeronState:
+        return _tap(state, out, seat, tag, fx)
 
 
 # -- the referee ------------------------------------------------------------------------------------
-
-
-def _referee(s: NumeronState, event: Referee, fx: list[Effect]) -> NumeronState:
-    if event.action == "end":
-        if s.phase == OVER:
-            return _refuse_referee("end", "the game is already over", fx, s)
-        fx.append(Say(SPEAKER, "game.ended"))
-        return _finish(s, None, "referee", fx)
-    if event.action == "timeout":
-        return _timeout(s, fx)
-    return _refuse_referee(str(event.action), "Numeron has no such referee action", fx, s)
-
-
-def _refuse_referee(action: str, why: str, fx: list[Effect], s: NumeronState) -> NumeronState:
-    fx.append(Alert("referee.refused", {"action": action, "why": why}))
-    fx.append(Say(SPEAKER, "referee.refused"))
-    return s
 
 
 def _timeout(s: NumeronState, fx: list[Effect]) -> NumeronState:
@@ -128,18 +91,9 @@ def _timeout(s: NumeronState, fx: list[Effect]) -> NumeronState:
 # -- taps -------------------------------------------------------------------------------------------
 
 
-def _scan(s: NumeronState, event: Scan, fx: list[Effect]) -> NumeronState:
-    reader = event.reader
-    if reader not in READERS:
-        fx.append(Alert("reader.unknown", {"reader": reader, "tag": event.piece}))
-        return s
-    out = SPEAKER if reader == FIELD else reader
-    tag = parse(event.piece) if isinstance(event.piece, str) else None
-    if tag is None:
-        fx.append(Say(out, "tap.unknown_tag"))
-        fx.append(Alert("tag.unknown", {"reader": reader, "uid": event.uid, "tag": event.piece}))
-        return s
-    seat = _SEAT_OF.get(reader)
+def _tap(s: NumeronState, out: str, seat: int | None, piece: str, fx: list[Effect]) -> NumeronState:
+    tag = parse(piece)
+    assert tag is not None  # the base checked that the game knows it
     kind, value, _ = tag
     if kind == "ctl" and value != CTL_CLEAR:  # ctl-repeat
         if seat is None:

@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from kikimimi.games.base import FIELD, SPEAKER, Effect, Event, Say, Scan, seat_of
 from kikimimi.games.numeron.phrases import HAND_ONLY, PHRASES, SPEAKER_ONLY
 from kikimimi.games.numeron.pieces import PLACE_NAMES, parse
-from kikimimi.games.numeron.state import OVER, SEATS, NumeronState
+from kikimimi.games.numeron.state import OVER, PLAY, SEATS, NumeronState
 from kikimimi.games.phrasebook import phrase_problem
 
 # Hand phrases a seat hears for a tap on another reader: the steps of its own item.
@@ -87,4 +87,27 @@ def privacy_leaks(before: NumeronState, event: Event, effects: Iterable[Effect],
                         problems.append(f"{effect.to} heard a digit that is not its own ({key})")
                 else:
                     problems.append(f"{effect.to} heard a digit in {key!r}")
+    return problems
+
+
+def check(before: NumeronState, event: Event, effects: Iterable[Effect], after: NumeronState) -> list[str]:
+    """Every broken invariant after an event, as a sentence: numbers are D distinct digits, play has a
+    seat to move, items are spent at most once and within the allowance, calls are never taken back."""
+    problems: list[str] = []
+    s = after
+    for seat in SEATS:
+        number = s.number(seat)
+        if number is not None and (len(number) != s.digits or not number.isdigit() or len(set(number)) != s.digits):
+            problems.append(f"seat {seat}'s number {number!r} is not {s.digits} distinct digits")
+        used = s.used_by(seat)
+        if len(used) != len(set(used)) or len(used) > s.items:
+            problems.append(f"seat {seat} spent items {list(used)} with an allowance of {s.items}")
+        if s.calls_by(seat) < before.calls_by(seat):
+            problems.append(f"seat {seat}'s calls went down")
+    if s.phase == PLAY and (s.turn not in SEATS or s.number(2) is None or (s.number(1) is None and not s.practice)):
+        problems.append("play without a seat to move or without the numbers set")
+    if s.phase == OVER and not s.reason:
+        problems.append("over without a reason")
+    if s.winner is not None and (s.phase != OVER or s.winner not in SEATS):
+        problems.append(f"winner {s.winner} outside the end")
     return problems

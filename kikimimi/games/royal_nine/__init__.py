@@ -7,7 +7,6 @@ INFO = register(GameInfo(
     id="royal-nine",
     titles={"ja": "ロイヤルナイン", "en": "Royal Nine"},
     seats=(2, 2),
-    other_hands=True,  # contract: hand:N, N > 2, is a bigger table's reader: an alert, not malformed
     engine="kikimimi.games.royal_nine.engine:RoyalNine",
     pieces=CARDS,
     controls=CONTROLS,  # cell-1..cell-9: one tag per seat each (the reader tells the seat)
@@ -26,6 +25,7 @@ INFO = register(GameInfo(
         RefereeAction("next", "Next round", "z"),
     ),
     privacy="kikimimi.games.royal_nine.invariants:privacy_leaks",
+    invariants="kikimimi.games.royal_nine.invariants:check",
     bench="kikimimi.games.royal_nine.bench",
     max_events=2000,
     summary="two seats lay open cards around a face-down common card: straights, flushes, royal nine",

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from kikimimi.games.base import FIELD, SPEAKER, Alert, Effect, Event, GameOver, Outcome, Referee, Say, Scan, hand
+from kikimimi.games.base import FIELD, SPEAKER, Alert, Effect, GameEngine, GameOver, Outcome, Say, hand, refuse
 from kikimimi.games.royal_nine.cards import (
     CARD_SET,
     CELL_OF_TAG,
@@ -45,16 +45,12 @@ from kikimimi.games.royal_nine.state import (
 )
 
 READERS = (FIELD, *(hand(seat) for seat in SEATS))
-_SEAT_OF = {hand(seat): seat for seat in SEATS}
 
 
-class RoyalNine:
-    """Royal Nine for two seats (the Game protocol of kikimimi.games.base)."""
+class RoyalNine(GameEngine[RoyalNineState]):
+    """Royal Nine for two seats."""
 
-    name = "royal-nine"
-
-    def readers(self, seats: int = 2) -> tuple[str, ...]:
-        return READERS
+    tags = CARD_SET | CONTROL_SET
 
     def initial(self, setup: Mapping[str, Any] | None = None) -> RoyalNineState:
         setup = setup or {}
@@ -68,58 +64,40 @@ class RoyalNine:
             rounds=rounds if type(rounds) is int and rounds >= 1 else 5,
         )
 
-    def is_over(self, state: RoyalNineState) -> bool:
-        return state.phase == OVER
+    def tap(self, state: RoyalNineState, reader: str, out: str, seat: int | None, tag: str, uid: str | None,
+            fx: list[Effect]) -> RoyalNineState:
+        if state.phase == OVER:
+            fx.append(Say(out, "game.over"))
+            return state
+        if tag in TENS and not state.tens:
+            fx.append(Say(out, "refuse.no_tens"))
+            return state
+        if seat is None:
+            return _field_control(state, tag, fx) if tag in CONTROL_SET else _field_card(state, tag, fx)
+        return _hand_control(state, seat, tag, fx) if tag in CONTROL_SET else _hand_card(state, seat, tag, fx)
 
-    def apply(self, state: RoyalNineState, event: Event) -> tuple[RoyalNineState, list[Effect]]:
-        fx: list[Effect] = []
-        if isinstance(event, Referee):
-            new = _referee(state, event, fx)
-        elif isinstance(event, Scan):
-            new = _scan(state, event, fx)
-        else:
-            fx.append(Alert("event.unknown", {"event": repr(event)}))
-            new = state
-        return new, fx
+    def end(self, state: RoyalNineState, fx: list[Effect]) -> RoyalNineState:
+        return _end(state, fx, "referee")
+
+    def referee(self, state: RoyalNineState, action: str, params: Mapping[str, Any],
+                fx: list[Effect]) -> RoyalNineState | None:
+        if action == "reveal":
+            if state.phase != REVEAL:
+                refuse(action, f"only when every card is placed (the game is in {state.phase})", fx)
+                return state
+            return _open(state, fx)
+        if action == "next":
+            if state.phase != SCORED:
+                refuse(action, f"only after a round's scores (the game is in {state.phase})", fx)
+                return state
+            return _next_round(state, fx)
+        return None
 
     def summary(self, state: RoyalNineState) -> list[Effect]:
         return _summary(state)
 
-    def observe(self, state: RoyalNineState, seat: int | None) -> dict[str, Any]:
-        from kikimimi.games.royal_nine.report import observation
-
-        return observation(state, seat)
-
-    def report(self, state: RoyalNineState) -> dict[str, Any]:
-        from kikimimi.games.royal_nine.report import state_report
-
-        return state_report(state)
-
 
 # -- taps ------------------------------------------------------------------------------------------
-
-
-def _scan(s: RoyalNineState, event: Scan, fx: list[Effect]) -> RoyalNineState:
-    reader, tag = event.reader, event.piece
-    seat = _SEAT_OF.get(reader)
-    if reader != FIELD and seat is None:
-        # A reader this game does not use (a bigger table's hand:3): nothing changes, the Priest sees it.
-        fx.append(Alert("reader.unknown", {"reader": reader, "tag": tag}))
-        return s
-    out = SPEAKER if seat is None else reader
-    if tag is None or (tag not in CARD_SET and tag not in CONTROL_SET):
-        fx.append(Say(out, "tap.unknown_tag"))
-        fx.append(Alert("tag.unknown", {"reader": reader, "uid": event.uid, "tag": tag}))
-        return s
-    if s.phase == OVER:
-        fx.append(Say(out, "game.over"))
-        return s
-    if tag in TENS and not s.tens:
-        fx.append(Say(out, "refuse.no_tens"))
-        return s
-    if seat is None:
-        return _field_control(s, tag, fx) if tag in CONTROL_SET else _field_card(s, tag, fx)
-    return _hand_control(s, seat, tag, fx) if tag in CONTROL_SET else _hand_card(s, seat, tag, fx)
 
 
 def _is_secret(s: RoyalNineState, card: str) -> bool:
@@ -342,30 +320,7 @@ def _end(s: RoyalNineState, fx: list[Effect], reason: str) -> RoyalNineState:
     return s
 
 
-# -- referee actions -------------------------------------------------------------------------------
-
-
-def _referee(s: RoyalNineState, event: Referee, fx: list[Effect]) -> RoyalNineState:
-    action = event.action
-    if action == "end":
-        if s.phase == OVER:
-            return _refuse(s, action, "the game is already over", fx)
-        return _end(s, fx, "referee")
-    if action == "reveal":
-        if s.phase != REVEAL:
-            return _refuse(s, action, f"only when every card is placed (the game is in {s.phase})", fx)
-        return _open(s, fx)
-    if action == "next":
-        if s.phase != SCORED:
-            return _refuse(s, action, f"only after a round's scores (the game is in {s.phase})", fx)
-        return _next_round(s, fx)
-    return _refuse(s, action, "unknown referee action", fx)
-
-
-def _refuse(s: RoyalNineState, action: str, why: str, fx: list[Effect]) -> RoyalNineState:
-    fx.append(Say(SPEAKER, "referee.refused"))
-    fx.append(Alert("referee.refused", {"action": action, "why": why}))
-    return s
+# -- where the game stands -----------------------------------------------------------------------
 
 
 def _summary(s: RoyalNineState) -> list[Effect]:

@@ -82,3 +82,8 @@ def state_problems(s: RoyalNineState) -> list[str]:
     if s.phase == OVER and s.result is None:
         problems.append("over without a result")
     return problems
+
+
+def check(before: RoyalNineState, event: Event, effects: Sequence[Effect], after: RoyalNineState) -> list[str]:
+    """Every broken invariant after an event (the bookkeeping, the phrases), as a sentence."""
+    return state_problems(after) + phrase_problems(effects)

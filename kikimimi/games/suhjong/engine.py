@@ -11,7 +11,18 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from kikimimi.games.base import FIELD, SPEAKER, Alert, Effect, Event, GameOver, Outcome, Referee, Say, hand
+from kikimimi.games.base import (
+    FIELD,
+    SPEAKER,
+    Effect,
+    GameEngine,
+    GameOver,
+    Outcome,
+    Say,
+    SetupError,
+    hand,
+    refuse,
+)
 from kikimimi.games.suhjong import solver
 from kikimimi.games.suhjong.equation import parse
 from kikimimi.games.suhjong.phrases import OPERATOR_KEY
@@ -49,13 +60,7 @@ from kikimimi.games.suhjong.state import (
 )
 
 READERS = (FIELD, *(hand(seat) for seat in SEATS))
-_OUTPUT_OF = {FIELD: SPEAKER, **{hand(seat): hand(seat) for seat in SEATS}}
-_SEAT_OF = {hand(seat): seat for seat in SEATS}
 DEFAULTS: dict[str, Any] = {"first": 1, "discard_max": 3, "fold_points": 10, "rounds": 1, "hints": True}
-
-
-class SetupError(ValueError):
-    """A set-up that cannot start a game."""
 
 
 def check_setup(setup: Mapping[str, Any]) -> str | None:
@@ -76,13 +81,10 @@ def check_setup(setup: Mapping[str, Any]) -> str | None:
     return None
 
 
-class Suhjong:
-    """Suhjong for two seats (the Game protocol of kikimimi.games.base)."""
+class Suhjong(GameEngine[SuhjongState]):
+    """Suhjong for two seats."""
 
-    name = "suhjong"
-
-    def readers(self, seats: int = 2) -> tuple[str, ...]:
-        return READERS
+    tags = CARD_SET | CONTROL_SET
 
     def initial(self, setup: Mapping[str, Any] | None = None) -> SuhjongState:
         full = {**DEFAULTS, **{k: v for k, v in (setup or {}).items() if k != "game"}}
@@ -93,45 +95,36 @@ class Suhjong:
                             fold_points=full["fold_points"], rounds=full["rounds"], hints=full["hints"],
                             first=full["first"])
 
-    def is_over(self, state: SuhjongState) -> bool:
-        return state.phase == OVER
+    def draft(self, state: SuhjongState) -> SuhjongState:
+        return state.copy()
 
-    def apply(self, state: SuhjongState, event: Event) -> tuple[SuhjongState, list[Effect]]:
-        s = state.copy()
-        fx: list[Effect] = []
-        if isinstance(event, Referee):
-            _referee(s, event, fx)
+    def tap(self, state: SuhjongState, reader: str, out: str, seat: int | None, tag: str, uid: str | None,
+            fx: list[Effect]) -> SuhjongState:
+        _tap(state, seat, out, tag, fx)
+        return state
+
+    def end(self, state: SuhjongState, fx: list[Effect]) -> SuhjongState:
+        _end_game(state, "referee", fx)
+        return state
+
+    def referee(self, state: SuhjongState, action: str, params: Mapping[str, Any],
+                fx: list[Effect]) -> SuhjongState | None:
+        if action != "next":
+            return None
+        if state.phase == SCORED:
+            _next_round(state, fx)
         else:
-            _scan(s, event.reader, event.piece, event.uid, fx)
-        return s, fx
+            refuse(action, f"only between rounds (the game is in {state.phase})", fx)
+        return state
 
     def summary(self, state: SuhjongState) -> list[Effect]:
         return summary(state)
-
-    def observe(self, state: SuhjongState, seat: int | None) -> dict[str, Any]:
-        from kikimimi.games.suhjong.report import observation
-
-        return observation(state, seat)
-
-    def report(self, state: SuhjongState) -> dict[str, Any]:
-        from kikimimi.games.suhjong.report import state_report
-
-        return state_report(state)
 
 
 # -- taps ------------------------------------------------------------------------------------------
 
 
-def _scan(s: SuhjongState, reader: str, tag: str | None, uid: str | None, fx: list[Effect]) -> None:
-    out = _OUTPUT_OF.get(reader)
-    if out is None:  # a reader this game does not use: nobody to answer, the referee is told
-        fx.append(Alert("reader.unknown", {"reader": reader, "tag": tag}))
-        return
-    if tag is None or (tag not in CARD_SET and tag not in CONTROL_SET):
-        fx.append(Say(out, "tap.unknown_tag"))
-        fx.append(Alert("tag.unknown", {"reader": reader, "uid": uid, "tag": tag}))
-        return
-    seat = _SEAT_OF.get(reader)
+def _tap(s: SuhjongState, seat: int | None, out: str, tag: str, fx: list[Effect]) -> None:
     if tag == CTL_TABLE:
         if seat is None:
             fx.append(Say(SPEAKER, "control.on_hand_reader"))
@@ -560,28 +553,7 @@ def _end_game(s: SuhjongState, reason: str, fx: list[Effect]) -> None:
     fx.append(GameOver(s.result))
 
 
-# -- referee actions -----------------------------------------------------------------------------------
-
-
-def _referee(s: SuhjongState, event: Referee, fx: list[Effect]) -> None:
-    action = event.action
-    if action == "end":
-        if s.phase == OVER:
-            _refuse(action, "the game is already over", fx)
-        else:
-            _end_game(s, "referee", fx)
-    elif action == "next":
-        if s.phase == SCORED:
-            _next_round(s, fx)
-        else:
-            _refuse(action, f"only between rounds (the game is in {s.phase})", fx)
-    else:
-        _refuse(action, "unknown referee action", fx)
-
-
-def _refuse(action: str, why: str, fx: list[Effect]) -> None:
-    fx.append(Say(SPEAKER, "referee.refused"))
-    fx.append(Alert("referee.refused", {"action": action, "why": why}))
+# -- where the game stands ------------------------------------------------------------------------
 
 
 def summary(s: SuhjongState) -> list[Effect]:
@@ -597,5 +569,5 @@ def summary(s: SuhjongState) -> list[Effect]:
     return [Say(SPEAKER, "game.over")]
 
 
-__all__ = ["Suhjong", "SetupError", "READERS", "DEFAULTS", "check_setup", "table_readout", "equation_says",
+__all__ = ["Suhjong", "READERS", "DEFAULTS", "check_setup", "table_readout", "equation_says",
            "declaring_order", "winner"]

@@ -15,8 +15,9 @@ from kikimimi.games.suhjong.state import DEAL, HAND_SIZE, OVER, SCORING, SEATS, 
 _NAMING = ("value", "cards")  # the parameters that carry card values
 
 
-def check(state: SuhjongState, event: Event, effects: Iterable[Effect]) -> list[str]:
-    """Every broken invariant, as a sentence; empty when all hold."""
+def check(before: SuhjongState, event: Event, effects: Iterable[Effect], after: SuhjongState) -> list[str]:
+    """Every broken invariant after an event, as a sentence; empty when all hold."""
+    state = after
     problems: list[str] = []
     places = [*state.hands, *(set(r) for r in state.rivers), set(state.sea)]
     held = [c for place in places for c in place]

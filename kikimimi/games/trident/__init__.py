@@ -1,9 +1,20 @@
 """The Trident: the flagship game of the kikimimi table."""
 
+from collections.abc import Sequence
+
+from kikimimi.games.base import Effect, Event
 from kikimimi.games.registry import GameInfo, RefereeAction, SetupKey, register
 from kikimimi.games.trident.engine import RULES, Trident
 from kikimimi.games.trident.pieces import CONTROLS, PIECES
 from kikimimi.games.trident.state import TridentState
+
+
+def check_invariants(before: TridentState, event: Event, effects: Sequence[Effect], after: TridentState) -> list[str]:
+    """The Trident's invariants in the one signature every game registers (its check reads the state after)."""
+    from kikimimi.games.trident.invariants import check
+
+    return check(after, event, effects)
+
 
 INFO = register(GameInfo(
     id="trident",
@@ -27,8 +38,7 @@ INFO = register(GameInfo(
         RefereeAction("penalty", "Penalty", "p", ("seat",)),
     ),
     privacy="kikimimi.games.trident.invariants:privacy_leaks",
-    invariants="kikimimi.games.trident.invariants:check",
-    simulate="kikimimi.games.trident.simulate:summary",
+    invariants="kikimimi.games.trident:check_invariants",
     bench="kikimimi.games.trident.bench",
     ladder="kikimimi.games.trident.ladder",
     max_events=3000,
