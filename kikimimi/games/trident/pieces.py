@@ -6,6 +6,7 @@ Spoken names live in the phrase catalogs as `piece.<kind>`.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from enum import StrEnum
 
@@ -65,6 +66,46 @@ PIECES: dict[str, Piece] = _catalog()
 ALL_IDS: frozenset[str] = frozenset(PIECES)
 KINDS: tuple[str, ...] = tuple(dict.fromkeys(p.kind for p in PIECES.values()))
 assert len(PIECES) == 54
+
+# Pieces as bits: index = position in id order, so that the bits of a mask, lowest first, are the ids
+# sorted (what `legal_plays` and the reports list). The engine's state keeps hands and field as masks.
+ID_OF: tuple[str, ...] = tuple(sorted(PIECES))
+INDEX: dict[str, int] = {piece_id: i for i, piece_id in enumerate(ID_OF)}
+BIT: dict[str, int] = {piece_id: 1 << i for i, piece_id in enumerate(ID_OF)}
+FULL_MASK = (1 << len(ID_OF)) - 1
+POINTS_OF: tuple[int, ...] = tuple(PIECES[p].points for p in ID_OF)
+PIECE_OF: tuple[Piece, ...] = tuple(PIECES[p] for p in ID_OF)
+
+
+def mask_of(pieces: Iterable[str]) -> int:
+    """The mask of some piece ids."""
+    m = 0
+    for piece_id in pieces:
+        m |= BIT[piece_id]
+    return m
+
+
+def ids_of(mask: int) -> list[str]:
+    """The ids in a mask, sorted."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(ID_OF[low.bit_length() - 1])
+        mask ^= low
+    return out
+
+
+def _mask_where(test: Callable[[Piece], bool]) -> int:
+    return mask_of(p.id for p in PIECES.values() if test(p))
+
+
+SUIT_MASK: dict[str | None, int] = {suit: _mask_where(lambda p, s=suit: p.is_basic and p.suit == s) for suit in SUITS}
+SUIT_MASK[None] = 0
+BASIC_MASK = _mask_where(lambda p: p.is_basic)
+NON_BASIC_MASK = FULL_MASK & ~BASIC_MASK
+ANSWERS_MASK = _mask_where(lambda p: p.answers_attack)  # may answer a pending draw
+STARTS_MASK = _mask_where(lambda p: p.cls in (PieceClass.BASIC, PieceClass.CHANGE))  # sets the kind at the start
+UNKNOWN_MASK = _mask_where(lambda p: p.is_unknown)
 
 CTL_PASS = "ctl-pass"
 CTL_TRIDENT = "ctl-trident"
