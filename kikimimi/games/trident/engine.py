@@ -204,11 +204,14 @@ def draw(s: TridentState, seat: int, piece: Piece, fx: list[Effect] | None = Non
             return False
         else:
             _take(s, seat, piece, fx)
-            s.drew_bit = BIT[piece.id]
+            s.drew_bit = piece.bit
     elif phase == DRAWING:
         if seat != s.drawer:
             return False
-        _take(s, seat, piece, fx)
+        s.masks[seat] |= piece.bit  # _take, inline: the most frequent draw
+        s.declared_mask &= ~(1 << (seat - 1))
+        if fx is not None:
+            fx.append(_NAME_SAY[_HAND_OUT[seat], piece.id])
         s.owed -= 1
         if s.owed == 0:
             _resume_after_drawing(s, fx)
@@ -288,14 +291,21 @@ def _turn_play(s: TridentState, piece: Piece, owner: int | str, fx: list[Effect]
 
 def play(s: TridentState, seat: int, piece: Piece, fx: list[Effect] | None = None) -> None:
     """A legal play of `piece` by `seat` (the caller checked it with `legal_mask`)."""
-    bit = BIT[piece.id]
+    bit = piece.bit
     held = s.masks[seat] & ~bit
     s.masks[seat] = held
-    s.add_to_field(piece.id)
+    s.field_mask |= bit  # s.add_to_field, inline: the hot path of every look-ahead game
+    s.field_order = (s.field_order, piece.id)
     s.drew_bit = 0
     if fx is not None:
         fx.append(_PLAY_BY[seat])
         fx.append(_NAME_SAY[SPEAKER, piece.id])
+    if piece.is_basic and held:
+        s.turn = seat % 3 + 1  # _next_turn, inline
+        s.phase = TURN
+        if fx is not None:
+            fx.append(_turn_phrase(s))
+        return
     if not held:
         if s.declared_mask & (1 << (seat - 1)):
             _end(s, fx, winner=seat, reason="out")
@@ -305,9 +315,6 @@ def play(s: TridentState, seat: int, piece: Piece, fx: list[Effect] | None = Non
             if fx is not None:
                 fx.append(Say(SPEAKER, "penalty.no_declaration", {"seat": seat}))
             _owe(s, seat, PENALTY_DRAWS, RESUME_NEXT, fx)
-        return
-    if piece.is_basic:
-        _next_turn(s, fx)
         return
     if piece.suit is not None:
         s.required = piece.suit
@@ -358,7 +365,7 @@ def _turn_phrase(s: TridentState) -> Say:
 
 def _take(s: TridentState, seat: int, piece: Piece, fx: list[Effect] | None) -> None:
     """A basket piece into a hand; its name to that seat only; a declaration lapses."""
-    s.masks[seat] |= BIT[piece.id]
+    s.masks[seat] |= piece.bit
     s.declared_mask &= ~(1 << (seat - 1))
     if fx is not None:
         fx.append(_NAME_SAY[_HAND_OUT[seat], piece.id])

@@ -34,6 +34,7 @@ class Piece:
     is_basic: bool = field(init=False)
     answers_attack: bool = field(init=False)  # may be played against a pending draw
     is_unknown: bool = field(init=False)  # spoken only as "Unknown" on a hand reader
+    bit: int = field(init=False, default=0)  # 1 << its index in id order (see BIT), set with the catalog
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "is_basic", self.cls is PieceClass.BASIC)
@@ -59,6 +60,8 @@ def _catalog() -> dict[str, Piece]:
     pieces.append(Piece("unknown-change-spade", "unknown-change-spade", PieceClass.SPECIAL2, 10, "spade"))
     pieces.append(Piece("unknown-turn-right", "unknown-turn-right", PieceClass.SPECIAL2, 10, turn=+1))
     pieces.append(Piece("unknown-turn-left", "unknown-turn-left", PieceClass.SPECIAL2, 10, turn=-1))
+    for index, piece in enumerate(sorted(pieces, key=lambda p: p.id)):
+        object.__setattr__(piece, "bit", 1 << index)
     return {p.id: p for p in pieces}
 
 

@@ -63,31 +63,33 @@ def best_suit(held: int) -> str:
 def playout(s: TridentState, policies: Sequence[Policy | None], random: Callable[[], float]) -> int:
     """Play `s` to the end in place (`policies[seat]` for each seat 1-3); returns the number of moves."""
     moves = 0
+    pieces, legal_of, basket = PIECE_OF, legal_mask, basket_bit  # locals: this loop is the bench's hot path
     while True:
         moves += 1
         phase = s.phase
         if phase == TURN:
             seat = s.turn
-            held = s.masks[seat]
-            if held.bit_count() <= 2 and not s.declared_mask & (1 << (seat - 1)):
-                declare(s, seat)
-            legal = legal_mask(s, seat)
-            choice = policies[seat](s, seat, legal, random)  # type: ignore[misc]
+            if s.masks[seat].bit_count() <= 2 and not s.declared_mask & (1 << (seat - 1)):  # type: ignore[index]
+                declare(s, seat)  # type: ignore[arg-type]
+            choice = policies[seat](s, seat, legal_of(s, seat), random)  # type: ignore[misc,index,arg-type]
             if choice > 0:
-                play(s, seat, PIECE_OF[choice.bit_length() - 1])
-            elif choice == DRAW and (bit := basket_bit(s, random)):
-                draw(s, seat, PIECE_OF[bit.bit_length() - 1])
+                play(s, seat, pieces[choice.bit_length() - 1])  # type: ignore[arg-type]
+            elif choice == DRAW and (bit := basket(s, random)):
+                draw(s, seat, pieces[bit.bit_length() - 1])  # type: ignore[arg-type]
             else:
-                pass_turn(s, seat)  # a pass with nothing to draw is a crash
+                pass_turn(s, seat)  # type: ignore[arg-type]  # a pass with nothing to draw is a crash
         elif phase == DRAWING:
-            draw(s, s.drawer, PIECE_OF[basket_bit(s, random).bit_length() - 1])  # type: ignore[arg-type]
+            draw(s, s.drawer, pieces[basket(s, random).bit_length() - 1])  # type: ignore[arg-type]
         elif phase == CHOOSE_SUIT:
             choose_suit(s, best_suit(s.masks[s.turn]))  # type: ignore[index]
         elif phase == START:
-            start_piece(s, PIECE_OF[basket_bit(s, random).bit_length() - 1])
+            start_piece(s, pieces[basket(s, random).bit_length() - 1])
         elif phase == DEAL:
-            seat = next(seat for seat in (1, 2, 3) if s.masks[seat].bit_count() < HAND_SIZE)
-            draw(s, seat, PIECE_OF[basket_bit(s, random).bit_length() - 1])
+            for seat in (1, 2, 3):  # each seat takes its five
+                while s.phase == DEAL and s.masks[seat].bit_count() < HAND_SIZE:
+                    draw(s, seat, pieces[basket(s, random).bit_length() - 1])
+                    moves += 1
+            moves -= 1
         else:
             return moves - 1
 
@@ -98,12 +100,13 @@ def playout(s: TridentState, policies: Sequence[Policy | None], random: Callable
 def random_policy(s: TridentState, seat: int, legal: int, random: Callable[[], float]) -> int:
     """A random legal play, as the table's `perfect` bots play (RLCard's random agent, for the Trident)."""
     if s.pending:
-        if legal and random() < 0.7:
-            return random_bit(legal, random)
-        return PASS if random() < 0.5 else DRAW
-    if legal:
-        return random_bit(legal, random)
-    return PASS if s.drew_bit else DRAW
+        if not legal or random() >= 0.7:
+            return PASS if random() < 0.5 else DRAW
+    elif not legal:
+        return PASS if s.drew_bit else DRAW
+    for _ in range(int(random() * legal.bit_count())):  # random_bit, inline
+        legal &= legal - 1
+    return legal & -legal
 
 
 _BY_KIND: dict[str, int] = {}
