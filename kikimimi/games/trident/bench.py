@@ -1,29 +1,40 @@
-"""Trident engine speed: whole random-legal games per CPU second, beside RLCard's UNO with --vs-rlcard.
+"""The Trident: `bench engine` its speed (beside RLCard's UNO with --vs-rlcard), `bench trident` its bots.
 
-Three loops are timed, each a whole game from the empty deal to the end:
+`bench engine` times three loops are timed, each a whole game from the empty deal to the end:
 - `moves`: the rules' moves played in place by random-legal policies (no taps, no phrases): the loop
   RLCard's UNO game runs (its `step` with a random legal action), the fair side of the comparison;
 - `apply, legal bots`: the table's path, taps through `apply` with every phrase, copies for undo;
 - `apply, bots with mistakes`: the same with wrong plays, forgotten declarations and stray taps.
 CPU time is the figure (a shared machine stretches wall time); wall time and the load average beside it.
+
+`bench trident` plays series of whole games (competition rules, the bot's seat and the first player
+rotated) of the Monte-Carlo bot against two random-legal players and against two rule-based players,
+and for reference the rule-based and random players against the same: first-place share with its 95%
+interval, mean points left in hand, and the CPU time of each of the bot's decisions.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
 import random
 import statistics
 import subprocess
 import sys
+import time
 import venv
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
+from typing import Any
 
 from kikimimi.benchclock import Stopwatch, load_average
 from kikimimi.games.trident.bots import BotRates
-from kikimimi.games.trident.playout import playout, random_policy
+from kikimimi.games.trident.playout import Policy, playout, random_policy, rule_policy
 from kikimimi.games.trident.simulate import simulate
 from kikimimi.games.trident.state import TridentState
+from kikimimi.games.trident.strong import MonteCarlo, real_piece, seat_view
 
 RLCARD_SCRIPT = Path(__file__).resolve().parents[3] / "benchmarks" / "rlcard_uno.py"
 RLCARD_VENV = RLCARD_SCRIPT.parent / ".venv-rlcard"
@@ -36,6 +47,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--vs-rlcard", action="store_true",
                         help="alternate runs with RLCard's UNO game loop (installed into benchmarks/.venv-rlcard)")
+    parser.add_argument("--series", type=int, default=2000, help="bench trident: games per series (default 2000)")
+    parser.add_argument("--worlds", type=int, default=32, help="bench trident: the bot's deals per decision")
+    parser.add_argument("--workers", type=int, default=2, help="bench trident: processes (default 2)")
     parser.add_argument("--json", action="store_true", help="one JSON object instead of a table")
 
 
@@ -116,6 +130,8 @@ def measure(games: int, rounds: int, seed: int, vs_rlcard: bool) -> dict[str, ob
 
 
 def run(args: argparse.Namespace) -> int:
+    if getattr(args, "target", "engine") != "engine":
+        return run_strength(args)
     with Stopwatch() as whole:
         figures = measure(args.games, args.rounds, args.seed, args.vs_rlcard)
     figures["total"] = {"cpu_seconds": whole.cpu, "wall_seconds": whole.wall, "load": whole.load}
@@ -137,4 +153,110 @@ def run(args: argparse.Namespace) -> int:
         console.print(f"{name} / RLCard UNO, CPU games/s, median of paired runs: {f['median_ratio']:.2f}x "
                       f"(runs: {', '.join(f'{x:.2f}' for x in f['ratios'])})")
     console.print(f"steps: moves or events (Trident), decisions (UNO). {whole.line()}")
+    return 0
+
+
+# -- bench trident: the bots' strength --------------------------------------------------------------
+
+
+def _policy(name: str, seed: int, worlds: int, timings: list[float]) -> Policy:
+    if name == "random":
+        return random_policy
+    if name == "rules":
+        return rule_policy
+    search = MonteCarlo(worlds=worlds, seed=seed)
+
+    def timed(s: TridentState, seat: int, legal: int, rnd: Callable[[], float]) -> int:
+        started = time.process_time()
+        choice = search.decide(seat_view(s, seat))
+        timings.append(time.process_time() - started)
+        return real_piece(s.masks[seat], legal, choice, rnd)
+
+    return timed
+
+
+def series_chunk(job: tuple[str, str, int, int, int, int]) -> dict[str, Any]:
+    """Games `start`..`start+count-1` of a series: player `who` at one seat (rotated), `against` at the others."""
+    who, against, start, count, seed, worlds = job
+    timings: list[float] = []
+    wins = points = other_points = 0
+    cpu0 = time.process_time()
+    for index in range(start, start + count):
+        rnd = random.Random(seed * 1_000_003 + index).random
+        me = index % 3 + 1
+        policies: list[Policy | None] = [None, *(_policy(against, 0, worlds, timings) for _ in range(3))]
+        policies[me] = _policy(who, seed * 1_000_003 + index, worlds, timings)
+        s = TridentState(first=(index // 3) % 3 + 1, rules="competition")
+        playout(s, policies, rnd)
+        assert s.result is not None
+        wins += s.result.ranking[0] == me
+        points += s.points(me)
+        other_points += sum(s.points(x) for x in (1, 2, 3) if x != me)
+    return {"games": count, "wins": wins, "points": points, "other_points": other_points, "timings": timings,
+            "cpu": time.process_time() - cpu0}
+
+
+def wilson(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95% (Wilson score) interval of a share."""
+    if games == 0:
+        return 0.0, 1.0
+    p = wins / games
+    centre = (p + z * z / (2 * games)) / (1 + z * z / games)
+    half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / (1 + z * z / games)
+    return centre - half, centre + half
+
+
+def series(who: str, against: str, games: int, seed: int, worlds: int, workers: int) -> dict[str, Any]:
+    step = max(1, -(-games // (workers * 4)))
+    jobs = [(who, against, start, min(step, games - start), seed, worlds) for start in range(0, games, step)]
+    with Stopwatch() as sw:
+        if workers > 1:
+            with ProcessPoolExecutor(workers) as pool:
+                parts = list(pool.map(series_chunk, jobs))
+        else:
+            parts = [series_chunk(job) for job in jobs]
+    wins = sum(p["wins"] for p in parts)
+    timings = sorted(t for p in parts for t in p["timings"])
+    low, high = wilson(wins, games)
+    out: dict[str, Any] = {
+        "player": who, "against": against, "games": games, "first_share": wins / games, "interval": [low, high],
+        "mean_points_left": sum(p["points"] for p in parts) / games,
+        "opponents_mean_points_left": sum(p["other_points"] for p in parts) / (2 * games),
+        "cpu_seconds": sum(p["cpu"] for p in parts), "wall_seconds": sw.wall, "load": sw.load,
+    }
+    if timings:
+        out["decisions"] = len(timings)
+        out["decision_ms_cpu"] = {"p50": 1000 * timings[len(timings) // 2],
+                                  "p99": 1000 * timings[min(len(timings) - 1, int(len(timings) * 0.99))],
+                                  "max": 1000 * timings[-1]}
+    return out
+
+
+def run_strength(args: argparse.Namespace) -> int:
+    plan = [("mc", "random"), ("mc", "rules"), ("rules", "random"), ("random", "random"), ("random", "rules")]
+    with Stopwatch() as whole:
+        results = [series(who, against, args.series, args.seed, args.worlds, args.workers) for who, against in plan]
+    if args.json:
+        print(json.dumps({"series": results, "total": {"cpu_seconds": whole.cpu, "wall_seconds": whole.wall,
+                                                        "load": whole.load}}, indent=2))
+        return 0
+    from rich.console import Console
+    from rich.table import Table
+
+    names = {"mc": "Monte-Carlo bot", "rules": "rule-based", "random": "random-legal"}
+    table = Table(title=f"kikimimi bench trident ({args.series} games a series, competition rules, seats rotated)")
+    for col in ("player", "against two", "1st share", "95% interval", "points left", "theirs",
+                "decision CPU ms p50/p99/max", "CPU s", "wall s", "load"):
+        table.add_column(col, justify="right")
+    for r in results:
+        d = r.get("decision_ms_cpu")
+        table.add_row(names[r["player"]], names[r["against"]], f"{r['first_share']:.3f}",
+                      f"{r['interval'][0]:.3f}-{r['interval'][1]:.3f}", f"{r['mean_points_left']:.1f}",
+                      f"{r['opponents_mean_points_left']:.1f}",
+                      f"{d['p50']:.1f} / {d['p99']:.1f} / {d['max']:.1f}" if d else "-",
+                      f"{r['cpu_seconds']:.1f}", f"{r['wall_seconds']:.1f}", f"{r['load']:.2f}")
+    console = Console(width=max(Console().width, 140))
+    console.print(table)
+    console.print(f"the bot: {args.worlds} deals of the unseen pieces per decision, every choice played out on each; "
+                  f"CPU s is the sum over {args.workers} processes. {whole.line()}")
     return 0

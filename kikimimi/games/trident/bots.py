@@ -8,14 +8,14 @@ meets forgotten declarations, wrong plays, draws with a legal piece in hand and 
 from __future__ import annotations
 
 import random
-from collections.abc import Collection, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from kikimimi.games.base import FIELD, Event, Referee, Scan, hand
 from kikimimi.games.trident.engine import legal_mask
 from kikimimi.games.trident.pieces import BIT, CONTROLS, CTL_PASS, CTL_TRIDENT, ID_OF, PIECES, SUIT_MASK, SUITS, ids_of
-from kikimimi.games.trident.playout import nth_bit
+from kikimimi.games.trident.playout import DRAW, Policy, nth_bit, rule_policy
 from kikimimi.games.trident.state import (
     CHOOSE_SUIT,
     DEAL,
@@ -178,6 +178,44 @@ class TridentBots:
         if humans and state.phase != DEAL and seat_to_move(state) in humans:
             return None
         return self.table.next_event(state)
+
+
+class PolicyBots:
+    """Mistake-free bots that play each seat's turn by a policy (playout.py): the rule-based player or the
+    Monte-Carlo one. The deal, start pieces, owed draws and suit choices come as a BotTable makes them."""
+
+    def __init__(self, seed: int, policy: Callable[[int], Policy]) -> None:
+        self.table = BotTable(seed, BotRates.perfect())
+        self.rng = random.Random(seed * 7919 + 1)
+        self.policies = {seat: policy(seat) for seat in SEATS}
+
+    def next_event(self, state: TridentState, humans: Collection[int] = ()) -> Event | None:
+        if humans and state.phase != DEAL and seat_to_move(state) in humans:
+            return None
+        if state.phase != TURN:
+            return self.table.next_event(state)
+        seat = state.turn
+        assert seat is not None
+        if state.masks[seat].bit_count() <= 2 and not state.declared_mask & (1 << (seat - 1)):
+            return _tap(_HAND[seat], CTL_TRIDENT)
+        choice = self.policies[seat](state, seat, legal_mask(state, seat), self.rng.random)
+        if choice > 0:
+            return _tap(FIELD, ID_OF[choice.bit_length() - 1])
+        if choice == DRAW:
+            return self.table._draw(state, seat)
+        return _tap(_HAND[seat], CTL_PASS)
+
+
+def rule_bots(seed: int, setup: Mapping[str, Any]) -> PolicyBots:
+    """The rule-based player at every seat (a fair opponent: it knows only what its seat has heard)."""
+    return PolicyBots(seed, lambda seat: rule_policy)
+
+
+def strong_bots(seed: int, setup: Mapping[str, Any]) -> PolicyBots:
+    """The Monte-Carlo player at every seat (strong.py): it decides from what its seat has heard."""
+    from kikimimi.games.trident.strong import MonteCarlo, mc_policy
+
+    return PolicyBots(seed, lambda seat: mc_policy(MonteCarlo(seed=seed * 3 + seat)))
 
 
 def table_bots(seed: int, setup: Mapping[str, Any]) -> TridentBots:

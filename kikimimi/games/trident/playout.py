@@ -23,6 +23,7 @@ from kikimimi.games.trident.pieces import (
     PIECES,
     SUIT_MASK,
     SUITS,
+    UNKNOWN_MASK,
 )
 from kikimimi.games.trident.state import CHOOSE_SUIT, DEAL, DRAWING, HAND_SIZE, START, TURN, TridentState
 
@@ -114,49 +115,42 @@ for _p in PIECES.values():
     _BY_KIND[_p.kind] = _BY_KIND.get(_p.kind, 0) | BIT[_p.id]
 DRAW_ATTACKS = _BY_KIND["draw2"] | _BY_KIND["draw4"]
 CHANGE_DRAW4 = _BY_KIND["change-draw4"]
-TURN_AROUND = _BY_KIND["unknown-turn-right"] | _BY_KIND["unknown-turn-left"]
-CHANGES = {suit: _BY_KIND[f"change-{suit}"] for suit in SUITS}
-CHANGES["clover"] |= _BY_KIND["unknown-change-clover"]
-CHANGES["spade"] |= _BY_KIND["unknown-change-spade"]
-ALL_CHANGES = CHANGES["heart"] | CHANGES["diamond"] | CHANGES["spade"] | CHANGES["clover"]
-# Against a pending draw: the cheapest answer first, the Change Draw 4 (100 points, the strongest) last.
-UNKNOWN_CHANGES = _BY_KIND["unknown-change-clover"] | _BY_KIND["unknown-change-spade"]
-_ANSWER_ORDER = (_BY_KIND["draw2"], _BY_KIND["draw4"], UNKNOWN_CHANGES, TURN_AROUND, CHANGE_DRAW4)
-assert sum(_ANSWER_ORDER) == ANSWERS_MASK
+CHANGES = {suit: _BY_KIND[f"change-{suit}"] for suit in SUITS}  # the change pieces a hand reader names
+KNOWN_CHANGES = CHANGES["heart"] | CHANGES["diamond"] | CHANGES["spade"] | CHANGES["clover"]
+assert DRAW_ATTACKS | CHANGE_DRAW4 | UNKNOWN_MASK == ANSWERS_MASK
 
 
 def rule_policy(s: TridentState, seat: int, legal: int, random: Callable[[], float]) -> int:
     """A fair rule-based player: sheds basic pieces first, changes to the suit it holds most, keeps attack
-    pieces to answer attacks (and to hit a seat about to go out), plays the Change Draw 4 late."""
+    pieces to answer attacks (and to hit a seat about to go out), plays the Change Draw 4 late.
+
+    It knows what its seat has heard: an Unknown in its hand is only "Unknown" (one of them, at random,
+    when it plays one), the other seats' hands only by their counts.
+    """
+    unknowns = legal & UNKNOWN_MASK
     if s.pending:
-        for kind in _ANSWER_ORDER:
-            if legal & kind:
-                return (legal & kind) & -(legal & kind)
-        return PASS  # accept
+        if legal & DRAW_ATTACKS:
+            attacks = legal & DRAW_ATTACKS
+            return attacks & -attacks  # a Draw 2 before a Draw 4
+        if unknowns:
+            return random_bit(unknowns, random)
+        return CHANGE_DRAW4 if legal else PASS  # else accept
     if not legal:
         return PASS if s.drew_bit else DRAW
     held = s.masks[seat]
     basics = legal & BASIC_MASK
     if basics:
         return basics & -basics
-    masks = s.masks
-    following = masks[seat % 3 + 1].bit_count()
-    changes = legal & ALL_CHANGES
+    changes = legal & KNOWN_CHANGES
     if changes:
-        want = best_suit(held)
-        if changes & CHANGES[want]:
-            return (changes & CHANGES[want]) & -(changes & CHANGES[want])
-        return changes & -changes
+        want = changes & CHANGES[best_suit(held)]
+        return want & -want if want else changes & -changes
+    if unknowns:
+        return random_bit(unknowns, random)
+    following = s.masks[seat % 3 + 1].bit_count()
     attacks = legal & DRAW_ATTACKS
     if attacks and (following <= 3 or held.bit_count() <= 3 or s.drew_bit):
         return attacks & -attacks
-    turns = legal & TURN_AROUND
-    if turns:
-        # Right: hands go to the left neighbour, and this seat gets the right neighbour's (and so on).
-        right = turns & BIT["unknown-turn-right"]
-        gets = masks[(seat - 2) % 3 + 1] if right else masks[seat % 3 + 1]
-        if gets.bit_count() < held.bit_count() - 1 or s.drew_bit:
-            return turns & -turns
     if legal & CHANGE_DRAW4 and (following <= 2 or held.bit_count() <= 3):
         return CHANGE_DRAW4
     if s.drew_bit:
