@@ -47,6 +47,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--pace", type=float, default=0.6, help="seconds between taps at human pace (default 0.6)")
     p.add_argument("--record", type=Path, metavar="DIR", help="keep a WAV file per output in DIR")
     p.add_argument("--seat", type=int, help="play this seat yourself from the keyboard")
+    p.add_argument("--bots", metavar="NAME", help="the bots' strength, one of the game's bots (the Trident: bot, "
+                   "perfect, rules, strong); default: the game's own, 'strong' against a keyboard seat if it has one")
     p.add_argument("--text-only", action="store_true", help="no audio, the transcript only")
     p.set_defaults(func=cmd_demo)
 
