@@ -23,6 +23,30 @@ COMMAND_MODULES = [
     "kikimimi.venue.cli",  # venue host/join/status: a meeting over several tables
 ]
 
+# Each command, the module that registers it and its one-line help: `kikimimi --help` lists them without
+# importing any command module, and a command imports only its own module (tests/test_cli_imports.py
+# checks this table against what the modules register).
+COMMANDS: dict[str, tuple[str, str]] = {
+    "replay": ("kikimimi.table.cli", "replay an event script (spec/event-script.md)"),
+    "simulate": ("kikimimi.table.cli", "play whole bot games and check every rule of the game after every event"),
+    "demo": ("kikimimi.table.cli", "bots play a game on its simulated table; every output is shown"),
+    "simtables": ("kikimimi.table.cli", "the simulated tables and their decks, one per game "
+                  "(devices/tables/<game>-sim.toml, devices/decks/<game>-sim.toml)"),
+    "games": ("kikimimi.table.cli", "the games this table plays, their seats and set-up keys"),
+    "play": ("kikimimi.table.cli", "run the live table: readers, voice, journal"),
+    "journal": ("kikimimi.table.cli", "games kept in the journal"),
+    "devices": ("kikimimi.devices.cli", "list readers, watch taps"),
+    "voices": ("kikimimi.voice.cli", "voice packs and audio outputs (render, say, list-outputs)"),
+    "enroll": ("kikimimi.bringup.cli", "tap every piece and control tag in turn to write a deck"),
+    "bringup": ("kikimimi.bringup.cli", "test every reader and output of a table; bind readers to roles"),
+    "console": ("kikimimi.console.cli", "the Priest's console: the table at a glance, corrections, virtual table"),
+    "players": ("kikimimi.records.cli", "the club's players, their ranks and titles"),
+    "records": ("kikimimi.records.cli", "import results from paper score sheets"),
+    "meeting": ("kikimimi.records.cli", "official meetings (full/half trials) and contests"),
+    "venue": ("kikimimi.venue.cli", "a meeting over several tables: the host, each table, the status"),
+}
+BENCH_HELP = "measure speed and strength (engine, readers, voice, table, each game)"
+
 BENCH_TARGETS = {  # besides these, `kikimimi bench <game id>` for every registered game with a benchmark
     "readers": "kikimimi.devices.bench",
     "voice": "kikimimi.voice.bench",
@@ -41,16 +65,25 @@ def _available(module: str) -> bool:
         return False
 
 
-def build_parser(benches: bool = True) -> argparse.ArgumentParser:
-    """Every command's parser. `benches=False` names the bench targets without importing them (a bench
-    may load SQLAlchemy or a web server: a table's start must not wait for that)."""
+def build_parser(benches: bool = True, command: str | None = None) -> argparse.ArgumentParser:
+    """The parser. `command`: register only the module of that command (the others are listed by name and
+    help, not imported); None registers every module. `benches=False` names the bench targets without
+    importing them (a bench may load SQLAlchemy or a web server: a table's start must not wait for that)."""
     parser = argparse.ArgumentParser(prog="kikimimi", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for module in COMMAND_MODULES:
+    wanted = [m for m in COMMAND_MODULES if command is None or COMMANDS.get(command, ("",))[0] == m]
+    for module in wanted:
         if _available(module):
             importlib.import_module(module).register(sub)
-    bench = sub.add_parser("bench", help="measure speed and strength (engine, readers, voice, table, each game)")
+    for name, (_, help_text) in COMMANDS.items():
+        if name not in sub.choices:
+            sub.add_parser(name, help=help_text)  # listed, not loaded: `kikimimi NAME` loads its module
+    bench = sub.add_parser("bench", help=BENCH_HELP)
     bench_sub = bench.add_subparsers(dest="target", metavar="TARGET", required=True)
+    if not benches:
+        for target in BENCH_TARGETS:
+            bench_sub.add_parser(target)
+        return parser
     from kikimimi.games.registry import DEFAULT_GAME, games
 
     targets = dict(BENCH_TARGETS)
@@ -60,9 +93,7 @@ def build_parser(benches: bool = True) -> argparse.ArgumentParser:
             if info.id == DEFAULT_GAME:
                 targets["engine"] = info.bench  # the name the README and earlier notes use
     for target, module in targets.items():
-        if not benches:
-            bench_sub.add_parser(target)
-        elif _available(module):
+        if _available(module):
             mod = importlib.import_module(module)
             p = bench_sub.add_parser(target, help=(mod.__doc__ or "").strip().splitlines()[0])
             mod.add_arguments(p)
@@ -72,7 +103,11 @@ def build_parser(benches: bool = True) -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
-    parser = build_parser(benches=bool(argv) and argv[0] == "bench")
+    command = argv[0] if argv else None
+    if command == "bench":
+        parser = build_parser(benches=True, command="bench")
+    else:
+        parser = build_parser(benches=False, command=command if command in COMMANDS else "")
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
         parser.print_help()

@@ -18,7 +18,6 @@ import statistics
 import sys
 import tempfile
 import threading
-import time
 from contextlib import ExitStack
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -26,6 +25,7 @@ from typing import Any
 
 import sqlalchemy as sa
 
+from kikimimi.benchclock import Stopwatch, load_average
 from kikimimi.games.base import Outcome
 from kikimimi.games.registry import DEFAULT_GAME
 from kikimimi.records import schema
@@ -140,12 +140,10 @@ def _target(args: argparse.Namespace, stack: ExitStack) -> str:
 
 def measure(store: RecordStore, players: int, games: int, repeat: int, target: str) -> dict[str, Any]:
     """Load, then time; `target` is what `store` was opened with (each first read opens it anew)."""
-    started = time.perf_counter()
-    counts = load_synthetic(store, players, games)
-    loaded = time.perf_counter() - started
-    started = time.perf_counter()
-    store.rebuild_summaries()  # the bulk load wrote finished meetings directly: summarize them from the results
-    summarized = time.perf_counter() - started
+    with Stopwatch() as loaded:
+        counts = load_synthetic(store, players, games)
+    with Stopwatch() as summarized:
+        store.rebuild_summaries()  # the bulk load wrote finished meetings directly: summarize them from the results
     cold, warm = [], []
     for _ in range(repeat):
         # A store opened anew (as a host starting): nothing kept, every meeting read and every player
@@ -159,10 +157,9 @@ def measure(store: RecordStore, players: int, games: int, repeat: int, target: s
                 raise RuntimeError(f"ladder_statuses gives {player.name} another status than their replay")
     query = []
     for _ in range(repeat):  # of a first read, the database's part: every finished meeting's summaries
-        started = time.perf_counter()
-        with store._read() as conn:
+        with Stopwatch() as sw, store._read() as conn:
             _driver_rows(conn, store._summaries_query(DEFAULT_GAME))  # as ladder_statuses reads them
-        query.append(time.perf_counter() - started)
+        query.append(sw)
     store.ladder_statuses(DEFAULT_GAME)  # the store has read the records once, as a host does when it starts
     names = [p.name for p in store.players()[:SEATS]]
     for n in range(repeat):  # one more meeting finished, then the standings read again
@@ -172,34 +169,44 @@ def measure(store: RecordStore, players: int, games: int, repeat: int, target: s
             store.record_results(meeting, results_from_outcome(seats, outcome))
         store.finish_meeting(meeting)
         warm.append(_timed(store))
+    def median(runs: list[Stopwatch], clock: str) -> float:
+        return round(statistics.median(getattr(sw, clock) for sw in runs), 3)
+
     return {
-        "database": store.dialect, "url": store.url, **counts, "load_s": round(loaded, 2),
-        "summaries_s": round(summarized, 2),
-        "cold_median_s": round(statistics.median(cold), 3), "cold_max_s": round(max(cold), 3),
-        "cold_query_median_s": round(statistics.median(query), 3),
-        "after_a_meeting_median_s": round(statistics.median(warm), 3), "after_a_meeting_max_s": round(max(warm), 3),
+        "database": store.dialect, "url": store.url, **counts, "load_s": round(loaded.wall, 2),
+        "load_cpu_s": round(loaded.cpu, 2), "summaries_s": round(summarized.wall, 2),
+        "summaries_cpu_s": round(summarized.cpu, 2),
+        "cold_median_s": median(cold, "wall"), "cold_max_s": round(max(sw.wall for sw in cold), 3),
+        "cold_cpu_median_s": median(cold, "cpu"),
+        "cold_query_median_s": median(query, "wall"), "cold_query_cpu_median_s": median(query, "cpu"),
+        "after_a_meeting_median_s": median(warm, "wall"),
+        "after_a_meeting_max_s": round(max(sw.wall for sw in warm), 3),
+        "after_a_meeting_cpu_median_s": median(warm, "cpu"),
+        "load_average": round(load_average(), 2),
     }
 
 
-def _timed(store: RecordStore) -> float:
-    started = time.perf_counter()
-    statuses = store.ladder_statuses(DEFAULT_GAME)
-    elapsed = time.perf_counter() - started
+def _timed(store: RecordStore) -> Stopwatch:
+    with Stopwatch() as sw:
+        statuses = store.ladder_statuses(DEFAULT_GAME)
     if not statuses:
         raise RuntimeError("no statuses read")
-    return elapsed
+    return sw
 
 
 def _print(f: dict[str, Any]) -> None:
-    print(f"records: {f['database']} ({f['url']})")
+    print(f"records: {f['database']} ({f['url']}); wall time, with this process's CPU time beside it (a database "
+          f"server's own CPU is not in it); load average {f['load_average']}")
     print(f"loaded {f['players']} players, {f['meetings']} full trials, {f['games']} games, "
-          f"{f['results']} results in {f['load_s']} s; summaries written from them in {f['summaries_s']} s")
-    print(f"ladder_statuses, a store's first read:       median {f['cold_median_s']} s, max {f['cold_max_s']} s"
-          "  (target <= 1 s)")
-    print(f"  of which the query reading every finished meeting's summaries: median {f['cold_query_median_s']} s; "
-          "the rest is the ladder replaying every player")
-    print(f"ladder_statuses, after one more meeting:     median {f['after_a_meeting_median_s']} s, "
-          f"max {f['after_a_meeting_max_s']} s")
+          f"{f['results']} results in {f['load_s']} s (cpu {f['load_cpu_s']} s); summaries written from them in "
+          f"{f['summaries_s']} s (cpu {f['summaries_cpu_s']} s)")
+    print(f"ladder_statuses, a store's first read:       median {f['cold_median_s']} s "
+          f"(cpu {f['cold_cpu_median_s']} s), max {f['cold_max_s']} s  (target <= 1 s)")
+    print(f"  the query reading every finished meeting's summaries alone, timed apart: median "
+          f"{f['cold_query_median_s']} s (cpu {f['cold_query_cpu_median_s']} s); the rest of a first read is the "
+          "ladder replaying every player")
+    print(f"ladder_statuses, after one more meeting:     median {f['after_a_meeting_median_s']} s "
+          f"(cpu {f['after_a_meeting_cpu_median_s']} s), max {f['after_a_meeting_max_s']} s")
 
 
 def load_synthetic(store: RecordStore, players: int, games: int) -> dict[str, int]:

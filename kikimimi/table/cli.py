@@ -3,14 +3,20 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from rich.console import Console
+from kikimimi.voice.languages import LANGUAGES
 
-from kikimimi.voice.catalog import LANGUAGES, catalog
+if TYPE_CHECKING:
+    from rich.console import Console
+
+
+def _console(**options: Any) -> Console:
+    from rich.console import Console  # a command imports what it runs: `kikimimi --help` needs no rich
+
+    return Console(**options)
 
 
 def error(message: str) -> None:
@@ -47,6 +53,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--pace", type=float, default=0.6, help="seconds between taps at human pace (default 0.6)")
     p.add_argument("--record", type=Path, metavar="DIR", help="keep a WAV file per output in DIR")
     p.add_argument("--seat", type=int, help="play this seat yourself from the keyboard")
+    p.add_argument("--bots", metavar="NAME", help="the bots' strength, one of the game's bots (the Trident: bot, "
+                   "perfect, rules, strong); default: the game's own, 'strong' against a keyboard seat if it has one")
     p.add_argument("--text-only", action="store_true", help="no audio, the transcript only")
     p.set_defaults(func=cmd_demo)
 
@@ -111,9 +119,13 @@ def cmd_replay(args: argparse.Namespace) -> int:
     for number, message in result.refused:
         error(f"{args.script}:{number}: refused: {message}")
     if args.json:
+        import json
+
         print(json.dumps(result.report(), ensure_ascii=False, indent=2))
     else:
-        console = Console(highlight=False)
+        console = _console(highlight=False)
+        from kikimimi.voice.catalog import catalog
+
         words = catalog(args.lang, result.info.catalog)
         for step in result.steps:
             print_step(console, f"{step.line}", step.event, step.effects, words)
@@ -123,6 +135,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 def parse_assignments(items: list[str]) -> dict[str, Any]:
     """`--set key=value` values: JSON where it parses (numbers, true/false), else the text."""
+    import json
+
     out: dict[str, Any] = {}
     for item in items:
         key, sep, value = item.partition("=")
@@ -149,9 +163,11 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     summary = totals.summary(info)
     problems = totals.problems[:20]
     if args.json:
+        import json
+
         print(json.dumps(summary, indent=2))
     else:
-        console = Console(highlight=False)
+        console = _console(highlight=False)
         for key, value in summary.items():
             console.print(f"{key:>22}: {value}")
         for problem in problems:
@@ -160,18 +176,14 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
 
 def cmd_games(args: argparse.Namespace) -> int:
-    from rich.table import Table
-
+    """Plain lines, not a rich table: the listing is the one command that must start at once (no rich import)."""
     from kikimimi.games.registry import games
 
-    table = Table(title="games")
-    for column in ("id", "title", "seats", "set-up keys"):
-        table.add_column(column)
     for info in games():
         seats = str(info.seats[0]) if info.seats[0] == info.seats[1] else f"{info.seats[0]}-{info.seats[1]}"
-        keys = "\n".join(key.describe() for key in info.setup_keys)
-        table.add_row(info.id, f"{info.title('en')}\n{info.title('ja')}", seats, keys)
-    Console().print(table)
+        print(f"{info.id:<12} {info.title('en')} ({info.title('ja')}), {seats} seats")
+        for key in info.setup_keys:
+            print(f"{'':<12}   {key.describe()}")
     return 0
 
 
@@ -275,7 +287,7 @@ def cmd_journal_list(args: argparse.Namespace) -> int:
             result = "abandoned"
         table.add_row(g.id, time.strftime("%Y-%m-%d %H:%M", time.localtime(g.started_at)), str(g.events), ended,
                       result)
-    Console().print(table)
+    _console().print(table)
     return 0
 
 

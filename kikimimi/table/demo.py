@@ -62,7 +62,11 @@ def _play(table: LiveTable, args: argparse.Namespace, console: Console) -> int:
                   + ", ".join(f"{n} {s}" for n, s in audio.items()), style="dim")
     log_steps(table, console, seat=args.seat)
     tapper = SimTapper(loop, table.hub)
-    bots = info.new_bots(args.seed, setup)
+    name = getattr(args, "bots", None) or ("strong" if args.seat and "strong" in info.bots else None)
+    if name and name not in info.bots:
+        console.print(f"[red]kikimimi demo: --bots {name}: {info.title('en')} has bots {', '.join(info.bots)}[/red]")
+        return 2
+    bots = info.new_bots(args.seed, setup, name)
     human = load(info.keyboard)(args.seat, args.seed, console) if args.seat else None
     humans = (args.seat,) if args.seat else ()
     while not loop.game.is_over(loop.state):

@@ -42,8 +42,7 @@ from typing import Any
 
 from kikimimi.paths import data_dir
 from kikimimi.voice.kana import katakana, number_kana
-
-LANGUAGES = ("ja", "en")
+from kikimimi.voice.languages import LANGUAGES as LANGUAGES  # its home is a light module (commands' options)
 
 # Parameter name -> its type. A phrase's parameters must all be listed here.
 PARAM_TYPES: dict[str, str] = {

@@ -8,13 +8,14 @@ meets forgotten declarations, wrong plays, draws with a legal piece in hand and 
 from __future__ import annotations
 
 import random
-from collections.abc import Collection, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from kikimimi.games.base import FIELD, Event, Referee, Scan, hand
-from kikimimi.games.trident.engine import legal_plays
-from kikimimi.games.trident.pieces import CONTROLS, CTL_PASS, CTL_TRIDENT, PIECES, SUITS
+from kikimimi.games.trident.engine import legal_mask
+from kikimimi.games.trident.pieces import BIT, CONTROLS, CTL_PASS, CTL_TRIDENT, ID_OF, PIECES, SUIT_MASK, SUITS, ids_of
+from kikimimi.games.trident.playout import DRAW, Policy, nth_bit, rule_policy
 from kikimimi.games.trident.state import (
     CHOOSE_SUIT,
     DEAL,
@@ -59,15 +60,15 @@ class BotTable:
 
     def _basket_piece(self, s: TridentState) -> str | None:
         """A random piece from the basket (a few random picks first: the basket is usually large)."""
-        h1, h2, h3 = s.hands
-        field = s.field
+        _, h1, h2, h3 = s.masks
+        taken = h1 | h2 | h3 | s.field_mask
         rng = self.rng
         draw = rng.random
         for _ in range(8):
             p = _ORDERED_IDS[int(draw() * 54)]  # randrange() is several times slower; the engine bench needs speed
-            if p not in h1 and p not in h2 and p not in h3 and p not in field:
+            if not BIT[p] & taken:
                 return p
-        basket = [p for p in _ORDERED_IDS if p not in h1 and p not in h2 and p not in h3 and p not in field]
+        basket = [p for p in _ORDERED_IDS if not BIT[p] & taken]
         return rng.choice(basket) if basket else None
 
     def next_event(self, s: TridentState) -> Event | None:
@@ -81,7 +82,7 @@ class BotTable:
         if phase == TURN:  # the most frequent first
             return self._turn(s)
         if s.phase == DEAL:
-            seat = next(seat for seat in SEATS if len(s.hand(seat)) < HAND_SIZE)
+            seat = next(seat for seat in SEATS if s.count(seat) < HAND_SIZE)
             return _tap(_HAND[seat], self._basket_piece(s))
         if s.phase == START:
             return _tap(FIELD, self._basket_piece(s))
@@ -96,23 +97,22 @@ class BotTable:
         rng, rates = self.rng, self.rates
         seat = s.turn
         assert seat is not None
-        mine = s.hands[seat - 1]
         if rates.referee_forgot and rng.random() < rates.referee_forgot:
             return Referee("forgot")
-        if len(mine) <= 2 and not s.declared[seat - 1] and not (
+        if s.masks[seat].bit_count() <= 2 and not s.declared_mask & (1 << (seat - 1)) and not (
             rates.forget_declaration and rng.random() < rates.forget_declaration
         ):
             return _tap(_HAND[seat], CTL_TRIDENT)
-        legal = legal_plays(s, seat)
+        legal = legal_mask(s, seat)  # computed once; the engine checks the tap against the same rule
         if rates.wrong_play and rng.random() < rates.wrong_play:
-            return self._wrong_play(s, seat, legal)
+            return self._wrong_play(s, seat, ids_of(legal))
         if s.pending:
             if legal and rng.random() < 0.7:
-                return _tap(FIELD, legal[int(rng.random() * len(legal))])
+                return _tap(FIELD, _random_piece(legal, rng.random()))
             return _tap(_HAND[seat], CTL_PASS) if rng.random() < 0.5 else self._draw(s, seat)
-        if legal and (s.drew is not None or not (rates.draw_with_legal and rng.random() < rates.draw_with_legal)):
-            return _tap(FIELD, legal[int(rng.random() * len(legal))])
-        if s.drew is not None:
+        if legal and (s.drew_bit or not (rates.draw_with_legal and rng.random() < rates.draw_with_legal)):
+            return _tap(FIELD, _random_piece(legal, rng.random()))
+        if s.drew_bit:
             return _tap(_HAND[seat], CTL_PASS)
         return self._draw(s, seat)
 
@@ -147,12 +147,13 @@ class BotTable:
         return _tap(_HAND[seat], piece) if piece else _tap(FIELD, None)
 
     def _best_suit(self, s: TridentState, seat: int) -> str:
-        counts = {suit: 0 for suit in SUITS}
-        for p in s.hand(seat):
-            suit = PIECES[p].suit
-            if PIECES[p].is_basic and suit:
-                counts[suit] += 1
-        return max(SUITS, key=lambda suit: counts[suit])
+        held = s.masks[seat]
+        return max(SUITS, key=lambda suit: (held & SUIT_MASK[suit]).bit_count())
+
+
+def _random_piece(mask: int, r: float) -> str:
+    """One piece of a mask, uniformly by `r` in [0, 1): the same pick as indexing the sorted ids."""
+    return ID_OF[nth_bit(mask, int(r * mask.bit_count())).bit_length() - 1]
 
 
 def seat_to_move(s: TridentState) -> int | None:
@@ -160,7 +161,7 @@ def seat_to_move(s: TridentState) -> int | None:
     if s.phase == OVER:
         return None
     if s.phase == DEAL:
-        return next((seat for seat in SEATS if len(s.hand(seat)) < HAND_SIZE), None)
+        return next((seat for seat in SEATS if s.count(seat) < HAND_SIZE), None)
     if s.phase == DRAWING:
         return s.drawer
     return s.turn
@@ -177,6 +178,44 @@ class TridentBots:
         if humans and state.phase != DEAL and seat_to_move(state) in humans:
             return None
         return self.table.next_event(state)
+
+
+class PolicyBots:
+    """Mistake-free bots that play each seat's turn by a policy (playout.py): the rule-based player or the
+    Monte-Carlo one. The deal, start pieces, owed draws and suit choices come as a BotTable makes them."""
+
+    def __init__(self, seed: int, policy: Callable[[int], Policy]) -> None:
+        self.table = BotTable(seed, BotRates.perfect())
+        self.rng = random.Random(seed * 7919 + 1)
+        self.policies = {seat: policy(seat) for seat in SEATS}
+
+    def next_event(self, state: TridentState, humans: Collection[int] = ()) -> Event | None:
+        if humans and state.phase != DEAL and seat_to_move(state) in humans:
+            return None
+        if state.phase != TURN:
+            return self.table.next_event(state)
+        seat = state.turn
+        assert seat is not None
+        if state.masks[seat].bit_count() <= 2 and not state.declared_mask & (1 << (seat - 1)):
+            return _tap(_HAND[seat], CTL_TRIDENT)
+        choice = self.policies[seat](state, seat, legal_mask(state, seat), self.rng.random)
+        if choice > 0:
+            return _tap(FIELD, ID_OF[choice.bit_length() - 1])
+        if choice == DRAW:
+            return self.table._draw(state, seat)
+        return _tap(_HAND[seat], CTL_PASS)
+
+
+def rule_bots(seed: int, setup: Mapping[str, Any]) -> PolicyBots:
+    """The rule-based player at every seat (a fair opponent: it knows only what its seat has heard)."""
+    return PolicyBots(seed, lambda seat: rule_policy)
+
+
+def strong_bots(seed: int, setup: Mapping[str, Any]) -> PolicyBots:
+    """The Monte-Carlo player at every seat (strong.py): it decides from what its seat has heard."""
+    from kikimimi.games.trident.strong import MonteCarlo, mc_policy
+
+    return PolicyBots(seed, lambda seat: mc_policy(MonteCarlo(seed=seed * 3 + seat)))
 
 
 def table_bots(seed: int, setup: Mapping[str, Any]) -> TridentBots:

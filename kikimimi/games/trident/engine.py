@@ -1,8 +1,12 @@
 """The Trident rules engine: `apply(state, event) -> (state, effects)`, pure.
 
-Every rule here is a section of `docs/rules/trident.md` (and of the contract,
-`spec/trident-rules.md`); tests are named after those sections. A refusal is a spoken phrase,
-never an exception: `apply` never raises on any event.
+Every rule here is a section of `docs/rules/trident.md`; tests are named after those sections. A
+refusal is a spoken phrase, never an exception: `apply` never raises on any event.
+
+Two layers share one set of rules. The tap layer (`apply`) works out what a tap means (a draw, a
+play, a wrong play, a refusal) and says it; the moves below it (`draw`, `play`, `start_piece`,
+`pass_turn`, `declare`, `choose_suit`) change the state and take `fx=None` when nobody listens:
+the bots' look-ahead plays whole games through them in place, without taps or phrases.
 """
 
 from __future__ import annotations
@@ -26,14 +30,20 @@ from kikimimi.games.base import (
 )
 from kikimimi.games.trident.phrases import PIECE_HIDDEN, piece_key
 from kikimimi.games.trident.pieces import (
+    ANSWERS_MASK,
+    BIT,
     CONTROL_SET,
     CTL_PASS,
     CTL_SUIT,
     CTL_TRIDENT,
     KINDS,
+    NON_BASIC_MASK,
     PIECES,
+    STARTS_MASK,
+    SUIT_MASK,
     SUITS,
     Piece,
+    ids_of,
 )
 from kikimimi.games.trident.state import (
     CHOOSE_SUIT,
@@ -76,6 +86,8 @@ _NAME_SAY = {(out, piece.id): Say(out, name_key(piece, out != SPEAKER)) for out 
 _PLAY_BY = {seat: Say(SPEAKER, "play.by", {"seat": seat}) for seat in SEATS}
 _TURN_NEXT = {(seat, suit): Say(SPEAKER, "turn.next", {"seat": seat, "suit": suit}) for seat in SEATS
               for suit in SUITS}
+_REQUIRED = {suit: Say(SPEAKER, "effect.required", {"suit": suit}) for suit in SUITS}
+_CHANGE_DRAW4 = "change-draw4"
 
 
 class Trident(GameEngine[TridentState]):
@@ -104,6 +116,32 @@ class Trident(GameEngine[TridentState]):
         return _summary(state)
 
 
+# -- legality: the one place the rule lives, shared by the engine and the bots ------------------
+
+
+def legal_mask(s: TridentState, seat: int) -> int:
+    """The pieces `seat` may play now, as a mask (the caller knows it is `seat`'s turn).
+
+    After a draw only the drawn piece; against a pending draw only attack and special pieces; otherwise
+    a basic piece of the required kind or any non-basic piece; never a non-basic piece as the last one.
+    """
+    held = s.masks[seat]
+    candidates = held & s.drew_bit if s.drew_bit else held
+    last = held & (held - 1) == 0  # one piece (or none)
+    if s.pending:
+        return 0 if last else candidates & ANSWERS_MASK
+    if last:
+        return candidates & SUIT_MASK[s.required]
+    return candidates & (SUIT_MASK[s.required] | NON_BASIC_MASK)
+
+
+def legal_plays(s: TridentState, seat: int) -> list[str]:
+    """The pieces `seat` may play on the field right now (its legal actions, as OpenSpiel says)."""
+    if s.phase != TURN or s.turn != seat:
+        return []
+    return ids_of(legal_mask(s, seat))
+
+
 # -- taps --------------------------------------------------------------------------------------
 
 
@@ -122,7 +160,7 @@ def _scan(s: TridentState, reader: str, tag_id: str | None, uid: str | None, fx:
         return
     piece = PIECES[tag_id]
     if s.phase == OVER:
-        private_repeat = seat is not None and s.where(tag_id) == seat
+        private_repeat = seat is not None and s.masks[seat] & BIT[tag_id]
         fx.append(_NAME_SAY[out, piece.id] if private_repeat else Say(out, "game.over"))
     elif seat is None:
         _field_tap(s, piece, fx)
@@ -132,57 +170,72 @@ def _scan(s: TridentState, reader: str, tag_id: str | None, uid: str | None, fx:
 
 def _hand_tap(s: TridentState, seat: int, piece: Piece, fx: list[Effect]) -> None:
     out = _HAND_OUT[seat]
-    owner = s.where(piece.id)
+    owner = s.where_bit(BIT[piece.id])
     if owner == seat:
         fx.append(_NAME_SAY[out, piece.id])
-        return
-    if owner == ON_FIELD:
+    elif owner == ON_FIELD:
         fx.append(Say(out, "tap.on_field"))
-        return
-    if owner != IN_BASKET:
+    elif owner != IN_BASKET:
         fx.append(Say(out, "tap.not_yours"))
         fx.append(Alert("piece.foreign_hand", {"reader": out, "seat": seat, "owner": owner, "piece": piece.id}))
-        return
-    # A piece from the basket: a deal, a draw, or refused.
-    if s.phase == DEAL:
-        if len(s.hand(seat)) >= HAND_SIZE:
-            fx.append(Say(out, "deal.full"))
-            return
+    elif not draw(s, seat, piece, fx):
+        fx.append(Say(out, "deal.full" if s.phase == DEAL else
+                      "draw.second" if s.phase == TURN and seat == s.turn else "tap.put_back"))
+
+
+def draw(s: TridentState, seat: int, piece: Piece, fx: list[Effect] | None = None) -> bool:
+    """A basket piece onto `seat`'s hand reader: a deal, a draw, or (False, nothing changed) refused."""
+    phase = s.phase
+    if phase == TURN:
+        if seat != s.turn:
+            return False
+        if s.pending:
+            accept_attack(s, seat, fx, first_draw=piece)
+        elif s.drew_bit:
+            return False
+        else:
+            _take(s, seat, piece, fx)
+            s.drew_bit = piece.bit
+    elif phase == DRAWING:
+        if seat != s.drawer:
+            return False
+        s.masks[seat] |= piece.bit  # _take, inline: the most frequent draw
+        s.declared_mask &= ~(1 << (seat - 1))
+        if fx is not None:
+            fx.append(_NAME_SAY[_HAND_OUT[seat], piece.id])
+        s.owed -= 1
+        if s.owed == 0:
+            _resume_after_drawing(s, fx)
+    elif phase == DEAL:
+        if s.masks[seat].bit_count() >= HAND_SIZE:
+            return False
         _take(s, seat, piece, fx)
         if _dealt(s):
             s.phase = START
             s.turn = s.first
-            fx.append(Say(SPEAKER, "deal.complete", {"seat": s.first}))
-    elif s.phase == DRAWING and seat == s.drawer:
-        _take(s, seat, piece, fx)
-        s.owed -= 1
-        if s.owed == 0:
-            _resume_after_drawing(s, fx)
-    elif s.phase == TURN and seat == s.turn:
-        if s.pending:
-            _accept_attack(s, seat, fx, first_draw=piece)
-        elif s.drew is not None:
-            fx.append(Say(out, "draw.second"))
-        else:
-            _take(s, seat, piece, fx)
-            s.drew = piece.id
+            if fx is not None:
+                fx.append(Say(SPEAKER, "deal.complete", {"seat": s.first}))
     else:
-        fx.append(Say(out, "tap.put_back"))
+        return False
+    return True
 
 
 def _dealt(s: TridentState) -> bool:
-    h1, h2, h3 = s.hands
-    return len(h1) == len(h2) == len(h3) == HAND_SIZE
+    _, h1, h2, h3 = s.masks
+    return h1.bit_count() == h2.bit_count() == h3.bit_count() == HAND_SIZE
 
 
 def _field_tap(s: TridentState, piece: Piece, fx: list[Effect]) -> None:
-    owner = s.where(piece.id)
+    owner = s.where_bit(BIT[piece.id])
     if owner == ON_FIELD:
         fx.append(Say(SPEAKER, "tap.on_field"))
     elif s.phase == DEAL:
         fx.append(Say(SPEAKER, "deal.not_complete"))
     elif s.phase == START:
-        _start_piece(s, piece, owner, fx)
+        if owner != IN_BASKET:
+            fx.append(Say(SPEAKER, "start.from_basket"))
+        else:
+            start_piece(s, piece, fx)
     elif s.phase == DRAWING:
         fx.append(Say(SPEAKER, "drawing.wait", {"seat": s.drawer, "count": s.owed}))
     elif s.phase == CHOOSE_SUIT:
@@ -191,99 +244,82 @@ def _field_tap(s: TridentState, piece: Piece, fx: list[Effect]) -> None:
         _turn_play(s, piece, owner, fx)
 
 
-def _start_piece(s: TridentState, piece: Piece, owner: int | str, fx: list[Effect]) -> None:
+def start_piece(s: TridentState, piece: Piece, fx: list[Effect] | None = None) -> None:
     """The start (and the "everyone forgot" restart): basket pieces until a basic or change piece."""
-    if owner != IN_BASKET:
-        fx.append(Say(SPEAKER, "start.from_basket"))
-        return
-    s.field += (piece.id,)
-    fx.append(_NAME_SAY[SPEAKER, piece.id])
-    if piece.cls.value in ("basic", "change"):
+    s.add_to_field(piece.id)
+    bit = BIT[piece.id]
+    if fx is not None:
+        fx.append(_NAME_SAY[SPEAKER, piece.id])
+    if STARTS_MASK & bit:
         s.required = piece.suit
         s.phase = TURN
-        fx.append(_turn_phrase(s))
-    else:
+        if fx is not None:
+            fx.append(_turn_phrase(s))
+    elif fx is not None:
         fx.append(Say(SPEAKER, "start.redo", {"seat": s.turn}))
 
 
 def _turn_play(s: TridentState, piece: Piece, owner: int | str, fx: list[Effect]) -> None:
     mover = s.turn
     assert mover is not None
+    bit = BIT[piece.id]
     if owner == IN_BASKET:
-        if s.pending or s.drew is not None:
+        if s.pending or s.drew_bit:
             fx.append(Say(SPEAKER, "tap.from_basket"))
             return
         # A piece never seen in a hand, tapped in the mover's turn before a draw: the draw, played at once.
-        s.set_hand(mover, s.hand(mover) | {piece.id})
+        s.masks[mover] |= bit
         s.set_declared(mover, False)
-        s.drew = piece.id
+        s.drew_bit = bit
         owner = mover
     if owner != mover:
         _wrong_play(s, owner, fx)  # out of turn: the owner's wrong play
-        return
-    if not _legal(s, mover, piece):
+    elif not legal_mask(s, mover) & bit:
         _wrong_play(s, mover, fx)
+    else:
+        play(s, mover, piece, fx)
+
+
+def play(s: TridentState, seat: int, piece: Piece, fx: list[Effect] | None = None) -> None:
+    """A legal play of `piece` by `seat` (the caller checked it with `legal_mask`)."""
+    bit = piece.bit
+    held = s.masks[seat] & ~bit
+    s.masks[seat] = held
+    s.field_mask |= bit  # s.add_to_field, inline: the hot path of every look-ahead game
+    s.field_order = (s.field_order, piece.id)
+    s.drew_bit = 0
+    if fx is not None:
+        fx.append(_PLAY_BY[seat])
+        fx.append(_NAME_SAY[SPEAKER, piece.id])
+    if piece.is_basic and held:
+        s.turn = seat % 3 + 1  # _next_turn, inline
+        s.phase = TURN
+        if fx is not None:
+            fx.append(_turn_phrase(s))
         return
-    _play(s, mover, piece, fx)
-
-
-# What the legality rule needs of a piece, by id: its suit if it is basic (None: not basic), and whether it
-# may answer a pending draw. Looked up per piece in a comprehension: the bots ask this on every turn.
-_BASIC_SUIT = {p.id: (p.suit if p.is_basic else None) for p in PIECES.values()}
-_ANSWERS = {p.id: p.answers_attack for p in PIECES.values()}
-
-
-def _legal_ids(s: TridentState, seat: int, candidates) -> list[str]:
-    """Which of `candidates` (in `seat`'s hand) may be played now: the one place the legality rule lives.
-
-    After a draw only the drawn piece; against a pending draw only attack and special pieces; otherwise
-    a basic piece of the required kind or any non-basic piece; never a non-basic piece as the last one.
-    """
-    if s.drew is not None:
-        candidates = [p for p in candidates if p == s.drew]
-    last = len(s.hands[seat - 1]) == 1
-    if s.pending:
-        return [] if last else [p for p in candidates if _ANSWERS[p]]
-    required = s.required
-    return [p for p in candidates if (suit := _BASIC_SUIT[p]) == required or (suit is None and not last)]
-
-
-def _legal(s: TridentState, seat: int, piece: Piece) -> bool:
-    return bool(_legal_ids(s, seat, (piece.id,)))
-
-
-def legal_plays(s: TridentState, seat: int) -> list[str]:
-    """The pieces `seat` may play on the field right now (its legal actions, as OpenSpiel says)."""
-    if s.phase != TURN or s.turn != seat:
-        return []
-    return sorted(_legal_ids(s, seat, s.hands[seat - 1]))
-
-
-def _play(s: TridentState, seat: int, piece: Piece, fx: list[Effect]) -> None:
-    s.set_hand(seat, s.hand(seat) - {piece.id})
-    s.field += (piece.id,)
-    s.drew = None
-    fx.append(_PLAY_BY[seat])
-    fx.append(_NAME_SAY[SPEAKER, piece.id])
-    if not s.hand(seat):
-        if s.declared[seat - 1]:
+    if not held:
+        if s.declared_mask & (1 << (seat - 1)):
             _end(s, fx, winner=seat, reason="out")
         else:
             # The play stands; the seat owes 2 and the turn passes once they are drawn.
             s.penalties += ((seat, "no_declaration"),)
-            fx.append(Say(SPEAKER, "penalty.no_declaration", {"seat": seat}))
+            if fx is not None:
+                fx.append(Say(SPEAKER, "penalty.no_declaration", {"seat": seat}))
             _owe(s, seat, PENALTY_DRAWS, RESUME_NEXT, fx)
         return
-    if piece.suit is not None and not piece.is_basic:
+    if piece.suit is not None:
         s.required = piece.suit
-        fx.append(Say(SPEAKER, "effect.required", {"suit": piece.suit}))
+        if fx is not None:
+            fx.append(_REQUIRED[piece.suit])
     if piece.turn:
         _turn_around(s, piece.turn)
-        fx.append(Say(SPEAKER, "effect.turn_right" if piece.turn > 0 else "effect.turn_left"))
+        if fx is not None:
+            fx.append(Say(SPEAKER, "effect.turn_right" if piece.turn > 0 else "effect.turn_left"))
     s.pending += piece.draw  # an answer to an attack passes the total on, plus its own draw
-    if piece.kind == "change-draw4":
+    if piece.kind == _CHANGE_DRAW4:
         s.phase = CHOOSE_SUIT
-        fx.append(Say(SPEAKER, "choose_suit.ask", {"seat": seat}))
+        if fx is not None:
+            fx.append(Say(SPEAKER, "choose_suit.ask", {"seat": seat}))
         return
     _next_turn(s, fx)
 
@@ -291,22 +327,22 @@ def _play(s: TridentState, seat: int, piece: Piece, fx: list[Effect]) -> None:
 def _turn_around(s: TridentState, direction: int) -> None:
     """Every seat hands its whole hand to its left (+1) or right (-1) neighbour, at once."""
     receiver = next_seat if direction > 0 else previous_seat
-    old = s.hands
-    new = [frozenset[str]()] * 3
+    old = s.masks
+    new = [0, 0, 0, 0]
     for seat in SEATS:
-        new[receiver(seat) - 1] = old[seat - 1]
-    s.hands = tuple(new)
+        new[receiver(seat)] = old[seat]
+    s.masks = new
     for seat in SEATS:
-        if len(new[seat - 1]) > len(old[seat - 1]):
+        if new[seat].bit_count() > old[seat].bit_count():
             s.set_declared(seat, False)
 
 
-def _next_turn(s: TridentState, fx: list[Effect]) -> None:
-    assert s.turn is not None
-    s.turn = next_seat(s.turn)
-    s.drew = None
+def _next_turn(s: TridentState, fx: list[Effect] | None) -> None:
+    s.turn = s.turn % 3 + 1  # type: ignore[operator]
+    s.drew_bit = 0
     s.phase = TURN
-    fx.append(_turn_phrase(s))
+    if fx is not None:
+        fx.append(_turn_phrase(s))
 
 
 def _turn_phrase(s: TridentState) -> Say:
@@ -318,14 +354,15 @@ def _turn_phrase(s: TridentState) -> Say:
 # -- drawing, attacks, penalties ----------------------------------------------------------------
 
 
-def _take(s: TridentState, seat: int, piece: Piece, fx: list[Effect]) -> None:
+def _take(s: TridentState, seat: int, piece: Piece, fx: list[Effect] | None) -> None:
     """A basket piece into a hand; its name to that seat only; a declaration lapses."""
-    s.set_hand(seat, s.hand(seat) | {piece.id})
-    s.set_declared(seat, False)
-    fx.append(_NAME_SAY[_HAND_OUT[seat], piece.id])
+    s.masks[seat] |= piece.bit
+    s.declared_mask &= ~(1 << (seat - 1))
+    if fx is not None:
+        fx.append(_NAME_SAY[_HAND_OUT[seat], piece.id])
 
 
-def _owe(s: TridentState, seat: int, count: int, resume: str, fx: list[Effect]) -> None:
+def _owe(s: TridentState, seat: int, count: int, resume: str, fx: list[Effect] | None) -> None:
     """The seat must draw `count`: drawing blocks the game, or a crash if the basket is short."""
     if s.basket_count < count:
         _end(s, fx, crashed=seat, reason="crash")
@@ -334,26 +371,28 @@ def _owe(s: TridentState, seat: int, count: int, resume: str, fx: list[Effect]) 
     s.drawer = seat
     s.owed = count
     s.resume = resume
-    fx.append(Say(SPEAKER, "draw.owed", {"seat": seat, "count": count}))
+    if fx is not None:
+        fx.append(Say(SPEAKER, "draw.owed", {"seat": seat, "count": count}))
 
 
-def _resume_after_drawing(s: TridentState, fx: list[Effect]) -> None:
+def _resume_after_drawing(s: TridentState, fx: list[Effect] | None) -> None:
     s.drawer = None
     s.phase = TURN
     if s.resume == RESUME_NEXT:
         _next_turn(s, fx)
-    else:
+    elif fx is not None:
         fx.append(_turn_phrase(s))
 
 
-def _accept_attack(s: TridentState, seat: int, fx: list[Effect], first_draw: Piece | None) -> None:
+def accept_attack(s: TridentState, seat: int, fx: list[Effect] | None, first_draw: Piece | None) -> None:
     """The seat takes the pending total: by its first draw or by a pass."""
     count = s.pending
     if s.basket_count < count:
         _end(s, fx, crashed=seat, reason="crash")
         return
     s.pending = 0
-    fx.append(Say(SPEAKER, "pending.accepted", {"seat": seat, "count": count}))
+    if fx is not None:
+        fx.append(Say(SPEAKER, "pending.accepted", {"seat": seat, "count": count}))
     s.phase = DRAWING
     s.drawer = seat
     s.owed = count
@@ -382,31 +421,38 @@ def _control(s: TridentState, seat: int | None, out: str, control: str, fx: list
         return
     if control in CTL_SUIT:
         if s.phase == CHOOSE_SUIT and seat in (None, s.turn):
-            s.required = CTL_SUIT[control]
-            fx.append(Say(SPEAKER, "effect.required", {"suit": s.required}))
-            _next_turn(s, fx)
+            choose_suit(s, CTL_SUIT[control], fx)
         else:
             fx.append(Say(out, "control.not_now"))
         return
     if seat is None:
         fx.append(Say(SPEAKER, "control.on_hand_reader"))
     elif control == CTL_TRIDENT:
-        _declare(s, seat, out, fx)
+        if not declare(s, seat, fx):
+            fx.append(Say(out, "control.not_now" if s.phase == DEAL else
+                          "declare.already" if s.declared_mask & (1 << (seat - 1)) else "declare.refused"))
     elif control == CTL_PASS:
         _pass(s, seat, out, fx)
 
 
-def _declare(s: TridentState, seat: int, out: str, fx: list[Effect]) -> None:
+def choose_suit(s: TridentState, suit: str, fx: list[Effect] | None = None) -> None:
+    """The Change Draw 4's player names the required kind; the turn passes."""
+    s.required = suit
+    if fx is not None:
+        fx.append(_REQUIRED[suit])
+    _next_turn(s, fx)
+
+
+def declare(s: TridentState, seat: int, fx: list[Effect] | None = None) -> bool:
+    """A Trident declaration; False (nothing changed) where it is refused."""
     # Valid from the start on, the restart after "everyone forgot" included (contract, Clarifications).
-    if s.phase == DEAL:
-        fx.append(Say(out, "control.not_now"))
-    elif s.declared[seat - 1]:
-        fx.append(Say(out, "declare.already"))
-    elif len(s.hand(seat)) in (1, 2):
-        s.set_declared(seat, True)
+    bit = 1 << (seat - 1)
+    if s.phase == DEAL or s.declared_mask & bit or s.masks[seat].bit_count() not in (1, 2):
+        return False
+    s.declared_mask |= bit
+    if fx is not None:
         fx.append(Say(SPEAKER, "declare.trident", {"seat": seat}))
-    else:
-        fx.append(Say(out, "declare.refused"))
+    return True
 
 
 def _pass(s: TridentState, seat: int, out: str, fx: list[Effect]) -> None:
@@ -416,15 +462,23 @@ def _pass(s: TridentState, seat: int, out: str, fx: list[Effect]) -> None:
         fx.append(Say(out, "control.not_now"))
     elif seat != s.turn:
         fx.append(Say(out, "pass.not_your_turn"))
-    elif s.pending:
-        _accept_attack(s, seat, fx, first_draw=None)
-    elif s.drew is not None:
-        fx.append(Say(SPEAKER, "pass.done", {"seat": seat}))
+    elif not pass_turn(s, seat, fx):
+        fx.append(Say(out, "pass.draw_first"))
+
+
+def pass_turn(s: TridentState, seat: int, fx: list[Effect] | None = None) -> bool:
+    """`ctl-pass` by the seat to move in its turn; False (nothing changed) before its draw."""
+    if s.pending:
+        accept_attack(s, seat, fx, first_draw=None)
+    elif s.drew_bit:
+        if fx is not None:
+            fx.append(Say(SPEAKER, "pass.done", {"seat": seat}))
         _next_turn(s, fx)
     elif s.basket_count == 0:
         _end(s, fx, crashed=seat, reason="crash")  # cannot draw: a crash
     else:
-        fx.append(Say(out, "pass.draw_first"))
+        return False
+    return True
 
 
 # -- the end -------------------------------------------------------------------------------------
@@ -436,14 +490,14 @@ def ranking(s: TridentState, winner: int | None = None, crashed: int | None = No
     others = [seat for seat in SEATS if seat not in (winner, crashed)]
 
     def score(seat: int) -> tuple[int, int]:
-        held = s.points(seat) if s.rules == "competition" else len(s.hand(seat))
+        held = s.points(seat) if s.rules == "competition" else s.count(seat)
         return held, (seat - s.first) % 3
 
     others.sort(key=score)
     return tuple(x for x in (winner, *others, crashed) if x is not None)
 
 
-def _end(s: TridentState, fx: list[Effect], winner: int | None = None, crashed: int | None = None,
+def _end(s: TridentState, fx: list[Effect] | None, winner: int | None = None, crashed: int | None = None,
          reason: str = "") -> None:
     order = ranking(s, winner, crashed)
     s.result = Outcome(
@@ -451,13 +505,15 @@ def _end(s: TridentState, fx: list[Effect], winner: int | None = None, crashed: 
         winners=(winner,) if winner is not None else (),
         scores={seat: s.points(seat) for seat in SEATS},
         reason=reason,
-        details={"crashed": crashed, "pieces": {seat: len(s.hand(seat)) for seat in SEATS}},
+        details={"crashed": crashed, "pieces": {seat: s.count(seat) for seat in SEATS}},
     )
     s.phase = OVER
     s.turn = None
     s.drawer = None
     s.owed = 0
     s.pending = 0
+    if fx is None:
+        return
     if winner is not None:
         fx.append(Say(SPEAKER, "game.out", {"seat": winner}))
     elif crashed is not None:
@@ -477,7 +533,7 @@ def _referee(s: TridentState, event: Referee, fx: list[Effect]) -> None:
         if s.phase != TURN:
             _refuse(action, f"only during a turn (the game is in {s.phase})", fx)
             return
-        if not any(PIECES[p].cls.value in ("basic", "change") for p in s.basket()):
+        if not s.basket_mask & STARTS_MASK:
             _refuse(action, "the basket holds no basic or change piece to set the kind", fx)
             return
         # One piece from the basket to the field sets the kind as at the start; the turn stays.
@@ -511,14 +567,16 @@ def _referee_move(s: TridentState, params: dict[str, Any], fx: list[Effect]) -> 
     if piece_id not in PIECES or (target_seat is None and to != IN_BASKET) or s.phase == OVER:
         _refuse("move", "needs a piece id and to = hand:N or basket, before the game is over", fx)
         return
-    if s.phase == DEAL and target_seat is not None and len(s.hand(target_seat) - {piece_id}) >= HAND_SIZE:
+    bit = BIT[piece_id]
+    if s.phase == DEAL and target_seat is not None and (s.masks[target_seat] & ~bit).bit_count() >= HAND_SIZE:
         _refuse("move", f"seat {target_seat} already holds {HAND_SIZE} pieces in the deal", fx)
         return
-    before = s.hands
-    s.hands = tuple(h - {piece_id} for h in s.hands)
-    s.field = tuple(p for p in s.field if p != piece_id)
-    if target_seat is not None and piece_id not in before[target_seat - 1]:
-        s.set_hand(target_seat, s.hand(target_seat) | {piece_id})
+    before = s.masks
+    s.masks = [m & ~bit for m in before]
+    if s.field_mask & bit:
+        s.set_field(tuple(p for p in s.field if p != piece_id))
+    if target_seat is not None and not before[target_seat] & bit:
+        s.masks[target_seat] |= bit
         s.set_declared(target_seat, False)  # its count went up
     fx.append(Alert("referee.moved", {"piece": piece_id, "to": to}))
     if s.phase == DEAL and _dealt(s):
@@ -546,4 +604,5 @@ def _summary(s: TridentState) -> list[Effect]:
     return [_turn_phrase(s)]
 
 
-__all__ = ["Trident", "SetupError", "ranking", "name_key", "legal_plays", "SUITS", "READERS"]
+__all__ = ["Trident", "SetupError", "ranking", "name_key", "legal_plays", "legal_mask", "SUITS", "READERS",
+           "draw", "play", "start_piece", "pass_turn", "declare", "choose_suit", "accept_attack"]

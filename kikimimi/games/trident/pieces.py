@@ -6,6 +6,7 @@ Spoken names live in the phrase catalogs as `piece.<kind>`.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from enum import StrEnum
 
@@ -33,6 +34,7 @@ class Piece:
     is_basic: bool = field(init=False)
     answers_attack: bool = field(init=False)  # may be played against a pending draw
     is_unknown: bool = field(init=False)  # spoken only as "Unknown" on a hand reader
+    bit: int = field(init=False, default=0)  # 1 << its index in id order (see BIT), set with the catalog
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "is_basic", self.cls is PieceClass.BASIC)
@@ -58,6 +60,8 @@ def _catalog() -> dict[str, Piece]:
     pieces.append(Piece("unknown-change-spade", "unknown-change-spade", PieceClass.SPECIAL2, 10, "spade"))
     pieces.append(Piece("unknown-turn-right", "unknown-turn-right", PieceClass.SPECIAL2, 10, turn=+1))
     pieces.append(Piece("unknown-turn-left", "unknown-turn-left", PieceClass.SPECIAL2, 10, turn=-1))
+    for index, piece in enumerate(sorted(pieces, key=lambda p: p.id)):
+        object.__setattr__(piece, "bit", 1 << index)
     return {p.id: p for p in pieces}
 
 
@@ -65,6 +69,46 @@ PIECES: dict[str, Piece] = _catalog()
 ALL_IDS: frozenset[str] = frozenset(PIECES)
 KINDS: tuple[str, ...] = tuple(dict.fromkeys(p.kind for p in PIECES.values()))
 assert len(PIECES) == 54
+
+# Pieces as bits: index = position in id order, so that the bits of a mask, lowest first, are the ids
+# sorted (what `legal_plays` and the reports list). The engine's state keeps hands and field as masks.
+ID_OF: tuple[str, ...] = tuple(sorted(PIECES))
+INDEX: dict[str, int] = {piece_id: i for i, piece_id in enumerate(ID_OF)}
+BIT: dict[str, int] = {piece_id: 1 << i for i, piece_id in enumerate(ID_OF)}
+FULL_MASK = (1 << len(ID_OF)) - 1
+POINTS_OF: tuple[int, ...] = tuple(PIECES[p].points for p in ID_OF)
+PIECE_OF: tuple[Piece, ...] = tuple(PIECES[p] for p in ID_OF)
+
+
+def mask_of(pieces: Iterable[str]) -> int:
+    """The mask of some piece ids."""
+    m = 0
+    for piece_id in pieces:
+        m |= BIT[piece_id]
+    return m
+
+
+def ids_of(mask: int) -> list[str]:
+    """The ids in a mask, sorted."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(ID_OF[low.bit_length() - 1])
+        mask ^= low
+    return out
+
+
+def _mask_where(test: Callable[[Piece], bool]) -> int:
+    return mask_of(p.id for p in PIECES.values() if test(p))
+
+
+SUIT_MASK: dict[str | None, int] = {suit: _mask_where(lambda p, s=suit: p.is_basic and p.suit == s) for suit in SUITS}
+SUIT_MASK[None] = 0
+BASIC_MASK = _mask_where(lambda p: p.is_basic)
+NON_BASIC_MASK = FULL_MASK & ~BASIC_MASK
+ANSWERS_MASK = _mask_where(lambda p: p.answers_attack)  # may answer a pending draw
+STARTS_MASK = _mask_where(lambda p: p.cls in (PieceClass.BASIC, PieceClass.CHANGE))  # sets the kind at the start
+UNKNOWN_MASK = _mask_where(lambda p: p.is_unknown)
 
 CTL_PASS = "ctl-pass"
 CTL_TRIDENT = "ctl-trident"

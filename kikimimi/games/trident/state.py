@@ -1,11 +1,17 @@
-"""The state of a Trident game: a small value that `apply` copies and never changes in place."""
+"""The state of a Trident game: a small value that `apply` copies and never changes in place.
+
+Pieces are kept as bitmasks over the 54 piece indices (pieces.INDEX, in id order): a hand is one
+integer, so legality is an AND of masks and a copy of the state copies a handful of integers. The
+names the views, reports, tests and bots read (`hands`, `hand(seat)`, `field`, `drew`, `declared`)
+are properties that give the ids, as before.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 
 from kikimimi.games.base import Outcome
-from kikimimi.games.trident.pieces import PIECES
+from kikimimi.games.trident.pieces import BIT, FULL_MASK, ID_OF, POINTS_OF, ids_of, mask_of
 
 SEATS = (1, 2, 3)
 HAND_SIZE = 5
@@ -35,10 +41,11 @@ class TridentState:
     turn: int | None = None  # the seat to move (in start: the seat taking the start piece)
     required: str | None = None  # the required kind (a suit)
     pending: int = 0  # draw waiting for the seat to move
-    hands: tuple[frozenset[str], ...] = (frozenset(), frozenset(), frozenset())
-    declared: tuple[bool, ...] = (False, False, False)
-    field: tuple[str, ...] = ()
-    drew: str | None = None  # the piece the seat to move drew this turn
+    masks: list[int] = field(default_factory=lambda: [0, 0, 0, 0])  # [unused, hand 1, hand 2, hand 3]
+    field_mask: int = 0  # the pieces on the field
+    field_order: tuple = ()  # the field in play order, as nested pairs (earlier, id): O(1) to extend
+    drew_bit: int = 0  # the bit of the piece the seat to move drew this turn (0: none)
+    declared_mask: int = 0  # bit seat-1 set: that seat's declaration stands
     drawer: int | None = None  # the seat that owes draws (phase drawing)
     owed: int = 0
     resume: str = RESUME_SAME
@@ -46,49 +53,105 @@ class TridentState:
     result: Outcome | None = None
 
     def copy(self) -> TridentState:
-        """A shallow copy (every field is immutable); replaced below by a generated, faster one."""
+        """A copy that shares nothing mutable (replaced below by a generated, faster one)."""
         new = object.__new__(TridentState)
         for name in _FIELD_NAMES:
             setattr(new, name, getattr(self, name))
+        new.masks = self.masks[:]
         return new
+
+    # -- the old names, as ids (views, reports, tests and the keyboard seat read these) ---------------
+
+    @property
+    def hands(self) -> tuple[frozenset[str], ...]:
+        m = self.masks
+        return frozenset(ids_of(m[1])), frozenset(ids_of(m[2])), frozenset(ids_of(m[3]))
+
+    def hand(self, seat: int) -> frozenset[str]:
+        return frozenset(ids_of(self.masks[seat]))
+
+    @property
+    def field(self) -> tuple[str, ...]:
+        out = []
+        node = self.field_order
+        while node:
+            node, piece = node
+            out.append(piece)
+        out.reverse()
+        return tuple(out)
+
+    @property
+    def drew(self) -> str | None:
+        return ID_OF[self.drew_bit.bit_length() - 1] if self.drew_bit else None
+
+    @property
+    def declared(self) -> tuple[bool, bool, bool]:
+        d = self.declared_mask
+        return bool(d & 1), bool(d & 2), bool(d & 4)
 
     # -- derived facts (never stored twice) ----------------------------------------------------
 
-    def hand(self, seat: int) -> frozenset[str]:
-        return self.hands[seat - 1]
-
     def where(self, piece_id: str) -> int | str:
         """The seat holding a piece, ON_FIELD or IN_BASKET."""
-        h1, h2, h3 = self.hands
-        if piece_id in h1:
+        return self.where_bit(BIT[piece_id])
+
+    def where_bit(self, bit: int) -> int | str:
+        _, h1, h2, h3 = self.masks
+        if h1 & bit:
             return 1
-        if piece_id in h2:
+        if h2 & bit:
             return 2
-        if piece_id in h3:
+        if h3 & bit:
             return 3
-        return ON_FIELD if piece_id in self.field else IN_BASKET
+        return ON_FIELD if self.field_mask & bit else IN_BASKET
+
+    @property
+    def basket_mask(self) -> int:
+        _, h1, h2, h3 = self.masks
+        return FULL_MASK & ~(h1 | h2 | h3 | self.field_mask)
 
     @property
     def basket_count(self) -> int:
-        return len(PIECES) - len(self.field) - sum(len(h) for h in self.hands)
+        return self.basket_mask.bit_count()
 
     def basket(self) -> frozenset[str]:
-        return frozenset(PIECES).difference(self.field, *self.hands)
+        return frozenset(ids_of(self.basket_mask))
+
+    def count(self, seat: int) -> int:
+        """How many pieces a seat holds."""
+        return self.masks[seat].bit_count()
 
     def points(self, seat: int) -> int:
-        return sum(PIECES[p].points for p in self.hand(seat))
+        m = self.masks[seat]
+        total = 0
+        while m:
+            low = m & -m
+            total += POINTS_OF[low.bit_length() - 1]
+            m ^= low
+        return total
 
     # -- small updates on a copy ---------------------------------------------------------------
 
     def set_hand(self, seat: int, pieces: frozenset[str]) -> None:
-        h1, h2, h3 = self.hands
-        self.hands = (pieces, h2, h3) if seat == 1 else (h1, pieces, h3) if seat == 2 else (h1, h2, pieces)
+        """A seat's hand as a whole, by ids (set-ups in tests and tools; the engine works on masks)."""
+        self.masks[seat] = mask_of(pieces)
 
     def set_declared(self, seat: int, value: bool) -> None:
-        if self.declared[seat - 1] != value:
-            declared = list(self.declared)
-            declared[seat - 1] = value
-            self.declared = tuple(declared)
+        if value:
+            self.declared_mask |= 1 << (seat - 1)
+        else:
+            self.declared_mask &= ~(1 << (seat - 1))
+
+    def add_to_field(self, piece_id: str) -> None:
+        self.field_mask |= BIT[piece_id]
+        self.field_order = (self.field_order, piece_id)
+
+    def set_field(self, pieces: tuple[str, ...]) -> None:
+        """The field as a whole (the referee's correction)."""
+        self.field_mask = 0
+        self.field_order = ()
+        for piece in pieces:
+            self.add_to_field(piece)
 
 
 _FIELD_NAMES = tuple(f.name for f in fields(TridentState))
@@ -98,7 +161,7 @@ def _generated_copy() -> object:
     # apply() copies the state once per event: straight-line attribute copies are about 3x faster
     # than a loop over the field names, and the engine's speed target depends on it.
     lines = ["def copy(self):", "    new = _new(TridentState)"]
-    lines += [f"    new.{name} = self.{name}" for name in _FIELD_NAMES]
+    lines += [f"    new.{name} = self.{name}" + ("[:]" if name == "masks" else "") for name in _FIELD_NAMES]
     lines.append("    return new")
     namespace = {"_new": object.__new__, "TridentState": TridentState}
     exec("\n".join(lines), namespace)  # noqa: S102 - code built from our own field names only

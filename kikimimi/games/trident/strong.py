@@ -1,0 +1,194 @@
+"""A Trident bot that plays to win: determinised Monte-Carlo over the rules' moves.
+
+It decides from what its seat has heard (`SeatView`): its own hand (an Unknown only as "Unknown"),
+the field, the other seats' counts and declarations, the pending draw, the required kind. For each
+choice open to it (a kind of piece to play, draw, pass) it deals the pieces it has not seen at random
+into hands of the counts it knows and a basket (a "world"), makes the choice and plays the game out
+at random among legal plays, many worlds over; the choice with the best mean result is played. The same
+worlds and random streams serve every choice, so that choices are compared on equal luck.
+"""
+
+from __future__ import annotations
+
+import random as _random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from kikimimi.games.trident.engine import draw, legal_mask, pass_turn, play
+from kikimimi.games.trident.pieces import FULL_MASK, PIECE_OF, UNKNOWN_MASK
+from kikimimi.games.trident.playout import (
+    DRAW,
+    PASS,
+    basket_bit,
+    playout,
+    random_bit,
+    random_policy,
+)
+from kikimimi.games.trident.state import TURN, TridentState
+
+# The kinds of play a seat can tell apart by ear: pieces of one kind are interchangeable, and the four
+# Unknowns are one kind to their holder.
+_KIND_MASKS: list[int] = []
+for _p in PIECE_OF:
+    if _p.is_unknown:
+        continue
+    mask = 0
+    for _q in PIECE_OF:
+        if _q.kind == _p.kind:
+            mask |= _q.bit
+    if mask not in _KIND_MASKS:
+        _KIND_MASKS.append(mask)
+_KIND_MASKS.append(UNKNOWN_MASK)
+KIND_MASKS: tuple[int, ...] = tuple(_KIND_MASKS)
+
+# What a place is worth to the look-ahead: the goal is first place; second beats last.
+PLACE_VALUE = (1.0, 0.2, 0.0)
+# The look-ahead plays every seat at random among legal plays: the bot does not know how the others play,
+# and random play is the model that assumes least (it measured stronger than rule-based look-ahead games).
+ROLLOUT = (None, random_policy, random_policy, random_policy)
+
+
+@dataclass(frozen=True, slots=True)
+class SeatView:
+    """What one seat knows in its turn: nothing here comes from another seat's hand but its count."""
+
+    seat: int
+    own_known: int  # its pieces other than Unknowns (heard on its hand reader)
+    own_unknowns: int  # how many Unknowns it holds
+    drew_unknown: bool  # the piece drawn this turn was an Unknown
+    drew_bit: int  # the piece drawn this turn, when not an Unknown
+    field_mask: int
+    counts: tuple[int, int, int, int]  # [unused, seat 1, 2, 3]
+    declared_mask: int
+    pending: int
+    required: str | None
+    first: int
+    rules: str
+
+
+def seat_view(s: TridentState, seat: int) -> SeatView:
+    """The one place a seat's knowledge is taken from the state."""
+    own = s.masks[seat]
+    drew_unknown = bool(s.drew_bit & UNKNOWN_MASK)
+    return SeatView(seat, own & ~UNKNOWN_MASK, (own & UNKNOWN_MASK).bit_count(), drew_unknown,
+                    0 if drew_unknown else s.drew_bit, s.field_mask,
+                    (0, *(s.masks[x].bit_count() for x in (1, 2, 3))),  # type: ignore[arg-type]
+                    s.declared_mask, s.pending, s.required, s.first, s.rules)
+
+
+def world(view: SeatView, rng: _random.Random) -> TridentState:
+    """One deal of the unseen pieces consistent with the view: the seat's Unknowns, the other hands, the basket."""
+    unseen = FULL_MASK & ~view.own_known & ~view.field_mask
+    bits = []
+    m = unseen
+    while m:
+        low = m & -m
+        bits.append(low)
+        m ^= low
+    unknown_bits = [b for b in bits if b & UNKNOWN_MASK]
+    own = view.own_known
+    mine = rng.sample(unknown_bits, view.own_unknowns) if view.own_unknowns else []
+    for b in mine:
+        own |= b
+    rest = [b for b in bits if b & own == 0]
+    rng.shuffle(rest)
+    s = TridentState(rules=view.rules, first=view.first, phase=TURN, turn=view.seat, required=view.required,
+                     pending=view.pending, field_mask=view.field_mask, declared_mask=view.declared_mask)
+    s.masks[view.seat] = own
+    at = 0
+    for other in (1, 2, 3):
+        if other == view.seat:
+            continue
+        hand = 0
+        for b in rest[at:at + view.counts[other]]:
+            hand |= b
+        at += view.counts[other]
+        s.masks[other] = hand
+    s.drew_bit = mine[0] if view.drew_unknown and mine else view.drew_bit
+    return s
+
+
+def choices(s: TridentState, seat: int) -> list[int]:
+    """The distinct choices: a kind of piece to play (its mask), DRAW or PASS."""
+    legal = legal_mask(s, seat)
+    out = [kind for kind in KIND_MASKS if legal & kind]
+    if s.pending or s.drew_bit:
+        out.append(PASS)
+    elif not out:  # drawing while a play is open only grows the hand: the look-ahead does not weigh it
+        out.append(DRAW if s.basket_count else PASS)  # a pass with nothing to draw: a crash, the only move left
+    return out
+
+
+def _make(s: TridentState, seat: int, choice: int, legal: int, rnd: Callable[[], float]) -> None:
+    if choice == PASS:
+        pass_turn(s, seat)
+    elif choice == DRAW:
+        bit = basket_bit(s, rnd)
+        if bit:
+            draw(s, seat, PIECE_OF[bit.bit_length() - 1])
+        else:
+            pass_turn(s, seat)
+    else:
+        bit = legal & choice
+        play(s, seat, PIECE_OF[(bit & -bit).bit_length() - 1])
+
+
+@dataclass
+class MonteCarlo:
+    """The decision: `worlds` deals (fewer when `budget` CPU seconds run out), every choice on each."""
+
+    worlds: int = 32
+    budget: float = 0.12
+    seed: int = 0
+
+    def __post_init__(self) -> None:
+        self.rng = _random.Random(self.seed)
+
+    def decide(self, view: SeatView) -> int:
+        """The choice to make: a kind mask to play, DRAW or PASS."""
+        base = world(view, self.rng)
+        seat = view.seat
+        options = choices(base, seat)
+        if len(options) == 1:
+            return options[0]
+        totals = [0.0] * len(options)
+        started = time.process_time()
+        for n in range(self.worlds):
+            w = base if n == 0 else world(view, self.rng)
+            legal = legal_mask(w, seat)
+            stream = self.rng.random()
+            for i, option in enumerate(options):
+                trial = w.copy()
+                rnd = _random.Random(stream).random
+                _make(trial, seat, option, legal, rnd)
+                playout(trial, ROLLOUT, rnd)
+                assert trial.result is not None
+                totals[i] += PLACE_VALUE[trial.result.ranking.index(seat)]
+            if time.process_time() - started > self.budget:
+                break
+        return options[max(range(len(options)), key=totals.__getitem__)]
+
+
+def mc_policy(search: MonteCarlo) -> Callable[[TridentState, int, int, Callable[[], float]], int]:
+    """A playout policy (see playout.py) that decides by `search` from the seat's view only."""
+
+    def policy(s: TridentState, seat: int, legal: int, random: Callable[[], float]) -> int:
+        choice = search.decide(seat_view(s, seat))
+        return real_piece(s.masks[seat], legal, choice, random)
+
+    return policy
+
+
+def real_piece(held: int, legal: int, choice: int, random: Callable[[], float]) -> int:
+    """The seat's own piece for a choice of kind: the lowest of the kind, an Unknown at random (its holder
+    cannot tell them apart); DRAW and PASS as they are."""
+    if choice in (DRAW, PASS):
+        return choice
+    of_kind = legal & choice & held
+    if choice == UNKNOWN_MASK:
+        return random_bit(of_kind, random)
+    return of_kind & -of_kind
+
+
+__all__ = ["MonteCarlo", "SeatView", "seat_view", "world", "choices", "mc_policy", "real_piece", "KIND_MASKS"]

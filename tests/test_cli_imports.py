@@ -1,0 +1,45 @@
+"""A command imports only what it runs: `kikimimi --help` and `kikimimi games` load no command module
+beyond their own, no rich, numpy or sqlite3 (their CPU time is measured with `python -X importtime`)."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import subprocess
+import sys
+
+from kikimimi.cli import COMMAND_MODULES, COMMANDS
+
+
+def test_the_command_table_says_what_each_module_registers():
+    listed: dict[str, dict[str, str]] = {}
+    for name, (module, help_text) in COMMANDS.items():
+        listed.setdefault(module, {})[name] = help_text
+    for module in COMMAND_MODULES:
+        sub = argparse.ArgumentParser().add_subparsers()
+        importlib.import_module(module).register(sub)
+        registered = {action.dest: action.help for action in sub._choices_actions}
+        assert registered == listed.get(module, {}), module
+
+
+def _loaded_after(argv: list[str]) -> set[str]:
+    code = ("import sys, json\nfrom kikimimi.cli import main\n"
+            f"try:\n    main({argv!r})\nexcept SystemExit:\n    pass\n"
+            "print(json.dumps(sorted(sys.modules)), file=sys.stderr)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    return set(json.loads(done.stderr.strip().splitlines()[-1]))
+
+
+def test_help_and_games_load_nothing_they_do_not_run():
+    heavy = {"rich", "numpy", "sqlite3", "sqlalchemy", "starlette"}
+    for argv in (["--help"], ["games"]):
+        loaded = _loaded_after(argv)
+        assert not heavy & loaded, (argv, heavy & loaded)
+        others = set(COMMAND_MODULES) - ({COMMANDS[argv[0]][0]} if argv[0] in COMMANDS else set())
+        assert not others & loaded, (argv, others & loaded)
+
+
+def test_a_command_still_finds_its_module():
+    loaded = _loaded_after(["replay", "--help"])
+    assert "kikimimi.table.cli" in loaded and "kikimimi.venue.cli" not in loaded
