@@ -88,7 +88,7 @@ async function boot() {
   }
   const body = await answer.json().catch(() => ({}));
   if (body.lang) { lang = body.lang === "en" ? "en" : "ja"; words(); }
-  if (answer.status === 200) { showApp(); connect(); } else { showLogin(); }
+  if (answer.ok && body.admitted) { showApp(); connect(); } else { showLogin(); }
 }
 
 function showLogin() {
