@@ -430,16 +430,18 @@ function showTab(name) {
 
 document.addEventListener("DOMContentLoaded", () => {
   $("login-form").addEventListener("submit", login);
-  $("b-undo").addEventListener("click", onUndo);
-  $("b-pause").addEventListener("click", () => act("pause", { paused: !snap.paused }));
-  $("b-move").addEventListener("click", onMove);
-  $("b-tapfor").addEventListener("click", onTapFor);
-  $("b-actions").addEventListener("click", onGameActions);
-  $("b-repeat").addEventListener("click", () => act("repeat"));
-  $("b-end").addEventListener("click", onEnd);
-  $("b-new").addEventListener("click", onNewGame);
+  // The table's actions wait for its first snapshot (and for it to answer: a lost table is said by the banner).
+  const live = (then) => () => { if (snap && snap.connected) then(); else toast(t("table_lost")); };
+  $("b-undo").addEventListener("click", live(onUndo));
+  $("b-pause").addEventListener("click", live(() => act("pause", { paused: !snap.paused })));
+  $("b-move").addEventListener("click", live(onMove));
+  $("b-tapfor").addEventListener("click", live(onTapFor));
+  $("b-actions").addEventListener("click", live(onGameActions));
+  $("b-repeat").addEventListener("click", live(() => act("repeat")));
+  $("b-end").addEventListener("click", live(onEnd));
+  $("b-new").addEventListener("click", live(onNewGame));
   $("b-reveal").addEventListener("click", onReveal);
-  $("vt-basket").addEventListener("click", () => act("tap", { reader: vtReader, tag: "basket" }));
+  $("vt-basket").addEventListener("click", live(() => act("tap", { reader: vtReader, tag: "basket" })));
   for (const button of $("tabs").children) button.addEventListener("click", () => showTab(button.dataset.tab));
   boot();
 });
