@@ -193,14 +193,24 @@ function draw(data) {
   $("b-tapfor").hidden = false;
   $("guide").textContent = data.guide.join("\n");
   $("last").textContent = data.last_event ? t("last") + data.last_event : "";
-  $("panel").innerHTML = data.panel;
-  $("tab-alerts").innerHTML = data.alerts;
-  $("tab-meeting").innerHTML = data.meeting;
-  drawSaid(data);
-  drawHealth(data);
+  html("panel", data.panel);
+  html("tab-alerts", data.alerts);
+  html("tab-meeting", data.meeting);
+  once("said", [data.said, data.game.outputs], () => drawSaid(data));
+  once("health", data.health, () => drawHealth(data));
   drawVirtual(data);
   document.body.dataset.events = data.events;  // last: a test or the bench reading it sees the whole page drawn
 }
+
+// A part of the page is redrawn only when what it shows changed (a tablet's battery, a phone's CPU).
+const drawn = new Map();
+function once(part, input, draw) {
+  const key = JSON.stringify(input);
+  if (drawn.get(part) === key) return;
+  drawn.set(part, key);
+  draw();
+}
+function html(id, text) { once(id, text, () => { $(id).innerHTML = text; }); }
 
 function drawSaid(data) {
   const box = $("tab-said");
