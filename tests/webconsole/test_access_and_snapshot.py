@@ -112,3 +112,21 @@ def test_health_cards_carry_status_levels_and_underruns():
                                            "muted": False}
     assert cards["outputs"]["hand:1"]["muted"] is True and cards["outputs"]["hand:1"]["detail"] == "gone"
     assert cards["clock"] == [2, 41.5]
+
+
+def test_panels_become_escaped_html_with_classes_only():
+    """What a player or a game may have written (a name, a report value) is text on the page, never markup;
+    the terminal's styles become classes (the page's CSP allows no inline style)."""
+    from rich.table import Table
+    from rich.text import Text
+
+    from kikimimi.console.web.render import to_html
+
+    # The base style (bold) holds for the whole text.
+    text = Text("Seat 1 ", "bold").append("<img src=x onerror=alert(1)>", "yellow")
+    assert to_html(text) == ('<span class="b">Seat 1 </span>'
+                             '<span class="b c-yellow">&lt;img src=x onerror=alert(1)&gt;</span>')
+    table = Table("player", "points")
+    table.add_row("<b>Aki</b>", "12")
+    shown = to_html(table)
+    assert "&lt;b&gt;Aki&lt;/b&gt;" in shown and "<b>" not in shown and "style=" not in shown

@@ -18,7 +18,7 @@ import sys
 import threading
 from collections.abc import Callable
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 DEFAULT_LISTEN = "0.0.0.0:8770"
 
@@ -126,6 +126,18 @@ def run_web(args: argparse.Namespace) -> int:
     from kikimimi.table.journal import JournalError
     from kikimimi.table.live import TableRunning, open_table
 
+    # SIGTERM (a service stopped) at any time from here: the server stops, and a table opened here is closed
+    # cleanly (its socket removed, its lock dropped). uvicorn takes the signal while it serves and raises it
+    # again once stopped: this handler takes it then too.
+    servers: list[Any] = []
+    stopping = threading.Event()
+
+    def on_sigterm(*_: object) -> None:
+        stopping.set()
+        for server in servers:
+            server.should_exit = True
+
+    signal.signal(signal.SIGTERM, on_sigterm)
     try:
         config = load_config(args.config)
         listener = bind(args.listen)
@@ -145,11 +157,9 @@ def run_web(args: argparse.Namespace) -> int:
     try:
         app, code = web_app(config.journal, args.records, config.language)
         announce(address_of(listener), code)
-        server = make_server(app)
-        # uvicorn raises the SIGTERM it caught again once it has stopped: this handler takes it then, so that a
-        # service's stop ends in exit status 0 after the table (if it runs here) is closed.
-        signal.signal(signal.SIGTERM, lambda *_: setattr(server, "should_exit", True))
-        server.run(sockets=[listener])  # until Ctrl-C or SIGTERM
+        servers.append(make_server(app))
+        if not stopping.is_set():
+            servers[0].run(sockets=[listener])  # until Ctrl-C or SIGTERM
         return 0
     finally:
         if table is not None:

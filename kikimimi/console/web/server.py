@@ -510,9 +510,11 @@ def create_app(socket: Path, evening: Evening, *, records: str | Path | None = N
         return HTMLResponse(text, headers={"Cache-Control": "no-store"})
 
     async def session(request: Request) -> Response:
-        body = {"lang": console.language, "admitted": admitted(request)}
-        return JSONResponse(body, status_code=200 if body["admitted"] else 401,
+        return JSONResponse({"lang": console.language, "admitted": admitted(request)},
                             headers={"Cache-Control": "no-store"})
+
+    async def no_icon(request: Request) -> Response:
+        return Response(status_code=204)  # the browser asks for one; the page has none (nothing to load)
 
     async def login(request: Request) -> Response:
         body = await _json_body(request)
@@ -552,6 +554,7 @@ def create_app(socket: Path, evening: Evening, *, records: str | Path | None = N
     routes = [
         Route("/", page, methods=["GET"]),
         Route("/api/session", session, methods=["GET"]),
+        Route("/favicon.ico", no_icon, methods=["GET"]),
         Route("/api/login", guarded(login, post=True, auth=False), methods=["POST"]),
         Route("/api/events", guarded(events), methods=["GET"]),
         Route("/api/act", guarded(act, post=True), methods=["POST"]),

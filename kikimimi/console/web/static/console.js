@@ -88,7 +88,7 @@ async function boot() {
   }
   const body = await answer.json().catch(() => ({}));
   if (body.lang) { lang = body.lang === "en" ? "en" : "ja"; words(); }
-  if (answer.status === 200) { showApp(); connect(); } else { showLogin(); }
+  if (answer.ok && body.admitted) { showApp(); connect(); } else { showLogin(); }
 }
 
 function showLogin() {
@@ -193,14 +193,24 @@ function draw(data) {
   $("b-tapfor").hidden = false;
   $("guide").textContent = data.guide.join("\n");
   $("last").textContent = data.last_event ? t("last") + data.last_event : "";
-  $("panel").innerHTML = data.panel;
-  $("tab-alerts").innerHTML = data.alerts;
-  $("tab-meeting").innerHTML = data.meeting;
-  drawSaid(data);
-  drawHealth(data);
+  html("panel", data.panel);
+  html("tab-alerts", data.alerts);
+  html("tab-meeting", data.meeting);
+  once("said", [data.said, data.game.outputs], () => drawSaid(data));
+  once("health", data.health, () => drawHealth(data));
   drawVirtual(data);
   document.body.dataset.events = data.events;  // last: a test or the bench reading it sees the whole page drawn
 }
+
+// A part of the page is redrawn only when what it shows changed (a tablet's battery, a phone's CPU).
+const drawn = new Map();
+function once(part, input, draw) {
+  const key = JSON.stringify(input);
+  if (drawn.get(part) === key) return;
+  drawn.set(part, key);
+  draw();
+}
+function html(id, text) { once(id, text, () => { $(id).innerHTML = text; }); }
 
 function drawSaid(data) {
   const box = $("tab-said");
@@ -430,16 +440,18 @@ function showTab(name) {
 
 document.addEventListener("DOMContentLoaded", () => {
   $("login-form").addEventListener("submit", login);
-  $("b-undo").addEventListener("click", onUndo);
-  $("b-pause").addEventListener("click", () => act("pause", { paused: !snap.paused }));
-  $("b-move").addEventListener("click", onMove);
-  $("b-tapfor").addEventListener("click", onTapFor);
-  $("b-actions").addEventListener("click", onGameActions);
-  $("b-repeat").addEventListener("click", () => act("repeat"));
-  $("b-end").addEventListener("click", onEnd);
-  $("b-new").addEventListener("click", onNewGame);
+  // The table's actions wait for its first snapshot (and for it to answer: a lost table is said by the banner).
+  const live = (then) => () => { if (snap && snap.connected) then(); else toast(t("table_lost")); };
+  $("b-undo").addEventListener("click", live(onUndo));
+  $("b-pause").addEventListener("click", live(() => act("pause", { paused: !snap.paused })));
+  $("b-move").addEventListener("click", live(onMove));
+  $("b-tapfor").addEventListener("click", live(onTapFor));
+  $("b-actions").addEventListener("click", live(onGameActions));
+  $("b-repeat").addEventListener("click", live(() => act("repeat")));
+  $("b-end").addEventListener("click", live(onEnd));
+  $("b-new").addEventListener("click", live(onNewGame));
   $("b-reveal").addEventListener("click", onReveal);
-  $("vt-basket").addEventListener("click", () => act("tap", { reader: vtReader, tag: "basket" }));
+  $("vt-basket").addEventListener("click", live(() => act("tap", { reader: vtReader, tag: "basket" })));
   for (const button of $("tabs").children) button.addEventListener("click", () => showTab(button.dataset.tab));
   boot();
 });
