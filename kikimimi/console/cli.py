@@ -25,6 +25,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--web", action="store_true", help="serve the console to a tablet's browser instead")
     p.add_argument("--listen", default=DEFAULT_LISTEN, help="with --web: ADDRESS:PORT (default %(default)s)")
     p.set_defaults(func=cmd_console)
+    install_front_ends()
+
+
+def install_front_ends() -> None:
+    """Offer the consoles to `kikimimi play --console / --web` (the table imports no console itself)."""
     from kikimimi.table.run import COMPANIONS, FRONT_ENDS
 
     FRONT_ENDS["console"] = _console_front

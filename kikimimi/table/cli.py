@@ -234,6 +234,11 @@ def _overrides(args: argparse.Namespace) -> dict[str, Any] | None:
 def cmd_play(args: argparse.Namespace) -> int:
     from kikimimi.table.run import run_play
 
+    if args.console or getattr(args, "web", None) is not None:
+        # Each command imports only its own module: `play` asks for the consoles it was told to run.
+        from kikimimi.console.cli import install_front_ends
+
+        install_front_ends()
     overrides = _overrides(args)
     config = None if overrides is None else _config(args.config, overrides, args.game)
     return 2 if config is None else run_play(config, args)

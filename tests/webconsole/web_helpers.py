@@ -78,7 +78,11 @@ class WebTable:
         if self.web:
             args += ["--web", f"127.0.0.1:{self.port}"]
         self.table = Process(self.folder, "play", args, self.env)
-        return self.wait_ready()
+        try:
+            return self.wait_ready()
+        except AssertionError:
+            self.table.stop(signal.SIGKILL)  # a table that never got ready must not outlive its test
+            raise
 
     def wait_ready(self, timeout: float = 20.0) -> WebTable:
         deadline = time.monotonic() + timeout
