@@ -126,6 +126,10 @@ def check_records_file(path: Path, create: bool) -> None:
                 tables = [r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
                 legacy = int(conn.execute("PRAGMA user_version").fetchone()[0])
         except sqlite3.Error as exc:
+            problem = folder_problem(path.parent)  # a database in a read-only folder cannot even be read
+            if problem is not None:
+                raise schema.SchemaError(f"{where}: {problem}; set KIKIMIMI_DATA (or --db) to a folder you "
+                                         "can write") from None
             raise schema.SchemaError(f"{where} is not a kikimimi records database ({exc}); nothing was "
                                      "changed: check --db") from None
         if tables and "alembic_version" not in tables and not (legacy and "players" in tables):
