@@ -126,6 +126,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     p.set_defaults(func=_meeting_finish)
     p = msub.add_parser("abandon", parents=[db], help="close an unfinished meeting; it never counts")
     p.add_argument("id", type=int)
+    p.add_argument("--config", type=Path, help="the table's TOML, whose journal's unfinished meeting game is "
+                                               "finished as abandoned (default: the simulated table)")
     p.set_defaults(func=_meeting_abandon)
 
 
@@ -468,6 +470,23 @@ def _meeting_finish(args: argparse.Namespace, store: RecordStore) -> int:
 
 @_with_store
 def _meeting_abandon(args: argparse.Namespace, store: RecordStore) -> int:
+    from kikimimi.records.ontable import abandon_on_table
+    from kikimimi.table.config import load_config
+    from kikimimi.table.journal import JournalError
+    from kikimimi.table.live import TableRunning
+
+    info = store.meeting(args.id)
     store.abandon_meeting(args.id)
     _say(f"meeting {args.id} abandoned: its games are kept and never counted")
+    journal = load_config(args.config).journal
+    try:
+        game_id = abandon_on_table(journal, info.game, info.held_at)
+    except TableRunning as exc:
+        _say(f"kikimimi: the meeting's game stays on the table: {exc}; start a new game there", file=sys.stderr)
+        return 0
+    except JournalError as exc:
+        _say(f"kikimimi: the table's journal {journal} was not changed: {exc}", file=sys.stderr)
+        return 0
+    if game_id is not None:
+        _say(f"its game {game_id} on the table ({journal}) is finished as abandoned: `play` starts afresh")
     return 0
