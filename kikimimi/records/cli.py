@@ -25,6 +25,20 @@ if TYPE_CHECKING:
 # every `kikimimi` command (the table's included) starts without them.
 
 ENTERED = "This meeting takes each game's result from {source} instead of the table."
+TYPING_GUIDE = (
+    "Type each game's result, the players best first (by name or seat number), then Enter:\n"
+    "  NAME:N   a score: the Trident's points left in hand (other games: the score the game gives)\n"
+    "  NAME!    the player who crashed (last)\n"
+    "  NAME*    each winner of a shared win\n"
+    "  e.g. {example}    Ctrl-C stops: the meeting stays open, to resume later"
+)
+
+
+def _typed_example(seat_players: Mapping[int, str]) -> str:
+    """A typed result with this meeting's own names: the first best, a score, the last crashed."""
+    names = list(seat_players.values())
+    return " ".join([names[0], *(f"{n}:{7 * (i + 1)}" for i, n in enumerate(names[1:-1]))]
+                    + [f"{names[-1]}:30!"])
 
 
 def _db_parent() -> argparse.ArgumentParser:
@@ -320,10 +334,15 @@ def _result_source(results: str | None) -> Callable[[Mapping[int, str]], Outcome
 
         return from_file
 
+    guided = []
+
     def from_keyboard(seat_players: Mapping[int, str]) -> Outcome:
+        if not guided:  # once, before the first prompt: what the signs mean
+            guided.append(True)
+            _say(TYPING_GUIDE.format(example=_typed_example(seat_players)))
         while True:
             try:
-                text = input("  result, best first (e.g. Bob:3 Ann:12 Cid:40!): ")
+                text = input(f"  result, best first (e.g. {_typed_example(seat_players)}): ")
             except EOFError:
                 raise EntryError("no more input; the meeting stays open") from None
             try:
@@ -370,6 +389,16 @@ def _play(args: argparse.Namespace, store: RecordStore, **meeting: Any) -> int:
         hint = f" (resume with `kikimimi meeting resume {open_meeting.id}`)" if open_meeting else ""
         _say(f"kikimimi: {exc}{hint}", file=sys.stderr)
         return 1
+    except KeyboardInterrupt:  # Ctrl-C at the prompt or at the table: nothing is lost, say how to go on
+        open_meeting = store.current_meeting()
+        if open_meeting is not None:
+            _say(f"\nkikimimi: stopped; meeting {open_meeting.id} stays open with {open_meeting.games_played} "
+                 f"game(s) recorded: resume it with `kikimimi meeting resume {open_meeting.id}` (add --results "
+                 "- to type the results), or `kikimimi meeting abandon "
+                 f"{open_meeting.id}`", file=sys.stderr)
+        else:
+            _say("\nkikimimi: stopped", file=sys.stderr)
+        return 130
     else:
         if table is not None:
             from kikimimi.records.ontable import report_phrases

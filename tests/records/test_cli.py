@@ -154,3 +154,32 @@ def test_an_abandoned_meetings_game_is_finished_in_the_journal(tmp_path, monkeyp
         book.close()
     assert record.ended_at is not None and record.outcome is None
     assert game in out and "abandoned" in out
+
+
+def test_ctrl_c_at_the_result_prompt_says_the_meeting_stays_open(tmp_path):
+    """Issue 21.8: Ctrl-C at the typed-result prompt exited without a word; the prompt did not say what
+    `:points` and `!` mean (only docs/rules/ranks.md did)."""
+    import signal
+    import time
+
+    env = {**os.environ, "KIKIMIMI_DATA": str(tmp_path / "club"), "PYTHONUNBUFFERED": "1"}
+    env.pop("KIKIMIMI_RECORDS_URL", None)
+    typing = subprocess.Popen(
+        [sys.executable, "-m", "kikimimi", "meeting", "start", "--players", "Ann,Bob,Cid", "--trial", "half",
+         "--add-new", "--results", "-"],
+        env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    assert typing.stdin is not None and typing.stdout is not None
+    typing.stdin.write("Bob:2 Ann:5 Cid:30!\n")
+    typing.stdin.flush()
+    shown = ""
+    deadline = time.monotonic() + 30
+    while shown.count("result, best first") < 2:  # the second game's prompt: the first was recorded
+        assert time.monotonic() < deadline and typing.poll() is None, shown
+        shown += typing.stdout.read(1)
+    typing.send_signal(signal.SIGINT)
+    rest, _ = typing.communicate(timeout=30)
+    said = shown + rest
+    assert typing.returncode == 130, said
+    assert "Traceback" not in said
+    assert "meeting 1 stays open" in said and "kikimimi meeting resume 1" in said
+    assert "NAME:N" in said and "points left in hand" in said and "NAME!" in said and "crashed" in said
