@@ -94,7 +94,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
 
     records = subparsers.add_parser("records", help="import results from paper score sheets")
     rsub = records.add_subparsers(dest="records_command", metavar="ACTION", required=True)
-    p = rsub.add_parser("import", parents=[db], help="add results from a JSONL file (one line per game)")
+    p = rsub.add_parser("import", parents=[db], help="add results from score sheets: a JSONL file (one line per "
+                                                      "game) or a CSV file (*.csv: one row per player per game)")
     p.add_argument("results", type=Path)
     p.add_argument("--dry-run", action="store_true", help="check the file and say what would change")
     p.set_defaults(func=_records_import)
@@ -130,7 +131,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     p.set_defaults(func=_meeting_seats)
     p = msub.add_parser("show", parents=[db], help="a meeting's standings and each player's rank")
     p.add_argument("id", type=int, nargs="?", help="default: the open meeting, else the latest")
-    p.add_argument("--json", action="store_true")
+    shown = p.add_mutually_exclusive_group()
+    shown.add_argument("--json", action="store_true")
+    shown.add_argument("--csv", action="store_true", help="the standings as CSV, for a spreadsheet")
     p.set_defaults(func=_meeting_show)
     p = msub.add_parser("list", parents=[db], help="every meeting")
     p.set_defaults(func=_meeting_list)
@@ -471,6 +474,10 @@ def _meeting_show(args: argparse.Namespace, store: RecordStore) -> int:
         return 0
     if args.json:
         print(json.dumps(view.as_dict(), ensure_ascii=False, indent=2))
+    elif args.csv:
+        from kikimimi.records.view import standings_csv
+
+        sys.stdout.write(standings_csv(view))
     else:
         _out().print(standings_table(view))
         if view.meeting.tables > 1:
