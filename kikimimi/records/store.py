@@ -125,9 +125,8 @@ def check_records_file(path: Path, create: bool) -> None:
             with contextlib.closing(sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)) as conn:
                 tables = [r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
                 legacy = int(conn.execute("PRAGMA user_version").fetchone()[0])
-        except sqlite3.Error as exc:
-            raise schema.SchemaError(f"{where} is not a kikimimi records database ({exc}); nothing was "
-                                     "changed: check --db") from None
+        except sqlite3.Error:  # cannot be read as it is (a read-only folder, a damaged page): opening it says why
+            return
         if tables and "alembic_version" not in tables and not (legacy and "players" in tables):
             shown = ", ".join(sorted(tables)[:5])
             raise schema.SchemaError(f"{where} is not a kikimimi records database (it holds other tables: {shown}); "
