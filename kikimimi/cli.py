@@ -29,6 +29,7 @@ BENCH_TARGETS = {  # besides these, `kikimimi bench <game id>` for every registe
     "table": "kikimimi.table.bench",
     "standings": "kikimimi.records.bench",  # ladder recomputation over many players, on SQLite or PostgreSQL
     "meeting": "kikimimi.venue.bench",  # many tables reporting into one host and PostgreSQL
+    "host-limits": "kikimimi.venue.limits_bench",  # the host under oversized and slow requests
 }
 
 
