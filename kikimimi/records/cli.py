@@ -434,7 +434,8 @@ def _open_at_tables(args: argparse.Namespace, store: RecordStore) -> int:
         return 2
     meeting_id = store.start_meeting(args.trial, args.players, game=args.game, add_unknown=args.add_new,
                                      tables=args.tables)
-    _say(f"opened {store.meeting(meeting_id).describe()}; each table joins it with `kikimimi venue join`")
+    _say(f"opened {store.meeting(meeting_id).describe()}; start `kikimimi venue host`: it prints each table's "
+         "own credential, and each table joins with `kikimimi venue join URL --table N --token CREDENTIAL`")
     for table in store.meeting_tables(meeting_id):
         seats = ", ".join(f"seat {seat} {name}" for seat, name in table.seat_players.items())
         _say(f"  table {table.table}: {seats}")
