@@ -19,7 +19,6 @@ import json
 import os
 import sqlite3
 import threading
-import unicodedata
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -50,7 +49,7 @@ from kikimimi.records.location import URL_ENV as URL_ENV
 from kikimimi.records.location import default_db_path as default_db_path
 from kikimimi.records.location import is_url, records_target
 from kikimimi.records.names import MAX_NAME as MAX_NAME
-from kikimimi.records.names import RecordError, check_name, name_key
+from kikimimi.records.names import RecordError, check_name, name_key, unshown_character
 from kikimimi.records.names import printable as printable
 from kikimimi.records.results import (
     GameRecord,
@@ -570,7 +569,7 @@ class RecordStore:
         self._open(meeting_id)
         self.meeting_table(meeting_id, table)
         controller = " ".join(str(controller).split())
-        if not controller or any(unicodedata.category(c) == "Cc" for c in controller):
+        if not controller or unshown_character(controller) is not None:
             raise RecordError(f"a table's controller needs a printable name, not {controller!r}")
         now = _now()
         with self._write() as conn:
