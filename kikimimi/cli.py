@@ -54,6 +54,7 @@ BENCH_TARGETS = {  # besides these, `kikimimi bench <game id>` for every registe
     "standings": "kikimimi.records.bench",  # ladder recomputation over many players, on SQLite or PostgreSQL
     "meeting": "kikimimi.venue.bench",  # many tables reporting into one host and PostgreSQL
     "console": "kikimimi.console.web.bench",  # the web console: a touch to the journaled step shown back
+    "host-limits": "kikimimi.venue.limits_bench",  # the host under oversized and slow requests
 }
 
 

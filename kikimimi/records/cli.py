@@ -25,6 +25,20 @@ if TYPE_CHECKING:
 # every `kikimimi` command (the table's included) starts without them.
 
 ENTERED = "This meeting takes each game's result from {source} instead of the table."
+TYPING_GUIDE = (
+    "Type each game's result, the players best first (by name or seat number), then Enter:\n"
+    "  NAME:N   a score: the Trident's points left in hand (other games: the score the game gives)\n"
+    "  NAME!    the player who crashed (last)\n"
+    "  NAME*    each winner of a shared win\n"
+    "  e.g. {example}    Ctrl-C stops: the meeting stays open, to resume later"
+)
+
+
+def _typed_example(seat_players: Mapping[int, str]) -> str:
+    """A typed result with this meeting's own names: the first best, a score, the last crashed."""
+    names = list(seat_players.values())
+    return " ".join([names[0], *(f"{n}:{7 * (i + 1)}" for i, n in enumerate(names[1:-1]))]
+                    + [f"{names[-1]}:30!"])
 
 
 def _db_parent() -> argparse.ArgumentParser:
@@ -80,7 +94,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
 
     records = subparsers.add_parser("records", help="import results from paper score sheets")
     rsub = records.add_subparsers(dest="records_command", metavar="ACTION", required=True)
-    p = rsub.add_parser("import", parents=[db], help="add results from a JSONL file (one line per game)")
+    p = rsub.add_parser("import", parents=[db], help="add results from score sheets: a JSONL file (one line per "
+                                                      "game) or a CSV file (*.csv: one row per player per game)")
     p.add_argument("results", type=Path)
     p.add_argument("--dry-run", action="store_true", help="check the file and say what would change")
     p.set_defaults(func=_records_import)
@@ -116,7 +131,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     p.set_defaults(func=_meeting_seats)
     p = msub.add_parser("show", parents=[db], help="a meeting's standings and each player's rank")
     p.add_argument("id", type=int, nargs="?", help="default: the open meeting, else the latest")
-    p.add_argument("--json", action="store_true")
+    shown = p.add_mutually_exclusive_group()
+    shown.add_argument("--json", action="store_true")
+    shown.add_argument("--csv", action="store_true", help="the standings as CSV, for a spreadsheet")
     p.set_defaults(func=_meeting_show)
     p = msub.add_parser("list", parents=[db], help="every meeting")
     p.set_defaults(func=_meeting_list)
@@ -126,6 +143,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     p.set_defaults(func=_meeting_finish)
     p = msub.add_parser("abandon", parents=[db], help="close an unfinished meeting; it never counts")
     p.add_argument("id", type=int)
+    p.add_argument("--config", type=Path, help="the table's TOML, whose journal's unfinished meeting game is "
+                                               "finished as abandoned (default: the simulated table)")
     p.set_defaults(func=_meeting_abandon)
 
 
@@ -318,10 +337,15 @@ def _result_source(results: str | None) -> Callable[[Mapping[int, str]], Outcome
 
         return from_file
 
+    guided = []
+
     def from_keyboard(seat_players: Mapping[int, str]) -> Outcome:
+        if not guided:  # once, before the first prompt: what the signs mean
+            guided.append(True)
+            _say(TYPING_GUIDE.format(example=_typed_example(seat_players)))
         while True:
             try:
-                text = input("  result, best first (e.g. Bob:3 Ann:12 Cid:40!): ")
+                text = input(f"  result, best first (e.g. {_typed_example(seat_players)}): ")
             except EOFError:
                 raise EntryError("no more input; the meeting stays open") from None
             try:
@@ -376,6 +400,16 @@ def _play(args: argparse.Namespace, store: RecordStore, **meeting: Any) -> int:
         hint = f" (resume with `kikimimi meeting resume {open_meeting.id}`)" if open_meeting else ""
         _say(f"kikimimi: {exc}{hint}", file=sys.stderr)
         return 1
+    except KeyboardInterrupt:  # Ctrl-C at the prompt or at the table: nothing is lost, say how to go on
+        open_meeting = store.current_meeting()
+        if open_meeting is not None:
+            _say(f"\nkikimimi: stopped; meeting {open_meeting.id} stays open with {open_meeting.games_played} "
+                 f"game(s) recorded: resume it with `kikimimi meeting resume {open_meeting.id}` (add --results "
+                 "- to type the results), or `kikimimi meeting abandon "
+                 f"{open_meeting.id}`", file=sys.stderr)
+        else:
+            _say("\nkikimimi: stopped", file=sys.stderr)
+        return 130
     else:
         if table is not None:
             from kikimimi.records.ontable import report_phrases
@@ -408,7 +442,8 @@ def _open_at_tables(args: argparse.Namespace, store: RecordStore) -> int:
         return 2
     meeting_id = store.start_meeting(args.trial, args.players, game=args.game, add_unknown=args.add_new,
                                      tables=args.tables)
-    _say(f"opened {store.meeting(meeting_id).describe()}; each table joins it with `kikimimi venue join`")
+    _say(f"opened {store.meeting(meeting_id).describe()}; start `kikimimi venue host`: it prints each table's "
+         "own credential, and each table joins with `kikimimi venue join URL --table N --token CREDENTIAL`")
     for table in store.meeting_tables(meeting_id):
         seats = ", ".join(f"seat {seat} {name}" for seat, name in table.seat_players.items())
         _say(f"  table {table.table}: {seats}")
@@ -448,6 +483,10 @@ def _meeting_show(args: argparse.Namespace, store: RecordStore) -> int:
         return 0
     if args.json:
         print(json.dumps(view.as_dict(), ensure_ascii=False, indent=2))
+    elif args.csv:
+        from kikimimi.records.view import standings_csv
+
+        sys.stdout.write(standings_csv(view))
     else:
         _out().print(standings_table(view))
         if view.meeting.tables > 1:
@@ -476,6 +515,23 @@ def _meeting_finish(args: argparse.Namespace, store: RecordStore) -> int:
 
 @_with_store
 def _meeting_abandon(args: argparse.Namespace, store: RecordStore) -> int:
+    from kikimimi.records.ontable import abandon_on_table
+    from kikimimi.table.config import load_config
+    from kikimimi.table.journal import JournalError
+    from kikimimi.table.live import TableRunning
+
+    info = store.meeting(args.id)
     store.abandon_meeting(args.id)
     _say(f"meeting {args.id} abandoned: its games are kept and never counted")
+    journal = load_config(args.config).journal
+    try:
+        game_id = abandon_on_table(journal, info.game, info.held_at)
+    except TableRunning as exc:
+        _say(f"kikimimi: the meeting's game stays on the table: {exc}; start a new game there", file=sys.stderr)
+        return 0
+    except JournalError as exc:
+        _say(f"kikimimi: the table's journal {journal} was not changed: {exc}", file=sys.stderr)
+        return 0
+    if game_id is not None:
+        _say(f"its game {game_id} on the table ({journal}) is finished as abandoned: `play` starts afresh")
     return 0

@@ -15,8 +15,9 @@ a sheet file can grow and be imported again. Nothing is written unless every lin
 
 from __future__ import annotations
 
+import csv
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
@@ -126,16 +127,26 @@ def _results(raw: Any) -> tuple[PlayerResult, ...]:
     return results
 
 
+def _json_lines(lines: Iterable[str]) -> Iterator[tuple[int, Any]]:
+    """(line number, the line's JSON text) for each line that is not blank or a comment."""
+    for number, line in enumerate(lines, start=1):
+        if line.strip() and not line.lstrip().startswith("#"):
+            yield number, line
+
+
 def parse_sheets(lines: Iterable[str], source: str = "results") -> list[SheetMeeting]:
-    """Every meeting in the lines, checked; raises SheetError listing every problem found."""
+    """Every meeting in the JSONL lines, checked; raises SheetError listing every problem found."""
+    return _parse_games(_json_lines(lines), source)
+
+
+def _parse_games(games: Iterable[tuple[int, Any]], source: str) -> list[SheetMeeting]:
+    """Every meeting of the games given as (line number, a game: its JSON text or its object)."""
     meetings: dict[str, SheetMeeting] = {}
     problems: list[str] = []
-    for number, line in enumerate(lines, start=1):
-        if not line.strip() or line.lstrip().startswith("#"):
-            continue
+    for number, line in games:
         where = f"{source} line {number}"
         try:
-            raw = json.loads(line)
+            raw = json.loads(line) if isinstance(line, str) else line
             if not isinstance(raw, dict):
                 raise ValueError("each line must be one JSON object")
             unknown = set(raw) - {"meeting", "kind", "date", "game", "play", "results", "winner"}
@@ -211,6 +222,72 @@ def _check_meeting(meeting: SheetMeeting, source: str) -> list[str]:
     return problems
 
 
+# A spreadsheet's columns: one row per player per game. The games of a meeting are told apart by `game`
+# (its number in the meeting), so a CSV names it on every row.
+CSV_COLUMNS = ("meeting", "kind", "date", "game", "play", "player", "place", "seat", "score", "points", "pieces",
+               "crashed", "won", "winner")
+_CSV_REQUIRED = ("meeting", "kind", "date", "game", "player", "place")
+_CSV_NUMBERS = ("game", "place", "seat", "score", "points", "pieces")
+_CSV_YES = {"true": True, "yes": True, "y": True, "1": True, "x": True, "false": False, "no": False, "n": False,
+            "0": False}
+
+
+def _cell(column: str, value: str) -> Any:
+    """A cell as the JSONL line would hold it: whole numbers, yes/no flags, else the text (checked later)."""
+    value = value.strip()
+    if column in _CSV_NUMBERS and value.lstrip("-").isdigit():
+        return int(value)
+    if column in ("crashed", "won"):
+        return _CSV_YES.get(value.lower(), value)
+    return value
+
+
+def parse_csv(text: str, source: str = "results") -> list[SheetMeeting]:
+    """Every meeting of a CSV score sheet (a spreadsheet's export: comma, semicolon or tab separated, a header
+    row naming CSV_COLUMNS), one row per player per game; checked like the JSONL sheets."""
+    lines = text.splitlines()
+    try:
+        dialect: Any = csv.Sniffer().sniff(lines[0] if lines else "", delimiters=",;\t")
+    except csv.Error:
+        dialect = csv.excel
+    reader = csv.reader(lines, dialect)
+    header = [h.strip().lower() for h in next(reader, [])]
+    missing = [c for c in _CSV_REQUIRED if c not in header]
+    unknown = [c for c in header if c and c not in CSV_COLUMNS]
+    if missing or unknown:
+        raise SheetError([f"{source} line 1: the header row needs the columns {', '.join(_CSV_REQUIRED)} "
+                          f"(optional: {', '.join(c for c in CSV_COLUMNS if c not in _CSV_REQUIRED)})"
+                          + (f"; missing {', '.join(missing)}" if missing else "")
+                          + (f"; unknown {', '.join(unknown)}" if unknown else "")])
+    games: dict[tuple[str, Any], tuple[int, dict[str, Any]]] = {}
+    problems: list[str] = []
+    for number, row in enumerate(reader, start=2):
+        if not any(cell.strip() for cell in row) or row[0].lstrip().startswith("#"):
+            continue
+        if len(row) > len(header):
+            problems.append(f"{source} line {number}: {len(row)} cells, the header names {len(header)}")
+            continue
+        cells = {column: _cell(column, value) for column, value in zip(header, row, strict=False)
+                 if column and value.strip()}
+        if not isinstance(cells.get("game"), int):
+            problems.append(f"{source} line {number}: `game` must be the game's number in the meeting (1, 2, ...), "
+                            f"got {cells.get('game', '')!r}")
+            continue
+        key = (str(cells.get("meeting", "")), cells["game"])
+        first, game = games.setdefault(key, (number, {k: cells[k] for k in ("meeting", "kind", "date", "game",
+                                                                            "play", "winner") if k in cells}))
+        for column in ("kind", "date", "play", "winner"):
+            if column in cells and game.setdefault(column, cells[column]) != cells[column]:
+                problems.append(f"{source} line {number}: {column} {cells[column]!r} differs from line {first}'s "
+                                f"{game[column]!r} for the same game")
+        game.setdefault("results", []).append(
+            {k: cells[k] for k in ("player", "place", "seat", "score", "points", "pieces", "crashed", "won")
+             if k in cells})
+    if problems:
+        raise SheetError(problems)
+    return _parse_games(((first, game) for first, game in games.values()), source)
+
+
 def import_results(store: RecordStore, path: str | Path, *, dry_run: bool = False) -> ImportSummary:
     """Check a whole results file, then add each new meeting, finished and settled, to the records."""
     path = Path(path)
@@ -220,7 +297,10 @@ def import_results(store: RecordStore, path: str | Path, *, dry_run: bool = Fals
         raise SheetError([f"cannot read {path}: {exc.strerror or exc}"]) from None
     except UnicodeDecodeError as exc:
         raise SheetError([not_utf8(path, exc)]) from None
-    sheets = parse_sheets(text.splitlines(), str(path))
+    if path.suffix.lower() == ".csv":
+        sheets = parse_csv(text.removeprefix("\ufeff"), str(path))  # a spreadsheet's UTF-8 may start with a BOM
+    else:
+        sheets = parse_sheets(text.splitlines(), str(path))
     imported: list[int] = []
     skipped: list[str] = []
     new_players: list[str] = []

@@ -33,6 +33,12 @@ def printable(text: object) -> str:
     )
 
 
+def unshown_character(text: str) -> str | None:
+    """The first character a name or label may not hold: a control character, a bidi override, isolate
+    or mark, a line or paragraph separator (they break or reorder the line it is shown on)."""
+    return next((c for c in text if unicodedata.category(c) == "Cc" or c in _REFUSED), None)
+
+
 def name_key(name: str) -> str:
     """What two names are compared by: spaces folded, NFKC (fullwidth "ＡＮＮ" is "ANN", halfwidth kana
     are kana) and case folded. "Ann" and "ＡＮＮ" are one player."""
@@ -53,7 +59,7 @@ def check_name(name: str) -> str:
     """A player's name as stored: trimmed; refuses empty, over-long, names with a comma or a control
     character (a tab, a newline, an escape, a bidi override or mark: names are printed on screens, shown
     on the venue's TV and spoken)."""
-    control = next((c for c in str(name) if unicodedata.category(c) == "Cc" or c in _REFUSED), None)
+    control = unshown_character(str(name))
     if control is not None:
         raise RecordError(
             f"player name {str(name)!r} holds a control character (U+{ord(control):04X}); "

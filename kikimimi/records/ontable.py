@@ -8,9 +8,12 @@ that the table's loop speaks it in order with everything else.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import threading
 from collections.abc import Callable, Mapping
+from datetime import datetime
+from pathlib import Path
 from typing import Any
 
 from kikimimi.games.base import SPEAKER, Outcome, Say
@@ -70,6 +73,38 @@ def table_games(
         return result["outcome"], str(result["game_id"])  # type: ignore[return-value]
 
     return play_one_game
+
+
+def abandon_on_table(journal_path: Path, game: str, held_at: str) -> str | None:
+    """The meeting's game left unfinished in the table's journal (the meeting was stopped mid-game, then
+    abandoned), finished there as abandoned, so that a later casual `play` does not resume it with the
+    meeting's rules. A game is the meeting's when it is of the meeting's game and set-up and began after
+    the meeting opened. Returns its journal game id, or None when there is none. TableRunning (a
+    JournalError) when the table runs: its game is the running table's business."""
+    from kikimimi.table.journal import Journal
+    from kikimimi.table.live import hold_table
+
+    if not journal_path.exists():
+        return None
+    opened = 0.0
+    with contextlib.suppress(ValueError):
+        opened = datetime.fromisoformat(held_at).timestamp() - 1.0  # held_at keeps whole seconds
+    lock = hold_table(journal_path, "kikimimi meeting abandon")
+    try:
+        journal = Journal(journal_path)
+        try:
+            record = journal.unfinished()
+            setup = meeting_setup(game)
+            if record is None or record.game != game or record.started_at < opened \
+                    or any(record.setup.get(key) != value for key, value in setup.items() if key != "game"):
+                return None
+            journal.finish(record.id, None)  # no outcome: abandoned, as the table's own new_game leaves one
+            return record.id
+        finally:
+            journal.close()
+    finally:
+        if lock is not None:
+            lock.release()
 
 
 def report_phrases(report: MeetingReport) -> list[Say]:

@@ -19,7 +19,6 @@ import json
 import os
 import sqlite3
 import threading
-import unicodedata
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -50,7 +49,7 @@ from kikimimi.records.location import URL_ENV as URL_ENV
 from kikimimi.records.location import default_db_path as default_db_path
 from kikimimi.records.location import is_url, records_target
 from kikimimi.records.names import MAX_NAME as MAX_NAME
-from kikimimi.records.names import RecordError, check_name, name_key
+from kikimimi.records.names import RecordError, check_name, name_key, unshown_character
 from kikimimi.records.names import printable as printable
 from kikimimi.records.results import (
     GameRecord,
@@ -125,13 +124,8 @@ def check_records_file(path: Path, create: bool) -> None:
             with contextlib.closing(sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)) as conn:
                 tables = [r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
                 legacy = int(conn.execute("PRAGMA user_version").fetchone()[0])
-        except sqlite3.Error as exc:
-            problem = folder_problem(path.parent)  # a database in a read-only folder cannot even be read
-            if problem is not None:
-                raise schema.SchemaError(f"{where}: {problem}; set KIKIMIMI_DATA (or --db) to a folder you "
-                                         "can write") from None
-            raise schema.SchemaError(f"{where} is not a kikimimi records database ({exc}); nothing was "
-                                     "changed: check --db") from None
+        except sqlite3.Error:  # cannot be read as it is (a read-only folder, a damaged page): opening it says why
+            return
         if tables and "alembic_version" not in tables and not (legacy and "players" in tables):
             shown = ", ".join(sorted(tables)[:5])
             raise schema.SchemaError(f"{where} is not a kikimimi records database (it holds other tables: {shown}); "
@@ -575,7 +569,7 @@ class RecordStore:
         self._open(meeting_id)
         self.meeting_table(meeting_id, table)
         controller = " ".join(str(controller).split())
-        if not controller or any(unicodedata.category(c) == "Cc" for c in controller):
+        if not controller or unshown_character(controller) is not None:
             raise RecordError(f"a table's controller needs a printable name, not {controller!r}")
         now = _now()
         with self._write() as conn:

@@ -128,6 +128,34 @@ def players_table(statuses: Sequence[Any], title: str = "Players") -> Table:
     return table
 
 
+STANDINGS_CSV_COLUMNS = ("meeting", "position", "player", "table", "games", "wins", "points", "crashes", "places",
+                         "title")
+
+
+def _sheet_cell(value: object) -> str:
+    """A cell a spreadsheet shows as text: a name starting with = + - @ would be read as a formula."""
+    text = "" if value is None else str(value)
+    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
+
+
+def standings_csv(view: MeetingView) -> str:
+    """A meeting's standings as CSV for a spreadsheet: a header row, then one row a player, best first."""
+    import csv
+    import io
+
+    table_of = {name: t.table for t in view.tables for name in t.players}
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(STANDINGS_CSV_COLUMNS)
+    label = view.meeting.label or str(view.meeting.id)
+    for s in view.standings:
+        status = view.statuses.get(s.player)
+        writer.writerow([_sheet_cell(v) for v in (
+            label, s.position, s.player, table_of.get(s.player, 1), s.games, s.wins, s.points, s.crashes,
+            " ".join(str(n) for n in s.places), status.title if status is not None else "")])
+    return out.getvalue()
+
+
 def tables_table(view: MeetingView) -> Table:
     """A meeting's tables: who sits where, games played, the controller and when it was last heard."""
     table = Table(title=f"Meeting {view.meeting.id}: {view.meeting.tables} tables")

@@ -50,6 +50,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     p.add_argument("--controller", help="this table's name on the host (default: the machine's name)")
     p.add_argument("--bots", type=int, nargs="?", const=1, metavar="SEED",
                    help="the game's bots play every seat on the simulated readers (a rehearsal, tests)")
+    p.add_argument("--pace", type=float, default=0.0, metavar="SECONDS",
+                   help="with --bots: seconds between the bots' taps, after the table has spoken (a rehearsal "
+                        "at human pace, e.g. 0.6 as the demo has, so the TV can be watched live; default 0: "
+                        "as fast as the table takes them)")
     p.add_argument("--quiet", action="store_true", help="warnings only")
     p.set_defaults(func=_join)
 
@@ -148,6 +152,9 @@ def _join(args: argparse.Namespace) -> int:
     from kikimimi.venue.client import Outbox, TableLink
     from kikimimi.venue.tablerun import MeetingRefused, TableRun, join_or_resume
 
+    if args.pace and args.bots is None or not 0 <= args.pace <= 60:
+        _err(f"--pace {args.pace:g}: give seconds from 0 to 60, with --bots (the bots' pace)")
+        return 2
     console = Console(highlight=False, stderr=True)
     setup_logging(console, quiet=args.quiet or args.bots is not None)
     if args.bots is not None:  # bots tap faster than hands: the two-tags watch would cry wolf
@@ -175,7 +182,7 @@ def _join(args: argparse.Namespace) -> int:
         assignment = join_or_resume(link, outbox, say, stop)
         say(f"table {assignment.table} of meeting {assignment.meeting} ({assignment.game}, {assignment.kind}): "
             + ", ".join(f"seat {s} {n}" for s, n in assignment.seat_players.items()))
-        run = TableRun(table, link, outbox, assignment, say, bots=args.bots)
+        run = TableRun(table, link, outbox, assignment, say, bots=args.bots, pace=args.pace)
         code = run.run()
         say(f"table {assignment.table}: every game played and reported" if code == 0 else
             f"table {assignment.table}: the host refused some results; they are kept in {outbox.path}")

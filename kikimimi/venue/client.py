@@ -288,7 +288,7 @@ class Reporter:
             try:
                 answer = self.link.report(record.id, self.assignment.seat_players, record.outcome or {})
             except HostRefused as exc:
-                if exc.status == 401:  # the table's token, not the result: keep it, say so, try again later
+                if exc.status in (401, 403):  # the table's credential, not the result: keep it, say so, try again
                     raise HostUnreachable(str(exc)) from None
                 log.error("venue: the host refused game %s of table %d: %s (kept in %s)", record.id,
                           self.assignment.table, exc, self.outbox.path)

@@ -401,7 +401,10 @@ class Host:
             info = store.meeting(meeting_id)
             if info.status != "open":
                 raise ApiError(409, f"{info.describe()} is {info.status}; a table can join an open meeting only")
-            joined = store.join_table(meeting_id, table, controller.strip())
+            try:
+                joined = store.join_table(meeting_id, table, controller.strip())
+            except RecordError as exc:  # a controller name with a control or bidi character
+                raise ApiError(400, str(exc)) from None
             return {"meeting": meeting_id, "table": table, "players": list(joined.players), "game": info.game,
                     "kind": info.kind,
                     # The table's own credential: a table joined with the organiser's token uses it from now on.

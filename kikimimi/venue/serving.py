@@ -37,9 +37,10 @@ class BodyRefused(Exception):
         self.status = status
 
 
-async def read_body(request: Request, limit: int = MAX_BODY, seconds: float = BODY_SECONDS) -> bytes:
+async def read_body(request: Request, limit: int = MAX_BODY, seconds: float | None = None) -> bytes:
     """The request's body, counted as it streams in: past `limit` bytes the rest is never read (413),
-    and a body not complete within `seconds` is refused (408)."""
+    and a body not complete within `seconds` (default BODY_SECONDS) is refused (408)."""
+    seconds = BODY_SECONDS if seconds is None else seconds
     declared = request.headers.get("content-length", "")
     if declared.isdigit() and int(declared) > limit:
         raise BodyRefused(413, f"the body is {int(declared)} bytes; the host takes up to {limit}")

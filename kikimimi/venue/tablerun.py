@@ -75,9 +75,10 @@ def join_or_resume(link: TableLink, outbox: Outbox, say: Say, stop: threading.Ev
 class BotSeats:
     """The game's bots play every seat of the table's current game while `playing` is set."""
 
-    def __init__(self, table: LiveTable, seed: int) -> None:
+    def __init__(self, table: LiveTable, seed: int, pace: float = 0.0) -> None:
         self.table = table
         self.seed = seed
+        self.pace = pace  # seconds between taps after the table has spoken (0: as fast as it takes them)
         self.playing = threading.Event()
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="venue-bots", daemon=True)
@@ -112,13 +113,16 @@ class BotSeats:
             except FeedError as exc:  # the game changed under the bots: they start again on the new one
                 log.debug("bots: %s", exc)
                 bots_for = None
+            if self.pace:  # a rehearsal at human pace, as the demo plays: the table speaks, then a pause
+                self.table.voice.wait_idle(timeout=15)
+                self._stop.wait(self.pace)
 
 
 class TableRun:
     """One table's meeting: the games, the heartbeat, the reporter."""
 
     def __init__(self, table: LiveTable, link: TableLink, outbox: Outbox, assignment: Assignment,
-                 say: Say, bots: int | None = None, game_timeout: float | None = None) -> None:
+                 say: Say, bots: int | None = None, game_timeout: float | None = None, pace: float = 0.0) -> None:
         self.table = table
         self.link = link
         self.outbox = outbox
@@ -128,7 +132,7 @@ class TableRun:
         self.phase = "joining"
         self.reporter = Reporter(link, outbox, assignment)
         self.heartbeat = Heartbeat(link, self.state, on_answer=self.reporter.host_answers)
-        self.bots = BotSeats(table, bots) if bots is not None else None
+        self.bots = BotSeats(table, bots, pace) if bots is not None else None
         self.game_timeout = game_timeout
         self._ended = threading.Event()
         self._journal = Journal(table.config.journal)  # a reading connection of the main thread's own

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import subprocess
@@ -100,3 +101,85 @@ def test_typed_results_through_a_real_process(tmp_path):
     assert (tmp_path / "club" / "records.sqlite").exists()
     shown = subprocess.run([*cmd, "players", "show", "Bob", "--json"], env=env, capture_output=True, text=True)
     assert json.loads(shown.stdout)["wins"] == 5
+
+
+def test_an_abandoned_meetings_game_is_finished_in_the_journal(tmp_path, monkeypatch, capsys):
+    """Issue 21.7: after `meeting abandon`, a casual `play` resumed the meeting's game (competition rules)
+    from the journal. The meeting is played on the simulated table in its own process and stopped with
+    Ctrl-C (SIGINT) mid-game, as the Priest would."""
+    import signal
+    import time
+
+    from kikimimi.records.ontable import meeting_setup
+    from kikimimi.table.journal import Journal
+
+    data = tmp_path / "club"
+    monkeypatch.setenv("KIKIMIMI_DATA", str(data))
+    monkeypatch.delenv("KIKIMIMI_RECORDS_URL", raising=False)
+    env = {**os.environ, "KIKIMIMI_DATA": str(data), "PYTHONUNBUFFERED": "1"}
+    table = subprocess.Popen([sys.executable, "-m", "kikimimi", "meeting", "start", "--players", "Ann,Bob,Cid",
+                              "--trial", "half", "--add-new"], env=env, stdout=subprocess.PIPE,
+                             stderr=subprocess.STDOUT, text=True)
+    journal_path = data / "journal.sqlite"
+
+    def meeting_game() -> str | None:
+        """The id of the journal's unfinished game under competition rules (read-only: the table writes it)."""
+        import sqlite3
+
+        if not journal_path.exists():
+            return None
+        try:
+            with contextlib.closing(sqlite3.connect(f"{journal_path.as_uri()}?mode=ro", uri=True)) as raw:
+                rows = raw.execute("SELECT id, setup FROM games WHERE ended_at IS NULL").fetchall()
+        except sqlite3.Error:  # the table is still creating it
+            return None
+        return next((gid for gid, setup in rows if json.loads(setup).get("rules") == "competition"), None)
+
+    try:
+        deadline = time.monotonic() + 60
+        while (game := meeting_game()) is None:
+            assert table.poll() is None and time.monotonic() < deadline, table.stdout.read() if table.stdout else ""
+            time.sleep(0.1)
+    finally:
+        table.send_signal(signal.SIGINT)
+        said, _ = table.communicate(timeout=30)
+    assert meeting_setup("trident")["rules"] == "competition"
+    assert main(["meeting", "abandon", "1"]) == 0
+    out = capsys.readouterr().out
+    book = Journal(journal_path)
+    try:
+        assert book.unfinished() is None
+        record = book.game(game)
+    finally:
+        book.close()
+    assert record.ended_at is not None and record.outcome is None
+    assert game in out and "abandoned" in out
+
+
+def test_ctrl_c_at_the_result_prompt_says_the_meeting_stays_open(tmp_path):
+    """Issue 21.8: Ctrl-C at the typed-result prompt exited without a word; the prompt did not say what
+    `:points` and `!` mean (only docs/rules/ranks.md did)."""
+    import signal
+    import time
+
+    env = {**os.environ, "KIKIMIMI_DATA": str(tmp_path / "club"), "PYTHONUNBUFFERED": "1"}
+    env.pop("KIKIMIMI_RECORDS_URL", None)
+    typing = subprocess.Popen(
+        [sys.executable, "-m", "kikimimi", "meeting", "start", "--players", "Ann,Bob,Cid", "--trial", "half",
+         "--add-new", "--results", "-"],
+        env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    assert typing.stdin is not None and typing.stdout is not None
+    typing.stdin.write("Bob:2 Ann:5 Cid:30!\n")
+    typing.stdin.flush()
+    shown = ""
+    deadline = time.monotonic() + 30
+    while shown.count("result, best first") < 2:  # the second game's prompt: the first was recorded
+        assert time.monotonic() < deadline and typing.poll() is None, shown
+        shown += typing.stdout.read(1)
+    typing.send_signal(signal.SIGINT)
+    rest, _ = typing.communicate(timeout=30)
+    said = shown + rest
+    assert typing.returncode == 130, said
+    assert "Traceback" not in said
+    assert "meeting 1 stays open" in said and "kikimimi meeting resume 1" in said
+    assert "NAME:N" in said and "points left in hand" in said and "NAME!" in said and "crashed" in said

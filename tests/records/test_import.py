@@ -101,3 +101,64 @@ def test_a_dry_run_writes_nothing(store, tmp_path):
 def test_a_missing_file_says_so(store, tmp_path):
     with pytest.raises(SheetError, match="cannot read"):
         import_results(store, tmp_path / "nope.jsonl")
+
+
+def test_a_spreadsheets_csv_imports_like_the_jsonl(store, tmp_path):
+    """Issue 21.8: results kept in a spreadsheet: its CSV export (here semicolons and a BOM, as a
+    spreadsheet in many locales writes it), one row per player per game, in any order."""
+    rows = ["meeting;kind;date;game;player;place;points;crashed"]
+    for game in range(5, 0, -1):
+        rows += [f"June;half;2024-06-02;{game};Ann;1;0;no", f"June;half;2024-06-02;{game};Bob;2;8;",
+                 f"June;half;2024-06-02;{game};Cid;3;20;{'yes' if game == 3 else 'no'}"]
+    path = tmp_path / "june.csv"
+    path.write_text("\ufeff" + "\r\n".join(rows) + "\r\n", encoding="utf-8")
+    summary = import_results(store, path)
+    assert len(summary.imported) == 1 and summary.new_players == list(PLAYERS)
+    meeting = store.meeting(summary.imported[0])
+    assert (meeting.label, meeting.kind, meeting.status, meeting.games_played) == ("June", "half", "finished", 5)
+    games = store.games(meeting.id)
+    crashed = [[r.player for r in g.results if r.crashed] for g in games]
+    won = [[r.player for r in g.results if r.won] for g in games]
+    assert crashed == [[], [], ["Cid"], [], []] and won == [["Ann"], ["Ann"], [], ["Ann"], ["Ann"]]  # game 3: a crash
+    assert [r.score for r in games[0].results] == [0, 8, 20]
+
+
+def test_a_csv_with_bad_rows_names_each_and_writes_nothing(store, tmp_path):
+    path = tmp_path / "bad.csv"
+    path.write_text("meeting,kind,date,game,player,place\n"
+                    "June,half,2024-06-02,1,Ann,1\n"
+                    "June,half,2024-06-02,one,Bob,2\n"
+                    "June,full,2024-06-02,1,Cid,3\n", encoding="utf-8")
+    with pytest.raises(SheetError) as refused:
+        import_results(store, path)
+    assert "bad.csv line 3: `game`" in str(refused.value)
+    assert "bad.csv line 4: kind 'full' differs from line 2's 'half'" in str(refused.value)
+    header = tmp_path / "header.csv"
+    header.write_text("meeting,kind,player\nJune,half,Ann\n", encoding="utf-8")
+    with pytest.raises(SheetError, match="header.csv line 1: .*missing date, game, place"):
+        import_results(store, header)
+    assert store.meetings() == []
+
+
+def test_standings_export_to_csv_for_a_spreadsheet(store, records_url, tmp_path, capsys):
+    import csv
+
+    from kikimimi.cli import main
+    from kikimimi.records.kinds import ladder
+    from kikimimi.records.standings import standings
+
+    lines = [line("May A", "half", "2024-05-01", ("Bob", "Ann", "Cid")) for _ in range(3)]
+    lines += [line("May A", "half", "2024-05-01", crashed="Cid") for _ in range(2)]
+    meeting = import_results(store, write(tmp_path, lines)).imported[0]
+    assert main(["meeting", "show", str(meeting), "--csv", "--db", records_url]) == 0
+    rows = list(csv.DictReader(capsys.readouterr().out.splitlines()))
+    info = store.meeting(meeting)
+    expected = standings(store.games(meeting), info.players, ladder(info.game))
+    assert [(r["position"], r["player"], r["wins"], r["crashes"]) for r in rows] == \
+        [(str(s.position), s.player, str(s.wins), str(s.crashes)) for s in expected]
+    assert rows[0]["player"] == "Bob" and rows[0]["meeting"] == "May A" and rows[0]["title"]
+    # A name a spreadsheet would take for a formula is written as text.
+    formula = import_results(store, write(tmp_path, [line("May B", "half", "2024-05-08", ("=Eve", "Ann", "Bob"))
+                                                     for _ in range(5)])).imported[0]
+    assert main(["meeting", "show", str(formula), "--csv", "--db", records_url]) == 0
+    assert "'=Eve" in [r["player"] for r in csv.DictReader(capsys.readouterr().out.splitlines())]

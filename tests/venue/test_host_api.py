@@ -301,3 +301,15 @@ def test_venue_host_prints_each_tables_own_credential(tmp_path):
     for n in (1, 2, 3):
         assert f"--table {n} --token {table_credential(TOKEN, meeting, n)}" in printed
     assert f"--token {TOKEN}" not in printed and "do not hand it to the tables" in printed
+
+
+@pytest.mark.parametrize("controller", ["\u202etable-1", "table\x1b[2J"])
+def test_a_controller_name_with_a_control_or_bidi_character_is_refused(db, controller):
+    """Issue 21.5: refused at entry as names are (it was a 500 for an escape)."""
+    meeting = new_meeting(db, tables=2)
+    with serve(host_app(db)) as url:
+        answer = httpx.post(f"{url}/api/meetings/{meeting}/tables/1/join", json={"controller": controller},
+                            headers={"Authorization": f"Bearer {TOKEN}"})
+    assert answer.status_code == 400 and "printable name" in answer.json()["error"]
+    with RecordStore(db) as store:
+        assert store.meeting_tables(meeting)[0].controller is None

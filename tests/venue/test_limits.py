@@ -16,12 +16,14 @@ import pytest
 from venue_helpers import TOKEN, new_meeting, serve
 
 from kikimimi.records.store import RecordStore
+from kikimimi.venue import serving
 from kikimimi.venue.host import create_app
 from kikimimi.venue.serving import MAX_BODY
 
 
 @pytest.fixture
-def hosted(tmp_path: Path) -> Iterator[tuple[str, int]]:
+def hosted(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[str, int]]:
+    monkeypatch.setattr(serving, "BODY_SECONDS", 1.0)  # the host's limits, shorter for a test
     db = tmp_path / "records.sqlite"
     meeting = new_meeting(db, tables=2)
     app = create_app(lambda: RecordStore(db), token=TOKEN, meeting_id=None)

@@ -5,10 +5,21 @@ with the standings its games give."""
 from __future__ import annotations
 
 import signal
+import subprocess
 from pathlib import Path
 
 import httpx
-from venue_helpers import HostProcess, ThreadHost, finished_games, join_table, new_meeting, stop, wait_for
+from venue_helpers import (
+    TOKEN,
+    HostProcess,
+    ThreadHost,
+    finished_games,
+    join_table,
+    kikimimi,
+    new_meeting,
+    stop,
+    wait_for,
+)
 
 from kikimimi.records.kinds import ladder
 from kikimimi.records.standings import standings
@@ -111,3 +122,46 @@ def test_a_table_killed_before_reporting_sends_the_game_after_restart(tmp_path):
     assert code == 0, log_of(folder)
     assert unreported and set(unreported) <= set(recorded(db, meeting))
     assert recorded(db, meeting) == journal and len(journal) == GAMES  # counted once, none lost
+
+
+def test_a_rehearsal_at_human_pace_spaces_the_bots_taps(tmp_path):
+    """Issue 21.19: `venue join --bots` played a meeting in seconds; with --pace the bots wait that long
+    between taps (as the demo does), so the TV can be watched live. Only a lower bound is checked: a busy
+    machine makes the gaps longer, never shorter."""
+    import sqlite3
+
+    from kikimimi.cli import main
+
+    pace = 0.4
+    db = tmp_path / "records.sqlite"
+    new_meeting(db, tables=1, kind="half")
+    host = ThreadHost(db).start()
+    folder = tmp_path / "t1"
+    table = kikimimi_join(host.url, folder, "--pace", str(pace))
+    journal = folder / "journal.sqlite"
+
+    def taps() -> list[float]:
+        if not journal.exists():
+            return []
+        try:
+            with sqlite3.connect(f"{journal.as_uri()}?mode=ro", uri=True) as raw:
+                return [r[0] for r in raw.execute("SELECT at FROM events ORDER BY at")]
+        except sqlite3.Error:
+            return []
+
+    try:
+        wait_for(lambda: len(taps()) >= 6 or table.poll() is not None, 60, "six taps at the table")
+    finally:
+        stop(table)
+        host.kill()
+    times = taps()
+    assert len(times) >= 6, log_of(folder)
+    gaps = [b - a for a, b in zip(times, times[1:], strict=False)]
+    assert min(gaps) >= pace * 0.9, gaps
+    assert main(["venue", "join", host.url, "--table", "1", "--pace", "1"]) == 2  # --pace needs --bots
+
+
+def kikimimi_join(url: str, folder: Path, *extra: str) -> subprocess.Popen[bytes]:
+    folder.mkdir(parents=True, exist_ok=True)
+    return kikimimi("venue", "join", url, "--table", "1", "--token", TOKEN, "--bots", "1",
+                    "--journal", str(folder / "journal.sqlite"), *extra, log=folder / "table.log")
