@@ -64,6 +64,8 @@ def _play(table: LiveTable, args: argparse.Namespace, console: Console) -> int:
     tapper = SimTapper(loop, table.hub)
     bots = info.new_bots(args.seed, setup)
     human = load(info.keyboard)(args.seat, args.seed, console) if args.seat else None
+    if human is not None and hasattr(human, "observe"):
+        loop.listeners.append(lambda step: human.observe(step.event))  # the order pieces reach the seat
     humans = (args.seat,) if args.seat else ()
     while not loop.game.is_over(loop.state):
         state = loop.state

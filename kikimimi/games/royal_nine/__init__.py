@@ -9,6 +9,7 @@ INFO = register(GameInfo(
     seats=(2, 2),
     other_hands=True,  # contract: hand:N, N > 2, is a bigger table's reader: an alert, not malformed
     engine="kikimimi.games.royal_nine.engine:RoyalNine",
+    keyboard="kikimimi.games.royal_nine.keyboard:KeyboardSeat",
     pieces=CARDS,
     controls=CONTROLS,  # cell-1..cell-9: one tag per seat each (the reader tells the seat)
     setup_keys=(
