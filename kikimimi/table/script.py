@@ -1,4 +1,5 @@
-"""Event scripts (spec/event-script.md): one JSON object per line, parsed into events.
+"""Event scripts: one JSON object per line (a set-up line first, then scans and referee actions), parsed
+into events.
 
 A line the script format does not allow (bad JSON, unknown key, unknown piece, unknown UID, a set-up
 line that is not first) is refused with its line number and skipped; a line the *rules* refuse is a
