@@ -16,6 +16,7 @@ from kikimimi.games.base import FIELD, Event, Scan, hand
 from kikimimi.games.keyboard import QUIT, Command, KeyboardPlayer
 from kikimimi.games.royal_nine.cards import CELL_TAGS, CTL_GRID, CTL_HINT, CTL_NEXT, CTL_OPEN, deck
 from kikimimi.games.royal_nine.state import COMMON, DEALS, HALF, PLACES, REVEAL, SCORED, SEATS, RoyalNineState
+from kikimimi.words import counted
 
 
 class KeyboardSeat(KeyboardPlayer):
@@ -76,7 +77,7 @@ class KeyboardSeat(KeyboardPlayer):
         if s.phase in DEALS:
             return "deal: d"
         if s.phase in PLACES:
-            return f"{len(mine)} cards to place: p N CELL (m lists them)"
+            return f"{counted(len(mine), 'card')} to place: p N CELL (m lists them)"
         if s.phase == REVEAL:
             return "open the common card: o"
         if s.phase == SCORED:

@@ -14,6 +14,7 @@ from kikimimi.games.keyboard import QUIT, Command, KeyboardPlayer
 from kikimimi.games.trident.bots import BotTable
 from kikimimi.games.trident.pieces import SUITS
 from kikimimi.games.trident.state import CHOOSE_SUIT, DRAWING, START, TridentState
+from kikimimi.words import counted
 
 
 class KeyboardSeat(KeyboardPlayer):
@@ -44,7 +45,7 @@ class KeyboardSeat(KeyboardPlayer):
         prompt = {DRAWING: f"draw {s.owed}: d", CHOOSE_SUIT: "choose a suit: s SUIT",
                   START: "a basket piece to the field: b"}.get(s.phase, "your move")
         while True:
-            command, arg = self.ask(f"{len(mine)} pieces, {prompt}")
+            command, arg = self.ask(f"{counted(len(mine), 'piece')}, {prompt}")
             if command == "q":
                 return QUIT
             if command == "m":
