@@ -55,7 +55,8 @@ def _play(table: LiveTable, args: argparse.Namespace, console: Console) -> int:
     loop = table.loop
     info = loop.info
     setup = dict(loop.session.setup)
-    audio = {name: h.status for name, h in table.voice.health().items()}
+    used = set(info.outputs(setup))  # a table built for more seats: the earphones nobody wears are not listed
+    audio = {name: h.status for name, h in table.voice.health().items() if name in used}
     console.rule(f"kikimimi demo: {info.title(table.config.language)} on the simulated table "
                  f"({info.seat_count(setup)} seats, {table.config.language}, seed {args.seed})")
     console.print(f"ready in {table.ready_seconds * 1000:.0f} ms; audio: "
