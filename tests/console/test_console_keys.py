@@ -10,7 +10,12 @@ def test_the_footer_shows_the_virtual_table_meeting_game_and_said_keys(table):
     seen: list[str] = []
 
     async def script(app, pilot):
-        seen.append(screen_text(app))
+        for _ in range(100):  # the footer draws its keys once the app has settled (later under load)
+            text = screen_text(app)
+            if " q quit" in " ".join(text.split()):
+                break
+            await pilot.pause(0.05)
+        seen.append(text)
 
     drive(table, script)
     footer = [line for line in seen[0].splitlines() if " q quit" in " ".join(line.split())]
