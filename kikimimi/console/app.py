@@ -348,7 +348,16 @@ class ConsoleApp(App[int]):
     def action_new_game(self) -> None:
         view = self.view
         in_progress = view.report.get("phase") != "over" and bool(view.events)
-        self.push_screen(NewGame(games(), view.game, view.setup, in_progress, self.link.new_game))
+        self.push_screen(NewGame(games(), view.game, view.setup, in_progress, self.link.new_game,
+                                 table_seats=self.table_seats))
+
+    @property
+    def table_seats(self) -> int:
+        """Seats this table has: hand:1, hand:2... each with its earphone, counted up to the first missing."""
+        seats = 0
+        while hand(seats + 1) in self.outputs:
+            seats += 1
+        return seats
 
     def action_undo(self) -> None:
         last = self.view.last_event

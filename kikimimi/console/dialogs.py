@@ -29,12 +29,13 @@ ModalScreen Button { margin-right: 1; }
 ModalScreen .error { color: $error; }
 ModalScreen RadioSet { width: 100%; }
 ModalScreen .row { height: auto; margin-top: 0; }
-ModalScreen .row Label { width: 12; padding-top: 1; }
+ModalScreen .row Label { width: 12; }
+ModalScreen .row.framed Label { padding-top: 1; }
 ModalScreen .row RadioSet { width: 1fr; layout: horizontal; height: auto; }
 ModalScreen .row RadioSet > RadioButton { width: auto; margin-right: 1; }
 ModalScreen .games RadioSet { layout: vertical; }
 ModalScreen .row Input { width: 1fr; }
-ModalScreen .help { color: $text-muted; }
+ModalScreen .help, ModalScreen .hint { color: $text-muted; }
 ModalScreen .keys { layout: grid; grid-size: 3; grid-gutter: 0 1; height: auto; }
 ModalScreen .keys Button { width: 100%; margin: 0; }
 ModalScreen #setup { height: auto; max-height: 20; }
@@ -204,17 +205,21 @@ class PickTag(ModalScreen[str | None]):
 
 
 class NewGame(ModalScreen[dict[str, Any] | None]):
-    """The next game: any registered game and its set-up keys (defaults filled in).
+    """The next game: any registered game and its set-up keys (defaults filled in, fitted to the table).
 
-    `start(setup)` is called on Enter; the ValueError it raises (a bad key, a game the table cannot
-    play) is shown here and the dialog stays open. The game in progress is kept in the journal.
+    Usable by keyboard alone: focus starts on the game list (Up/Down and Enter or Space choose a game), Tab
+    goes through its set-up keys to Start. Enter starts from anywhere but the lists (where it chooses).
+    `start(setup)` is called then; the ValueError it raises (a bad key, a game the table cannot play) is
+    shown here and the dialog stays open. The game in progress is kept in the journal. `table_seats`: the
+    seats this table has (hand readers and earphones), the default seat count of a game that asks for one.
     """
 
-    BINDINGS = [Binding("enter", "start", "start", priority=True), Binding("escape", "cancel", "cancel")]
+    BINDINGS = [Binding("enter", "start", "start"), Binding("escape", "cancel", "cancel")]
 
     def __init__(self, games: Sequence[GameInfo], current: str, values: Mapping[str, Any], in_progress: bool,
-                 start: Callable[[dict[str, Any]], Any]) -> None:
+                 start: Callable[[dict[str, Any]], Any], table_seats: int | None = None) -> None:
         super().__init__()
+        self.table_seats = table_seats
         self.games = list(games)
         self.game = current if any(g.id == current for g in self.games) else self.games[0].id
         self.current = current
@@ -242,15 +247,23 @@ class NewGame(ModalScreen[dict[str, Any] | None]):
             with Horizontal():
                 yield Button("Start (Enter)", id="start", variant="primary")
                 yield Button("Cancel (Esc)", id="cancel")
+            yield Static("↑↓ and Enter choose a game · Tab: its set-up, then Start · Enter starts · Esc cancels",
+                         classes="hint")
 
     async def on_mount(self) -> None:
         await self._show_setup()
-        self.query_one("#start", Button).focus()
+        self.query_one("#game", RadioSet).focus()  # never on Start: a stray Enter must not end the game
 
     def _default(self, key: SetupKey) -> Any:
-        """The current game's value for an enumerated key (a choice: never a secret), else the default."""
+        """The current game's value for an enumerated key (a choice: never a secret), else the default; a seat
+        count is the current game's, else the default cut to the seats this table has."""
         if self.game == self.current and key.name in self.values and (key.choices is not None or key.type is bool):
             return self.values[key.name]
+        if key.name == self.info.seat_key:
+            if self.game == self.current and key.name in self.values:
+                return self.values[key.name]
+            if self.table_seats is not None and isinstance(key.default, int):
+                return max(min(key.default, self.table_seats), key.minimum or 1)
         return key.default
 
     async def _show_setup(self) -> None:
@@ -324,7 +337,8 @@ def _setup_row(key: SetupKey, value: Any) -> Vertical:
                            for i, choice in enumerate(key.choices)), id=f"key-{name}")
     else:
         field = Input(str(value), id=f"key-{name}", type="integer" if key.type is int else "text", compact=True)
-    row = Horizontal(Label(key.name), field, classes="row")
+    framed = " framed" if key.type is bool or key.choices is not None else ""  # three lines tall: label in line
+    row = Horizontal(Label(key.name), field, classes=f"row{framed}")
     return Vertical(row, Static(key.describe(), classes="help"), classes="row")
 
 

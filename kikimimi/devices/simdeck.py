@@ -5,7 +5,7 @@ game's deck), its 1-based position among the game's pieces and controls as 4 hex
 number as 2 hex digits: pieces are copy 00, control tags have one set per seat, copies 01..N. Four
 bytes, like a MIFARE Classic UID.
 
-Regenerate the shipped files with `kikimimi devices simdeck --write` (or one game's with `--game G`).
+Regenerate the shipped files with `kikimimi simtables --write` (or one game's with `--game G`).
 """
 
 from __future__ import annotations

@@ -18,6 +18,7 @@ from kikimimi.records.entry import EntryError, parse_json_line, parse_typed
 from kikimimi.records.kinds import TITLE_FORMS, NoLadder, check_game, default_ladder_game, ladder
 from kikimimi.records.location import URL_ENV, default_db_path, records_target
 from kikimimi.records.names import RecordError, name_key, printable
+from kikimimi.words import counted
 
 if TYPE_CHECKING:
     from kikimimi.records.store import RecordStore
@@ -254,12 +255,14 @@ def _players_show(args: argparse.Namespace, store: RecordStore) -> int:
     _say(f"{s.name}: {s.title}")
     _say(f"  wins {s.wins} (1st places {s.first_places}), streaks {s.streaks}, crashes {s.crashes}")
     by_rank = ", ".join(f"{n} as {r.title(s.title_form)}" for r, n in sorted(s.streaks_by_rank.items()))
-    _say(f"  streaks by rank: {by_rank or 'none'}; in a row now: {s.run} wins, {s.crash_run} crashes")
-    _say(f"  games {s.games} in {s.meetings} meetings; contests won {s.contests_won}; demotions {s.demotions}")
+    _say(f"  streaks by rank: {by_rank or 'none'}; in a row now: {counted(s.run, 'win')}, "
+         f"{counted(s.crash_run, 'crash', 'crashes')}")
+    _say(f"  {counted(s.games, 'game')} in {counted(s.meetings, 'meeting')}; contests won {s.contests_won}; "
+         f"demotions {s.demotions}")
     nxt = s.next_rank()
     if nxt:
         rank, need = nxt
-        parts = [f"{need.wins} wins"]
+        parts = [counted(need.wins, "win")]
         if need.streaks_at is not None:
             parts.append(f"{need.streaks} streaks as {need.streaks_at.title()}")
         if need.peerage:
@@ -268,7 +271,7 @@ def _players_show(args: argparse.Namespace, store: RecordStore) -> int:
     if args.history:
         for change in replayed.changes:
             _say(f"  meeting {change.meeting_id}: {change.text()}")
-    others = ", ".join(f"{game_title(g)} {n} games, {w} won" for g, (n, w) in played.items() if g != game)
+    others = ", ".join(f"{game_title(g)} {counted(n, 'game')}, {w} won" for g, (n, w) in played.items() if g != game)
     if others:
         _say(f"  other games (no ranks): {others}")
     return 0

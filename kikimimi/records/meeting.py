@@ -18,6 +18,7 @@ from kikimimi.games.registry import DEFAULT_GAME
 from kikimimi.records.kinds import GAMES_PER_MEETING, ladder
 from kikimimi.records.standings import Standing, standings
 from kikimimi.records.store import RecordError, RecordStore
+from kikimimi.words import counted
 
 PlayOneGame = Callable[[Mapping[int, str]], "Outcome | tuple[Outcome, str | None]"]
 Say = Callable[[str], None]
@@ -39,8 +40,8 @@ def _quiet(_: str) -> None:
 def standings_lines(table: Sequence[Standing]) -> list[str]:
     """The standings as sentences for the speaker and the screen."""
     return [
-        f"{s.position}. {s.player}: {s.wins} {'win' if s.wins == 1 else 'wins'}, {s.points} points"
-        + (f", {s.crashes} {'crash' if s.crashes == 1 else 'crashes'}" if s.crashes else "")
+        f"{s.position}. {s.player}: {counted(s.wins, 'win')}, {counted(s.points, 'point')}"
+        + (f", {counted(s.crashes, 'crash', 'crashes')}" if s.crashes else "")
         for s in table
     ]
 

@@ -45,11 +45,11 @@ def name_key(name: str) -> str:
     return unicodedata.normalize("NFKC", " ".join(str(name).split())).casefold()
 
 
-def echoed(value: object, limit: int = 60) -> str:
+def echoed(value: object, limit: int = 60, quoted: bool = True) -> str:
     """A value an error message quotes back (a piece, a reader, a key someone typed or a script holds): its
-    repr, escaped as `printable`, cut to `limit` characters with the length said, so that a 5 MB name is
-    one readable line."""
-    text = printable(repr(value))
+    repr (its text when not `quoted`), escaped as `printable`, cut to `limit` characters with the length
+    said, so that a 5 MB name is one readable line."""
+    text = printable(repr(value) if quoted else value)
     if len(text) <= limit:
         return text
     return f"{text[:limit]}… ({len(str(value))} characters)"

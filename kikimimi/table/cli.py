@@ -24,8 +24,20 @@ def error(message: str) -> None:
     print(f"kikimimi: {message}", file=sys.stderr)
 
 
+REPLAY_FORMAT = """Replay an event script through the game's rules and print what each output said.
+
+An event script is JSON Lines, one object per line:
+  {"game": "trident", "first": 1}            the first line may set the game up (`kikimimi games`: set-up keys)
+  {"scan": "hand:1", "piece": "heart-1"}      a tap of a piece or control on a reader
+  {"scan": "field", "uid": "04a1b2c3"}        a tap of a raw tag UID (needs --deck)
+  {"referee": "undo"}                         a referee action, with its parameters as further keys
+A line the format does not allow is reported with its number and skipped; a line the rules refuse is
+an event like any other. `kikimimi journal export GAME` writes a played game as such a script."""
+
+
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("replay", help="replay an event script (spec/event-script.md)")
+    p = sub.add_parser("replay", help="replay an event script of any game", description=REPLAY_FORMAT,
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("script", type=Path, help="JSON Lines event script ('-' for stdin)")
     p.add_argument("--json", action="store_true", help="print the state report as JSON")
     p.add_argument("--lang", choices=LANGUAGES, default="ja", help="language of spoken text (default ja)")

@@ -55,7 +55,8 @@ def _play(table: LiveTable, args: argparse.Namespace, console: Console) -> int:
     loop = table.loop
     info = loop.info
     setup = dict(loop.session.setup)
-    audio = {name: h.status for name, h in table.voice.health().items()}
+    used = set(info.outputs(setup))  # a table built for more seats: the earphones nobody wears are not listed
+    audio = {name: h.status for name, h in table.voice.health().items() if name in used}
     console.rule(f"kikimimi demo: {info.title(table.config.language)} on the simulated table "
                  f"({info.seat_count(setup)} seats, {table.config.language}, seed {args.seed})")
     console.print(f"ready in {table.ready_seconds * 1000:.0f} ms; audio: "
@@ -68,6 +69,8 @@ def _play(table: LiveTable, args: argparse.Namespace, console: Console) -> int:
         return 2
     bots = info.new_bots(args.seed, setup, name)
     human = load(info.keyboard)(args.seat, args.seed, console) if args.seat else None
+    if human is not None and hasattr(human, "observe"):
+        loop.listeners.append(lambda step: human.observe(step.event))  # the order pieces reach the seat
     humans = (args.seat,) if args.seat else ()
     while not loop.game.is_over(loop.state):
         state = loop.state

@@ -28,6 +28,7 @@ from kikimimi.table.alternation import AlternationWatch
 from kikimimi.table.clock import TurnClock
 from kikimimi.table.config import TableConfig, TableConfigError
 from kikimimi.table.journal import Journal, JournalError
+from kikimimi.words import counted
 
 log = logging.getLogger(__name__)
 
@@ -141,7 +142,7 @@ class TableLoop:
             self._seq = self.journal.last_seq(record.id)
             self.status.game_id = record.id
             self.status.resumed = True
-            log.info("resuming %s game %s after %d events", record.game, record.id, len(session.events))
+            log.info("resuming %s game %s after %s", record.game, record.id, counted(len(session.events), "event"))
             self._speak([Say(SPEAKER, "table.resuming"), *self.game.summary(session.state)])
             self._clock_after_step()
         else:

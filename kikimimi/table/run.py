@@ -19,6 +19,7 @@ from kikimimi.table.live import LiveTable, open_table
 from kikimimi.table.loop import Step
 from kikimimi.table.transcript import PUBLIC, print_step
 from kikimimi.voice.catalog import catalog
+from kikimimi.words import counted
 
 log = logging.getLogger(__name__)
 
@@ -125,11 +126,11 @@ def _feed(table: LiveTable, args: argparse.Namespace) -> int:
     if table.loop.status.resumed and table.journal is not None and table.loop.status.game_id:
         saved = list(table.journal.events(table.loop.status.game_id))
     if saved:
-        log.info("resuming the feed after the %d events the journal already holds", len(saved))
+        log.info("resuming the feed after the %s the journal already holds", counted(len(saved), "event"))
     try:
         sent = feed_script(SimTapper(table.loop, table.hub), lines, pace=args.pace, saved=saved, source=str(args.feed))
     except FeedError as exc:
         log.error("feed %s stopped: %s", args.feed, exc)
         return 1
-    log.info("fed %d events from %s", sent, args.feed)
+    log.info("fed %s from %s", counted(sent, "event"), args.feed)
     return 0

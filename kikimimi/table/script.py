@@ -1,4 +1,5 @@
-"""Event scripts (spec/event-script.md): one JSON object per line, parsed into events.
+"""Event scripts: one JSON object per line (a set-up line first, then scans and referee actions), parsed
+into events.
 
 A line the script format does not allow (bad JSON, unknown key, unknown piece, unknown UID, a set-up
 line that is not first) is refused with its line number and skipped; a line the *rules* refuse is a
@@ -69,10 +70,10 @@ def parse_line(obj: Any, deck: Deck | None, info: GameInfo, setup: Mapping[str, 
         if not isinstance(uid, str):
             raise ScriptLineError(f"uid must be a string of hex digits, not {echoed(uid)}")
         if deck is None:
-            raise ScriptLineError(f"uid {echoed(uid)} given but no deck (use --deck FILE)")
+            raise ScriptLineError(f"uid {echoed(uid, quoted=False)} given but no deck (use --deck FILE)")
         tag = deck.resolve(uid)
         if tag is None:
-            raise ScriptLineError(f"unknown UID {echoed(uid)} (not in deck {deck.source})")
+            raise ScriptLineError(f"unknown UID {echoed(uid, quoted=False)} (not in deck {deck.source})")
         return Scan(reader, tag, uid)
     if "referee" in obj:
         action = obj["referee"]

@@ -8,8 +8,6 @@ import os
 import shutil
 import subprocess
 import sys
-import threading
-import time
 import tomllib
 from pathlib import Path
 
@@ -79,21 +77,25 @@ def test_assign_binds_each_pty_reader_to_the_role_tapped_and_rewrites_the_config
         before = cfg.read_text()
         proc = subprocess.Popen([sys.executable, "-m", "kikimimi", "bringup", "--assign", "--config", str(cfg),
                                  "--seconds", "30"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        lines: list[str] = []
-        reader = threading.Thread(target=lambda: lines.extend(iter(proc.stdout.readline, "")), daemon=True)
-        reader.start()
-        order = ["C", "C", "A", "D", "B"]  # field = C; C again is refused for hand:1; then A, D, B
-        for asked, name in enumerate(order, 1):
-            # Tap only once the program has asked (its own prompt), however long it took to start under load
-            deadline = time.monotonic() + 30
-            while sum("tap any tag on the" in line for line in list(lines)) < asked:
-                assert proc.poll() is None and time.monotonic() < deadline, "".join(lines)
-                time.sleep(0.05)
-            time.sleep(1.0)  # the previous tag counts as lifted (debounce) before the same tag comes again
-            ports[name].write(rdm6300_frame("0102030405") * 3)
-        proc.wait(timeout=60)
-        reader.join(timeout=5)
-        out, err = "".join(lines), proc.stderr.read()
+        # Each tag is tapped once the program asks for it (its own prompt), never on a clock: field = C; C again
+        # is refused for hand:1; then A, D, B. The first waits for the four readers to be open too.
+        seen: list[str] = []
+
+        def until(said: dict[str, int]) -> None:
+            for line in iter(proc.stdout.readline, ""):
+                seen.append(line)
+                text = "".join(seen)
+                if all(text.count(piece) >= count for piece, count in said.items()):
+                    return
+            raise AssertionError(f"the program ended before saying {said}: {''.join(seen)}")
+
+        steps = [({"FIELD reader": 1, "): ok": 4}, "C"), ({"SEAT 1 hand reader": 1}, "C"), ({"already field": 1}, "A"),
+                 ({"SEAT 2 hand reader": 1}, "D"), ({"SEAT 3 hand reader": 1}, "B")]
+        for number, (said, name) in enumerate(steps):
+            until(said)
+            ports[name].write(rdm6300_frame(f"01020304{number:02x}") * 3)  # any tag: a new one each time
+        rest, err = proc.communicate(timeout=60)
+        out = "".join(seen) + rest
         assert proc.returncode == 0, out + err
         assert "already field" in out
         bound = tomllib.loads(cfg.read_text())["readers"]

@@ -1,4 +1,4 @@
-"""The main screen in a known position, kept as docs/console-main.svg and compared.
+"""The console in a known position, kept as docs/console-*.svg (shown by docs/console.md) and compared.
 
 The comparison is of what a person sees: the characters of every screen line, read from the SVG
 (Textual's styling ids and colours may change between Textual releases; the text must not).
@@ -14,7 +14,7 @@ from pathlib import Path
 
 from console_helpers import drive, known_position, settle, submit_all, wait_for
 
-KEPT = Path(__file__).parents[2] / "docs" / "console-main.svg"
+DOCS = Path(__file__).parents[2] / "docs"
 _TEXT = re.compile(r'<text class="[^"]*-r\d+" x="([\d.]+)" y="([\d.]+)" textLength="([\d.]+)"[^>]*>([^<]*)</text>')
 CELL = 12.2  # Textual's SVG cell width in px
 
@@ -33,8 +33,22 @@ def screen_lines(svg: str) -> list[str]:
     return lines
 
 
+def _compare(name: str, svg: str, tmp_path: Path) -> None:
+    kept = DOCS / name
+    if os.environ.get("KIKIMIMI_UPDATE_SCREENSHOT") or not kept.exists():
+        kept.write_text(svg, encoding="utf-8")
+        assert os.environ.get("KIKIMIMI_UPDATE_SCREENSHOT"), f"{kept} was missing and has been written; run again"
+    fresh = tmp_path / name
+    fresh.write_text(svg, encoding="utf-8")
+    assert screen_lines(svg) == screen_lines(kept.read_text(encoding="utf-8")), (
+        f"the screen changed: compare {fresh} with {kept}; if intended, "
+        "regenerate with KIKIMIMI_UPDATE_SCREENSHOT=1"
+    )
+
+
 def test_main_screen_matches_the_kept_screenshot(table, tmp_path):
-    shots: list[str] = []
+    """The main screen, the virtual table and the new-game dialog: docs/console.md shows these files."""
+    shots: dict[str, str] = {}
 
     async def script(app, pilot):
         submit_all(table, known_position())
@@ -45,19 +59,18 @@ def test_main_screen_matches_the_kept_screenshot(table, tmp_path):
         await settle(pilot, table)
         app.refresh_health()
         await settle(pilot, table)
-        shots.append(app.export_screenshot(title="kikimimi console"))
+        shots["console-main.svg"] = app.export_screenshot(title="kikimimi console")
+        await pilot.press("v")
+        await settle(pilot, table)
+        shots["console-virtual.svg"] = app.export_screenshot(title="kikimimi console: the virtual table")
+        await pilot.press("escape", "w", "n")
+        await settle(pilot, table)
+        shots["console-new-game.svg"] = app.export_screenshot(title="kikimimi console: a new game")
+        await pilot.press("escape")
 
     drive(table, script, records_path=tmp_path / "no-records.sqlite", clock=lambda t: "20:15:00")
-    svg = shots[0]
-    if os.environ.get("KIKIMIMI_UPDATE_SCREENSHOT") or not KEPT.exists():
-        KEPT.write_text(svg, encoding="utf-8")
-        assert os.environ.get("KIKIMIMI_UPDATE_SCREENSHOT"), f"{KEPT} was missing and has been written; run again"
-    fresh = tmp_path / "console-main.svg"
-    fresh.write_text(svg, encoding="utf-8")
-    assert screen_lines(svg) == screen_lines(KEPT.read_text(encoding="utf-8")), (
-        f"the main screen changed: compare {fresh} with {KEPT}; if intended, "
-        "regenerate with KIKIMIMI_UPDATE_SCREENSHOT=1"
-    )
+    for name, svg in shots.items():
+        _compare(name, svg, tmp_path)
 
 
 def test_screen_lines_reads_rows_in_order():

@@ -17,10 +17,10 @@ def test_the_showdown_script_replays_to_its_report():
     assert report["scores"] == {"1": [96, 10], "2": [23, 0]}
     assert report["result"] == {"winner": 1, "totals": {"1": 106, "2": 23}}
     texts = [s["text"] for s in report["spoken"]]
-    assert "Seat 1 calls a showdown!" in texts and "No more than 1 discards this turn." in texts
+    assert "Seat 1 calls a showdown!" in texts and "This turn, discard at most 1." in texts
     assert "Not a complete equation. Tap on, or clear." in texts
     i = texts.index("Seat 1 declares:")
-    assert texts[i:i + 7] == ["Seat 1 declares:", "48", "times", "2", "equals", "96", "A role: 96 points."]
+    assert texts[i:i + 7] == ["Seat 1 declares:", "48", "times", "2", "equals", "96", "A role worth 96."]
     private = [s for s in report["spoken"] if s["to"] == "hand:1"]
     assert [s["text"] for s in private][:2] == ["Seat 1 holds 2 4 6 8 9.", "Seat 2 holds 2 2 3 3 7."]
 

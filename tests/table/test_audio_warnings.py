@@ -66,3 +66,12 @@ def test_bringup_says_it_in_the_same_format(tmp_path):
     assert len(said) == 1, lines
     assert said[0].startswith(f"outputs speaker, hand:1, hand:2, hand:3, hand:4, hand:5, hand:6, hand:7, hand:8, "
                               f"hand:9, hand:10: fallback: audio device '{MISSING}' not found"), said
+
+
+def test_the_demo_lists_only_the_outputs_the_game_uses(tmp_path):
+    done = subprocess.run([sys.executable, "-m", "kikimimi", "demo", "--config", str(_ten_seat_table(tmp_path)),
+                           "--fast", "--text-only", "--lang", "en"], capture_output=True, text=True, timeout=120,
+                          env=_env(tmp_path))
+    assert done.returncode == 0, done.stderr
+    ready = next(line for line in done.stdout.splitlines() if line.startswith("ready in"))
+    assert "hand:3" in ready and "hand:4" not in ready, ready

@@ -22,12 +22,12 @@ def test_demo_plays_one_whole_game_through_the_simulated_table(capsys):
 
 
 def test_demo_with_a_keyboard_seat_shows_only_what_that_seat_may_know(tmp_path):
-    # Seat 1 moves first: the person lists and listens to a piece, mistypes, takes basket pieces to the
+    # Seat 1 moves first: the person lists (m) and listens to a piece, mistypes, takes basket pieces to the
     # field (the start), draws, passes, then leaves.
     proc = subprocess.run(
         [sys.executable, "-m", "kikimimi", "demo", "--seat", "1", "--fast", "--text-only", "--lang", "en",
          "--seed", "4"],
-        input="h\nl 1\nzz\nb\nb\nb\nd\nx\nq\n", capture_output=True, text=True, timeout=60,
+        input="m\nl 1\nzz\nb\nb\nb\nd\nx\nq\n", capture_output=True, text=True, timeout=60,
     )
     assert proc.returncode == 0, proc.stderr
     out = proc.stdout

@@ -33,6 +33,7 @@ INFO = register(GameInfo(
     titles={"ja": "ヌメロン", "en": "Numeron"},
     seats=(2, 2),
     engine="kikimimi.games.numeron.engine:Numeron",
+    keyboard="kikimimi.games.numeron.keyboard:KeyboardSeat",
     pieces=PIECES,
     controls=CONTROLS,
     setup_keys=(

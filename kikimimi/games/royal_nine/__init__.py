@@ -8,6 +8,7 @@ INFO = register(GameInfo(
     titles={"ja": "ロイヤルナイン", "en": "Royal Nine"},
     seats=(2, 2),
     engine="kikimimi.games.royal_nine.engine:RoyalNine",
+    keyboard="kikimimi.games.royal_nine.keyboard:KeyboardSeat",
     pieces=CARDS,
     controls=CONTROLS,  # cell-1..cell-9: one tag per seat each (the reader tells the seat)
     setup_keys=(

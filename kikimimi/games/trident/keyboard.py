@@ -1,90 +1,76 @@
 """The Trident at the keyboard: a person plays one seat of the demo (`kikimimi demo --seat N`).
 
 Pieces look alike on the real table, so the keyboard player sees only numbered pieces ("piece 3") and
-learns what they are by listening. A piece keeps its number while held (numbers are given in the order
-pieces come to hand, which tells nothing about them): what was learnt of "piece 3" stays true after a draw.
+learns what they are by listening. Pieces are numbered in the order they were dealt and heard, and a piece
+keeps its number while held: what was learnt of "piece 3" stays true after a draw.
 """
 
 from __future__ import annotations
 
-import hashlib
-
 from rich.console import Console
 
 from kikimimi.games.base import FIELD, Event, Referee, Scan, hand
+from kikimimi.games.keyboard import QUIT, Command, KeyboardPlayer
 from kikimimi.games.trident.bots import BotTable
 from kikimimi.games.trident.pieces import SUITS
-from kikimimi.games.trident.state import CHOOSE_SUIT, DEAL, DRAWING, START, TridentState
-
-HELP = """Your commands (you are seat {seat}; pieces are numbered, listen to learn them):
-  l N   listen: tap your piece N on your hand reader      p N   play your piece N on the field
-  d     draw: a piece from the basket onto your reader    b     a basket piece straight onto the field
-  x     pass        t     declare Trident                   s SUIT  choose a suit (heart diamond spade clover)
-  h     your pieces ?     this help                          q     leave the game"""
+from kikimimi.games.trident.state import CHOOSE_SUIT, DRAWING, START, TridentState
+from kikimimi.words import counted
 
 
-class KeyboardSeat:
+class KeyboardSeat(KeyboardPlayer):
     """A person at one seat, typing what they would do with their hands."""
 
+    commands = (
+        Command("m", "my pieces: their numbers (1 is the first dealt to you)"),
+        Command("l N", "listen: tap your piece N on your hand reader; your earphone says what it is"),
+        Command("p N", "play your piece N: tap it on the field reader"),
+        Command("d", "draw: a piece from the basket onto your hand reader"),
+        Command("b", "a basket piece straight onto the field (the start, or a draw you play at once)"),
+        Command("x", "pass (after drawing)"),
+        Command("t", "declare Trident"),
+        Command("s SUIT", "choose a suit: heart, diamond, spade or clover (a few letters do)"),
+        Command("forgot", "the Priest's \"everyone forgot\""),
+    )
+
     def __init__(self, seat: int, seed: int, console: Console) -> None:
-        self.seat = seat
-        console.print(HELP.format(seat=seat))
-        self.salt = str(seed).encode()
-        self.labels: dict[str, int] = {}  # piece -> its number, given when first held
-        self.console = console
+        super().__init__(seat, seed, console)
         self.bots = BotTable(seed + 1)  # for "a piece from the basket": the person does not choose it
 
-    def to_move(self, s: TridentState) -> bool:
-        if s.phase == DEAL:
-            return False  # the bots hand out the deal; each piece is still spoken to its seat
-        if s.phase == DRAWING:
-            return s.drawer == self.seat
-        return s.turn == self.seat
-
     def pieces(self, s: TridentState) -> dict[int, str]:
-        """My pieces by their numbers: each numbered when it first came to hand, in an order that tells
-        nothing about what they are (the hand is a set: newcomers are numbered by a hash, not by name)."""
-        held = s.hand(self.seat)
-        newcomers = held - self.labels.keys()
-        for piece in sorted(newcomers, key=lambda p: hashlib.sha256(self.salt + p.encode()).hexdigest()):
-            self.labels[piece] = len(self.labels) + 1
-        return {self.labels[p]: p for p in sorted(held, key=self.labels.__getitem__)}
+        """My pieces by their numbers (see KeyboardPlayer.numbered)."""
+        return self.numbered(s.hand(self.seat))
 
     def decide(self, s: TridentState) -> Event | str | None:
         mine = self.pieces(s)
         prompt = {DRAWING: f"draw {s.owed}: d", CHOOSE_SUIT: "choose a suit: s SUIT",
                   START: "a basket piece to the field: b"}.get(s.phase, "your move")
         while True:
-            try:
-                text = self.console.input(f"[bold]seat {self.seat}[/] ({len(mine)} pieces, {prompt})> ").strip()
-            except EOFError:
-                return "quit"
-            cmd, _, arg = text.partition(" ")
-            if cmd == "q":
-                return "quit"
-            if cmd in ("?", ""):
-                self.console.print(HELP.format(seat=self.seat))
-            elif cmd == "h":
+            command, arg = self.ask(f"{counted(len(mine), 'piece')}, {prompt}")
+            if command == "q":
+                return QUIT
+            if command == "m":
                 self.console.print(" ".join(f"piece {i}" for i in mine) or "no pieces")
-            elif cmd in ("l", "p") and arg.isdigit() and int(arg) in mine:
-                piece = mine[int(arg)]
-                return Scan(hand(self.seat) if cmd == "l" else FIELD, piece)
-            elif cmd in ("d", "b"):
+            elif command in ("l", "p") and arg.isdigit():
+                if int(arg) not in mine:
+                    self.which_held(arg, mine)
+                    continue
+                return Scan(hand(self.seat) if command == "l" else FIELD, mine[int(arg)])
+            elif command in ("d", "b"):
                 piece = self.bots._basket_piece(s)
                 if piece is None:
                     self.console.print("the basket is empty")
                     continue
-                return Scan(hand(self.seat) if cmd == "d" else FIELD, piece)
-            elif cmd == "x":
+                return Scan(hand(self.seat) if command == "d" else FIELD, piece)
+            elif command == "x":
                 return Scan(hand(self.seat), "ctl-pass")
-            elif cmd == "t":
+            elif command == "t":
                 return Scan(hand(self.seat), "ctl-trident")
-            elif cmd == "s" and (suit := _suit(arg)):
+            elif command == "s" and (suit := _suit(arg)):
                 return Scan(hand(self.seat), f"ctl-{suit}")
-            elif cmd == "forgot":
+            elif command == "forgot":
                 return Referee("forgot")
             else:
-                self.console.print(f"not understood: {text!r} (? for help)")
+                self.not_understood(f"{command} {arg}".strip())
 
 
 def _suit(text: str) -> str | None:
