@@ -156,3 +156,18 @@ def test_devices_watch_and_list_show_pcsc_readers(pcscd):
         assert out, f"no output; stderr: {line} {err}"
         record = json.loads(out.splitlines()[0])
         assert (record["reader"], record["uid"], record["event"]) == (reader.path, "04c0ffee", "tap")
+
+
+def test_play_refuses_a_pcsc_name_that_matches_no_reader_in_one_line_and_opens_nothing(pcscd, tmp_path):
+    from table_helpers import write_config
+
+    config = write_config(tmp_path, readers={"field": 'path = "pcsc:RC-S999 (NOPE)"'})
+    proc = subprocess.run([sys.executable, "-m", "kikimimi", "play", "--config", str(config), "--text-only"],
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2, proc.stderr
+    line = proc.stderr.strip().splitlines()[-1]
+    assert line.startswith("kikimimi: pcsc:RC-S999 (NOPE): no PC/SC reader matches") and "readers found:" in line
+    assert "Traceback" not in proc.stderr
+    again = subprocess.run([sys.executable, "-m", "kikimimi", "play", "--config", str(config), "--text-only"],
+                           capture_output=True, text=True, timeout=60)
+    assert again.returncode == 2 and "no PC/SC reader matches" in again.stderr  # the lock was let go
