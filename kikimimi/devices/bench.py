@@ -415,29 +415,35 @@ def bench_pcscd_restart(count: int) -> Recovery | str:
         return str(exc)
     out = Recovery()
     try:
-        reader = shared.lease()[0]
-        watch = _Watch()
-        with Hub(parse_readers({"field": {"path": reader.path}}, "bench"), debounce=0, on_health=watch) as hub:
-            watch.wait("ok", 0)
-            for i in range(count):
-                down = time.monotonic()
-                with shared.stopped():
-                    watch.wait("reconnecting", down)
-                up = time.monotonic()
-                out.back.add(lambda up=up: watch.wait("ok", up) - up)
-                card = reader.card(f"05{i + 1:012x}")
-
-                def tap(card=card, up=up) -> float:
-                    card.place()
-                    try:
-                        return _next_tap(hub) - up
-                    finally:
-                        card.lift()
-                        _drain_removal(hub)
-                out.tap.add(tap)
+        with shared.restarting():
+            _restarts(shared, shared.lease()[0], count, out)
     finally:
         shared.release()
     return out
+
+
+def _restarts(shared, reader, count: int, out: Recovery) -> None:
+    watch = _Watch()
+    with Hub(parse_readers({"field": {"path": reader.path}}, "bench"), debounce=0, on_health=watch) as hub:
+        watch.wait("ok", 0)
+        for i in range(count):
+            down = time.monotonic()
+            with shared.stopped():
+                watch.wait("reconnecting", down)
+            up = time.monotonic()
+            out.back.add(lambda up=up: watch.wait("ok", up) - up)
+            card = reader.card(f"05{i + 1:012x}")
+
+            def tap(card=card, up=up) -> float:
+                card.place()
+                try:
+                    return _next_tap(hub) - up
+                finally:
+                    card.lift()
+                    _drain_removal(hub)
+            out.tap.add(tap)
+
+
 
 
 def bench_pn532_faults(replugs: int, silences: int) -> tuple[Recovery, Recovery] | str:

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import subprocess
 import sys
-import time
 
 import pytest
 from bringup_helpers import ROLES, table_toml
@@ -63,19 +62,22 @@ def test_the_check_on_a_pn532_field_reader_and_a_pcsc_hand_reader(pcscd, pn532, 
         readers["hand:1"] = {"path": reader.path, "profile": "rcs300"}
         cfg.write_text(table_toml(readers).replace('deck = "trident-sim.toml"', f'deck = "{deck}"'))
         proc = check(cfg, tmp_path / "report.txt")
-        asked = []
-        for line in proc.stdout:
+        asked, lift = [], None
+        for line in proc.stdout:  # a tag stays on its reader until the check asks for the next one
+            if lift is not None:
+                lift()
+                lift = None
             if not line.startswith("check: tap "):
                 break
             tag, role = line.removeprefix("check: tap ").strip().split(" on ")
             asked.append((tag, role))
             if role == "field":
                 chip.tag = uids[tag]
-                time.sleep(0.3)
-                chip.tag = None
+                lift = lambda: setattr(chip, "tag", None)  # noqa: E731
             elif role == "hand:1":
-                with reader.card(controls[0]):
-                    time.sleep(0.6)
+                card = reader.card(controls[0])
+                card.place()
+                lift = card.lift
         out, err = proc.communicate(timeout=60)
     report = (tmp_path / "report.txt").read_text()
     assert proc.returncode == 0, report + err

@@ -92,7 +92,11 @@ def test_identical_readers_are_told_apart_by_the_serial_number_in_their_name(pcs
 def test_pcscd_down_at_start_then_restarted_under_the_reader_and_a_reader_unplugged(pcscd):
     """pcscd not running: the reader says how to start it, and reads once it runs. pcscd restarted under a
     running hub: the reader reopens by itself. Its reader gone from pcscd, then back: the same."""
-    reader, _ = pcscd.lease()
+    with pcscd.restarting():  # not in_use(): this test restarts pcscd, which waits for every in_use() to end
+        _down_restarted_unplugged(pcscd, pcscd.lease()[0])
+
+
+def _down_restarted_unplugged(pcscd, reader) -> None:
     seen = []
     with pcscd.stopped():
         hub = hub_of({"field": reader.path}, on_health=lambda role, h: seen.append((h.status, h.detail)))
