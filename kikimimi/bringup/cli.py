@@ -9,6 +9,9 @@
     kikimimi bringup --assign                     bind physical readers to roles by a tap on each and
                                                   write paths that survive a re-plug into the config
     kikimimi bringup --latency                    the live table with tap-to-speech per reader
+    kikimimi bringup --check                      the acceptance check: every reader answers, every tag
+                                                  of the deck read on its reader (counted, timed), every
+                                                  output speaks; a pass/fail report, printed and saved
 """
 
 from __future__ import annotations
@@ -45,6 +48,9 @@ def register(subparsers: Any) -> None:
                       help="bind readers to roles by a tap on each and rewrite the config's reader paths")
     mode.add_argument("--latency", action="store_true",
                       help="measure tap to first audio frame per reader (simulated readers are tapped for you)")
+    mode.add_argument("--check", action="store_true",
+                      help="the hardware acceptance check: readers, a walk through the deck, outputs; "
+                           "prints a pass/fail report and writes it to --report")
     p.add_argument("--repeat", action="store_true",
                    help="--audio-test and --channel-probe: repeat each until Enter is pressed (q: stop)")
     p.add_argument("--channels", type=int, default=0,
@@ -57,6 +63,15 @@ def register(subparsers: Any) -> None:
                    help="one line per tap instead of the live table (the default when not on a terminal)")
     p.add_argument("--json", action="store_true", help="one JSON object per tap and a JSON summary at the end")
     p.add_argument("--transcript", action="store_true", help="no sound: every output is text only")
+    check = p.add_argument_group("--check")
+    check.add_argument("--walk", type=int, default=None, metavar="N",
+                       help="walk only the deck's first N tags (default: every tag)")
+    check.add_argument("--tag-timeout", type=float, default=20.0,
+                       help="seconds to wait for each tag of the walk (default 20)")
+    check.add_argument("--ready-timeout", type=float, default=10.0,
+                       help="seconds for every reader to open (default 10)")
+    check.add_argument("--report", type=Path,
+                       help="write the report here (default: bringup-check-DATE-TIME.txt in the data folder)")
     assign = p.add_argument_group("--assign")
     assign.add_argument("--reader", action="append", default=[], metavar="PATH",
                         help="also offer this reader (repeatable), e.g. /dev/ttyUSB3 or usb:001:007")
@@ -113,6 +128,8 @@ def _bringup(config: TableConfig, args: argparse.Namespace, err: Console) -> int
 
     session = Bringup.open(config, transcript_only=args.transcript)
     try:
+        if args.check:
+            return _check(session, args)
         if args.audio_test or args.repeat:
             return _audio_test(session, args, err)
         return _live(session, args, err)
@@ -120,6 +137,24 @@ def _bringup(config: TableConfig, args: argparse.Namespace, err: Console) -> int
         return 130
     finally:
         session.close()
+
+
+def _check(session, args: argparse.Namespace) -> int:
+    from kikimimi.bringup.check import default_report_path, run_check
+    from kikimimi.paths import data_home
+
+    def prompt(step) -> None:
+        if not args.json:
+            print(f"check: tap {step.tag} on {step.role}", flush=True)
+
+    report = run_check(session, walk=args.walk, ready_timeout=args.ready_timeout, tag_timeout=args.tag_timeout,
+                       prompt=prompt)
+    path = args.report or default_report_path(data_home())
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(report.json() + "\n" if args.json else report.text())
+    print(report.json() if args.json else report.text(), end="\n" if args.json else "", flush=True)
+    print(f"report written to {path}", file=sys.stderr)
+    return 0 if report.passed else 1
 
 
 def _audio_test(session, args: argparse.Namespace, err: Console) -> int:

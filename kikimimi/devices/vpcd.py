@@ -11,8 +11,11 @@ pcscd listens at /run/pcscd/pcscd.comm whatever its environment, so one pcscd se
 the last one is done, with file locks in /tmp/kikimimi-pcscd:
 - `start.lock`: held while pcscd is started, stopped or restarted;
 - `users.lock`: each process holds it shared while it uses pcscd; the last one can take it exclusively;
-- `slot-N.lock`: an entry (two readers) leased by one process at a time;
-- `use.lock`: shared while readers are in use, exclusive for a restart (which every user would notice).
+- `slot-N.lock`: an entry (two readers) leased by one process at a time, for one test (`in_use()`);
+- `use.lock`: shared while readers are in use, exclusive for a restart (which every user would notice);
+- `restart.lock`: held by a test that restarts pcscd, for the whole test (one such test at a time).
+Locks are always taken in one order (restart, use, start; use, then slots) and a slot is waited for a bounded
+time, so that two test processes cannot wait on each other for ever.
 """
 
 from __future__ import annotations
@@ -187,18 +190,43 @@ def _unlock(fd: int) -> None:
     os.close(fd)
 
 
+def _lock_within(fd: int, wait: float) -> bool:
+    """An exclusive flock on `fd` within `wait` seconds (0: now or never)."""
+    end = time.monotonic() + wait
+    while True:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return True
+        except BlockingIOError:
+            if time.monotonic() >= end:
+                return False
+            time.sleep(0.05)
+
+
+_PROCESS_SHARE: list[SharedPcscd] = []  # this process's one share, however many fixtures or benches use it
+LEASE_WAIT = 60.0  # seconds to wait for a named entry another process holds, before giving up
+
+
 class SharedPcscd:
-    """This process's share of the machine's test pcscd (see the module doc). `acquire()` raises
-    PcscdUnavailable saying why when it cannot run here."""
+    """This process's share of the machine's test pcscd (see the module doc). `acquire()` returns the
+    process's one share (counted: each acquire() wants a release()), and raises PcscdUnavailable saying
+    why when pcscd cannot run here. A process never waits on a lock it holds itself: flock locks belong
+    to an open file, so two shares in one process could."""
 
     def __init__(self, state_dir: Path = STATE_DIR) -> None:
         self.dir = state_dir
         self._users: int | None = None
         self._slots: dict[int, int] = {}
+        self._scopes: list[set[int]] = []  # entries leased inside each open in_use()/leasing() block
+        self._refs = 0
 
     # -- sharing -------------------------------------------------------------------------------------
 
     def acquire(self) -> SharedPcscd:
+        if _PROCESS_SHARE:
+            share = _PROCESS_SHARE[0]
+            share._refs += 1
+            return share
         why = self.cannot_run()
         if why:
             raise PcscdUnavailable(why)
@@ -215,12 +243,18 @@ class SharedPcscd:
                 self._start(ENTRIES)
         finally:
             _unlock(start)
+        self._refs = 1
+        _PROCESS_SHARE.append(self)
         return self
 
     def release(self) -> None:
-        for fd in self._slots.values():
-            _unlock(fd)
-        self._slots.clear()
+        self._refs -= 1
+        if self._refs > 0:
+            return
+        if self in _PROCESS_SHARE:
+            _PROCESS_SHARE.remove(self)
+        for index in list(self._slots):
+            self._free(index)
         if self._users is None:
             return
         start = _lock(self.dir / "start.lock", fcntl.LOCK_EX)
@@ -335,21 +369,29 @@ class SharedPcscd:
     # -- readers ---------------------------------------------------------------------------------------
 
     def lease(self, entry: int | None = None) -> list[VirtualReader]:
-        """An entry's two readers, for this process alone until release() (asking again gives the same);
-        if none is named, one this process holds, else the first free one. The names come from pcscd."""
+        """An entry's two readers, for this process alone: until the end of the in_use()/leasing() block
+        it is taken in, else until release(). If none is named: one this process holds, else the first
+        free one. A named entry another process holds is waited for (LEASE_WAIT s at most)."""
         order = [entry] if entry is not None else sorted(self._slots) + list(range(len(ENTRIES)))
         for index in order:
-            if index in self._slots:
-                return self.readers(index)  # already this process's
-            fd = os.open(self.dir / f"slot-{index}.lock", os.O_RDWR | os.O_CREAT, 0o666)
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | (fcntl.LOCK_NB if entry is None else 0))
-            except BlockingIOError:
-                os.close(fd)
-                continue
-            self._slots[index] = fd
+            if index not in self._slots:
+                fd = os.open(self.dir / f"slot-{index}.lock", os.O_RDWR | os.O_CREAT, 0o666)
+                if not _lock_within(fd, LEASE_WAIT if entry is not None else 0.0):
+                    os.close(fd)
+                    continue
+                self._slots[index] = fd
+                if self._scopes:
+                    self._scopes[-1].add(index)
             return self.readers(index)
+        if entry is not None:
+            raise PcscdUnavailable(f"virtual PC/SC reader entry {entry} stayed in use by another process "
+                                   f"for {LEASE_WAIT:g} s")
         raise PcscdUnavailable("every virtual PC/SC reader is in use by other tests")
+
+    def _free(self, index: int) -> None:
+        fd = self._slots.pop(index, None)
+        if fd is not None:
+            _unlock(fd)
 
     def readers(self, entry: int) -> list[VirtualReader]:
         from kikimimi.devices.pcsc_reader import pcsc_reader_names
@@ -363,10 +405,33 @@ class SharedPcscd:
     @contextlib.contextmanager
     def in_use(self, alone: bool = False):
         """Readers are being read: a restart waits for this to end. `alone`: no other process puts
-        cards on any reader meanwhile (a test that listens to every reader)."""
+        cards on any reader meanwhile (a test that listens to every reader). Entries leased inside are
+        given back at the end."""
         fd = _lock(self.dir / "use.lock", fcntl.LOCK_EX if alone else fcntl.LOCK_SH)
         try:
+            with self.leasing():
+                yield
+        finally:
+            _unlock(fd)
+
+    @contextlib.contextmanager
+    def leasing(self):
+        """Entries leased inside are given back at the end."""
+        self._scopes.append(set())
+        try:
             yield
+        finally:
+            for index in self._scopes.pop():
+                self._free(index)
+
+    @contextlib.contextmanager
+    def restarting(self):
+        """For a test that restarts pcscd itself (and so cannot hold in_use()): no other process restarts it
+        meanwhile, and entries leased inside are given back at the end."""
+        fd = _lock(self.dir / "restart.lock", fcntl.LOCK_EX)
+        try:
+            with self.leasing():
+                yield
         finally:
             _unlock(fd)
 

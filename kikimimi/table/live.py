@@ -193,12 +193,13 @@ def open_table(
 def _open(config: TableConfig, journal: bool, record_dir: Path | None, transcript_only: bool,
           on_line: Callable[[str, Line], None] | None, on_first_frame: Callable[..., None] | None,
           on_reader_health: Callable[[str, Any], None] | None) -> LiveTable:
+    announce = _ReaderAnnouncer(on_reader_health)
+    # The hub first: it refuses readers it cannot tell apart (ValueError) before any device is opened.
+    hub = Hub(config.readers, debounce=config.debounce, on_health=announce)
     voice_spec, outputs = redirect_outputs(config.voice, list(config.outputs), record_dir, transcript_only)
     voice = Voice.open(voice_spec, outputs, on_line=on_line, on_first_frame=on_first_frame,
                        phrases=catalog(config.language, config.info.catalog),
                        used=config.info.outputs(config.game_setup))
-    announce = _ReaderAnnouncer(on_reader_health)
-    hub = Hub(config.readers, debounce=config.debounce, on_health=announce)
     book = Journal(config.journal) if journal else None
     loop = TableLoop(config, journal=book, voice=voice, hub=hub)
     announce.speak = loop.announce

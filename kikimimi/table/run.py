@@ -62,7 +62,7 @@ def run_play(config: TableConfig, args: argparse.Namespace) -> int:
     _stop_on_sigterm(stop)
     try:
         table = open_table(config, transcript_only=args.text_only)  # the hub logs each reader's health itself
-    except JournalError as exc:  # TableRunning too: another process runs this table
+    except (JournalError, ValueError) as exc:  # TableRunning too; ValueError: readers refused (a PC/SC name)
         print(f"kikimimi: {exc}", file=sys.stderr)  # plain, one line, never wrapped: paths stay whole
         return 2
     log.info("table ready in %.0f ms (journal %s, game %s%s)", table.ready_seconds * 1000, config.journal,

@@ -13,9 +13,8 @@ from kikimimi.devices.vpcd import PcscdUnavailable, SharedPcscd, VirtualCard
 def pcscd():
     """The machine's one pcscd with vpcd's virtual readers, shared by every test process (started here,
     stopped by the last process done with it); skipped, saying why, where it cannot run."""
-    shared = SharedPcscd()
     try:
-        shared.acquire()
+        shared = SharedPcscd().acquire()
     except PcscdUnavailable as exc:
         pytest.skip(f"PC/SC tests need pcscd: {exc}")
     yield shared

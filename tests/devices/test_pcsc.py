@@ -92,7 +92,11 @@ def test_identical_readers_are_told_apart_by_the_serial_number_in_their_name(pcs
 def test_pcscd_down_at_start_then_restarted_under_the_reader_and_a_reader_unplugged(pcscd):
     """pcscd not running: the reader says how to start it, and reads once it runs. pcscd restarted under a
     running hub: the reader reopens by itself. Its reader gone from pcscd, then back: the same."""
-    reader, _ = pcscd.lease()
+    with pcscd.restarting():  # not in_use(): this test restarts pcscd, which waits for every in_use() to end
+        _down_restarted_unplugged(pcscd, pcscd.lease()[0])
+
+
+def _down_restarted_unplugged(pcscd, reader) -> None:
     seen = []
     with pcscd.stopped():
         hub = hub_of({"field": reader.path}, on_health=lambda role, h: seen.append((h.status, h.detail)))
@@ -156,3 +160,18 @@ def test_devices_watch_and_list_show_pcsc_readers(pcscd):
         assert out, f"no output; stderr: {line} {err}"
         record = json.loads(out.splitlines()[0])
         assert (record["reader"], record["uid"], record["event"]) == (reader.path, "04c0ffee", "tap")
+
+
+def test_play_refuses_a_pcsc_name_that_matches_no_reader_in_one_line_and_opens_nothing(pcscd, tmp_path):
+    from table_helpers import write_config
+
+    config = write_config(tmp_path, readers={"field": 'path = "pcsc:RC-S999 (NOPE)"'})
+    proc = subprocess.run([sys.executable, "-m", "kikimimi", "play", "--config", str(config), "--text-only"],
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2, proc.stderr
+    line = proc.stderr.strip().splitlines()[-1]
+    assert line.startswith("kikimimi: pcsc:RC-S999 (NOPE): no PC/SC reader matches") and "readers found:" in line
+    assert "Traceback" not in proc.stderr
+    again = subprocess.run([sys.executable, "-m", "kikimimi", "play", "--config", str(config), "--text-only"],
+                           capture_output=True, text=True, timeout=60)
+    assert again.returncode == 2 and "no PC/SC reader matches" in again.stderr  # the lock was let go
