@@ -56,7 +56,7 @@ from kikimimi.voice.mixer import (
     load_sounddevice,
     reinitialize_portaudio,
 )
-from kikimimi.voice.pack import Pack, RecordedPack, entry_id, text_hash
+from kikimimi.voice.pack import Coverage, Pack, RecordedPack, entry_id, pack_entries, text_hash
 from kikimimi.voice.sinks import GAP_SECONDS, Transcript, WavSink
 from kikimimi.voice.tts import SpeechWorker
 
@@ -197,6 +197,8 @@ class Voice:
         self._watchdog: threading.Thread | None = None
         self._reopen_lock = threading.Lock()
         self._cards = sound_cards()
+        self.pack_coverage: dict[str, Coverage] = {}  # game -> how much of its phrases the pack holds
+        self._pack_warned: set[str] = set()
 
     # -- start -----------------------------------------------------------------------------------
 
@@ -228,12 +230,6 @@ class Voice:
             if error:
                 log.warning("%s; phrases without a pre-rendered or recorded sound are shown as text only", error)
         pack = Pack.load(spec.pack, spec.lang, spec.backend) if spec.pack else None
-        if spec.pack and pack is None and spec.backend != "none":
-            log.info(
-                "no voice pack in %s; speaking live (render one with `kikimimi voices render --lang %s`)",
-                spec.pack,
-                spec.lang,
-            )
         recorded = RecordedPack.load(spec.recorded) if spec.recorded and spec.recorded.is_dir() else None
         if spec.recorded and recorded is None:
             log.warning("recorded pack %s not found; using speech", spec.recorded)
@@ -245,9 +241,9 @@ class Voice:
             on_first_frame,
         )
         voice.speech_detail = speech_detail
-        if pack is not None:
-            # Warm the pack into memory off the caller's thread; a lookup before that reads the file.
-            threading.Thread(target=pack.preload, name="voice-pack-preload", daemon=True).start()
+        # Check the pack against the game and warm it into memory off the caller's thread (a lookup before
+        # that reads the file).
+        threading.Thread(target=voice._ready_pack, args=(phrases,), name="voice-pack-preload", daemon=True).start()
         for out_spec in outputs:
             voice.outputs[out_spec.name] = _Output(out_spec)
         voice._start_wav_outputs()
@@ -382,6 +378,33 @@ class Voice:
         """Speak another game's phrases from now on (the table changed game). Call from the one thread
         that calls `say` (the table loop)."""
         self.catalog = catalog(self.spec.lang, namespace)
+        threading.Thread(target=self.check_pack, args=(self.catalog,), name="voice-pack-check", daemon=True).start()
+
+    def _ready_pack(self, phrases: Catalog) -> None:
+        self.check_pack(phrases)
+        if self.audio.pack is not None:
+            self.audio.pack.preload()
+
+    def check_pack(self, phrases: Catalog) -> Coverage | None:
+        """Warn once per game (log, hence the console) when the pack does not hold every phrase of the game
+        the table plays, with the command that renders it. None without a pack setting or a speech backend."""
+        spec = self.spec
+        if spec.pack is None or spec.backend == "none":
+            return None
+        game = phrases.namespace or ""
+        pack = self.audio.pack
+        coverage = Coverage(sum(1 for _ in pack_entries(phrases)), 0) if pack is None else pack.coverage(phrases)
+        self.pack_coverage[game] = coverage
+        if coverage.complete or game in self._pack_warned:
+            return coverage
+        self._pack_warned.add(game)
+        render = f"kikimimi voices render --lang {spec.lang} --backend {spec.backend}"
+        render += f" --game {game}" if game else ""
+        render += "" if spec.pack == default_pack_dir(spec.lang, spec.backend) else f" --out {spec.pack}"
+        held = "no voice pack" if pack is None else f"the voice pack holds {coverage.held} of {coverage.wanted} phrases"
+        log.warning("%s for %s in %s: the rest is spoken live or shown as text; render it with `%s`",
+                    held, game or "this table", spec.pack, render)
+        return coverage
 
     def health(self) -> dict[str, OutputHealth]:
         return {
