@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import logging
 import os
+import resource
 import sys
 import tomllib
 from collections.abc import Callable, Iterator
@@ -43,6 +44,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     render.add_argument("--quiet", action="store_true", help="no progress bar")
     render.set_defaults(func=cmd_render)
 
+    check = sub.add_parser("check", help="check the catalogs' speech: Open JTalk's readings, and every phrase "
+                                         "rendered (empty, silent or too long clips)")
+    check.add_argument("--lang", choices=LANGUAGES, required=True)
+    check.add_argument("--backend", choices=[b for b in BACKENDS if b != "none"],
+                       help="speech backend (default: the language's voice)")
+    check.add_argument("--game", action="append", metavar="ID", help="only this game (default: every game)")
+    check.add_argument("--all", action="store_true", help="render every entry (default: --sample a game)")
+    check.add_argument("--sample", type=int, default=50, help="entries rendered per game (default 50)")
+    check.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="render processes")
+    check.set_defaults(func=cmd_check)
+
     say = sub.add_parser("say", help="speak one phrase on one output (bring-up, checks)")
     say.add_argument("key", help="phrase key, e.g. bringup.this_is_seat")
     say.add_argument("params", nargs="*", metavar="PARAM=VALUE", help="phrase parameters, e.g. seat=2")
@@ -78,14 +90,18 @@ def cmd_render(args: argparse.Namespace) -> int:
     synth = backend.synth if jobs == 1 else None
     print(f"rendering into {out} ({args.lang}, {args.backend}, {jobs} process{'es' if jobs > 1 else ''})",
           file=sys.stderr)
+    children_before = resource.getrusage(resource.RUSAGE_CHILDREN)
     with render_progress(args.quiet) as progress, Stopwatch() as clock:
         report = render_pack(phrases, args.backend, voice, synth, out, progress, prune=args.prune, jobs=jobs)
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = clock.cpu + (children.ru_utime + children.ru_stime) - (children_before.ru_utime + children_before.ru_stime)
     done = len(report.rendered)
     print(
         f"{out}: {done} rendered, {report.kept} unchanged, {report.removed} removed, {len(report.failed)} failed "
-        f"in {report.seconds:.1f} s ({done / report.seconds if report.seconds else 0:.1f} phrases/s, "
-        f"{report.bytes_written / 1e6:.1f} MB, {report.audio_seconds / 60:.1f} min of speech; {clock.line()}; "
-        f"cpu of this process only, the {jobs} render processes not counted)"
+        f"({report.bytes_written / 1e6:.1f} MB, {report.audio_seconds / 60:.1f} min of speech)\n"
+        f"  {done / clock.wall if clock.wall else 0:.1f} phrases/s wall, {done / cpu if cpu else 0:.1f} phrases "
+        f"per CPU second (render processes included): wall {clock.wall:.1f} s · cpu {cpu:.1f} s · "
+        f"load {clock.load:.2f}"
     )
     if report.other_games:
         print(f"  {report.other_games} clips of other games kept")
@@ -126,6 +142,43 @@ def render_progress(quiet: bool) -> Iterator[Callable[[int, int, str], None] | N
             bar.update(task, completed=done, total=total, entry=entry[:40])
 
         yield update
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    import random
+    import tempfile
+
+    from kikimimi.benchclock import Stopwatch
+    from kikimimi.voice.pack import render_pack
+    from kikimimi.voice.readings import misreadings
+
+    backend = args.backend or default_backend(args.lang)
+    try:
+        catalogs = game_catalogs(args.lang, args.game)
+    except Exception as exc:  # UnknownGame, CatalogError
+        print(f"voices check: {exc}", file=sys.stderr)
+        return 1
+    problems = 0
+    if backend == "jtalk":
+        found = {m.describe() for words in catalogs for m in misreadings(words)}
+        problems += len(found)
+        print(f"Open JTalk readings: {len(found)} phrase(s) read otherwise than the catalog's kana"
+              + "".join(f"\n  {line}" for line in sorted(found)))
+    rng = random.Random(22)
+    with tempfile.TemporaryDirectory(prefix="kikimimi-check-") as folder, Stopwatch() as clock:
+        for words in catalogs:
+            keys = None
+            if not args.all:  # a sample of the game's phrases, each with all its values
+                keys = rng.sample(sorted(words.phrases), min(args.sample, len(words.phrases)))
+            subset = Catalog(words.lang, {k: words.phrases[k] for k in (keys or words.phrases)}, words.values,
+                             words.namespace, words.param_types, words.ranges, words.readings)
+            report = render_pack(subset, backend, "", None, Path(folder) / (words.namespace or "pack"),
+                                 jobs=max(1, args.jobs))
+            problems += len(report.failed)
+            print(f"{words.namespace}: {len(report.rendered)} phrases rendered, {len(report.failed)} unfit"
+                  + "".join(f"\n  {entry}: {why}" for entry, why in sorted(report.failed.items())[:20]))
+    print(f"{problems} problem(s); {clock.line()}")
+    return 1 if problems else 0
 
 
 def game_catalogs(lang: str, game_ids: list[str] | None = None) -> list[Catalog]:

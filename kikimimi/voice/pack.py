@@ -27,6 +27,7 @@ import io
 import json
 import logging
 import os
+import re
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -38,7 +39,7 @@ from typing import Any
 import numpy as np
 
 from kikimimi.voice.catalog import Catalog, Line
-from kikimimi.voice.clip import Clip, normalise_loudness, read_wav, resample_for_pack, speech_rate
+from kikimimi.voice.clip import Clip, loudness, normalise_loudness, read_wav, resample_for_pack, speech_rate
 
 log = logging.getLogger(__name__)
 
@@ -79,6 +80,28 @@ def text_hash(line: Line, backend: str, voice: str = "") -> str:
 
 def _file_name(entry: str) -> str:
     return entry.replace("/", "_").replace(os.sep, "_") + CLIP_SUFFIX
+
+
+QUIETEST_LUFS = -45.0  # a rendered phrase quieter than this is taken for silence (speech comes out near -20)
+# The longest a phrase may take: a second, plus this much per spoken unit (a kana in Japanese, a letter in
+# English): about twice what the voices take at their slowest (Open JTalk 0.15 s a kana, espeak-ng 0.07 s a letter).
+MOST_SECONDS = 0.8
+MOST_PER_UNIT = {"ja": 0.3, "en": 0.15}
+_NOT_SPOKEN = re.compile(r"[\s、。！？!?,.・'\"()\-]")
+
+
+def clip_problem(line: Line, clip: Clip) -> str | None:
+    """Why a rendered phrase is not fit for a pack (empty, silent, longer than its text warrants), or None."""
+    if len(clip.samples) == 0:
+        return f"empty clip for {line.text!r}"
+    measured = loudness(clip)
+    if measured < QUIETEST_LUFS:
+        return f"silent clip ({measured:.0f} LUFS) for {line.text!r}"
+    units = len(_NOT_SPOKEN.sub("", line.reading))
+    most = MOST_SECONDS + MOST_PER_UNIT.get(line.lang, 0.3) * units
+    if clip.seconds > most:
+        return f"{clip.seconds:.1f} s for {units} spoken units ({line.reading!r}), more than {most:.1f} s"
+    return None
 
 
 def pack_clip(clip: Clip) -> Clip:
@@ -292,9 +315,11 @@ def _render_one(folder: Path, file: str, line: Line, synth: Synth | None = None)
     """Render, shape and store one clip: (frames, rate, bytes)."""
     synth = synth or _worker_synth
     assert synth is not None, "the render process has no speech engine"
-    clip = pack_clip(synth(line))
-    if len(clip.samples) == 0:
-        raise RuntimeError(f"the engine returned silence for {line.text!r}")
+    spoken = synth(line)
+    problem = clip_problem(line, spoken)
+    if problem:
+        raise RuntimeError(problem)
+    clip = pack_clip(spoken)
     size = write_clip(folder / "audio" / file, clip)
     return len(clip.samples), clip.rate, size
 

@@ -29,10 +29,11 @@ import queue
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from types import ModuleType
+from typing import TypeVar
 
 import numpy as np
 
@@ -62,6 +63,7 @@ from kikimimi.voice.tts import SpeechWorker
 
 log = logging.getLogger(__name__)
 
+T = TypeVar("T")
 LineHook = Callable[[str, Line], None]
 StartHook = Callable[[str, Say, float, float], None]  # (output, effect, said, started), perf_counter times
 RETRY_SECONDS = 5.0
@@ -69,6 +71,17 @@ WATCH_SECONDS = 0.25
 SHORT_AFTER_SECONDS = 1.0  # a phrase that waited longer than this is said in its short form
 SHORT_QUEUE = 2  # ... as is one with this many phrases waiting behind it
 LOOKAHEAD_SECONDS = 0.3  # audio handed to a sound card's mixer ahead of what is playing
+
+
+def not_superseded(waiting: Iterable[T], group: str, group_of: Callable[[T], str | None]) -> list[T]:
+    """The queued phrases that a new phrase of `group` leaves in place, in their order (the speaker's rule;
+    `kikimimi bench voice --lag` simulates with the same function)."""
+    return [job for job in waiting if group_of(job) != group]
+
+
+def is_behind(waited: float, queued_behind: int) -> bool:
+    """Whether a phrase starting now is said in its short form: it waited too long, or too many wait after it."""
+    return waited > SHORT_AFTER_SECONDS or queued_behind >= SHORT_QUEUE
 
 
 @dataclass(frozen=True)
@@ -364,7 +377,7 @@ class Voice:
         their order. The worker takes phrases under the same lock, so a started one is never here."""
         with out.jobs.mutex:
             waiting = out.jobs.queue
-            kept = [job for job in waiting if job is None or job[2].group(job[0].key) != group]
+            kept = not_superseded(waiting, group, lambda job: None if job is None else job[2].group(job[0].key))
             dropped = len(waiting) - len(kept)
             if not dropped:
                 return
@@ -496,7 +509,7 @@ class Voice:
         return sum(len(p.samples) - p.pos for p in playing if p is not None) / rate
 
     def _behind(self, out: _Output, say_time: float, now: float) -> bool:
-        return now - say_time > SHORT_AFTER_SECONDS or out.jobs.qsize() >= SHORT_QUEUE
+        return is_behind(now - say_time, out.jobs.qsize())
 
     def _speak(self, out: _Output, effect: Say, say_time: float, phrases: Catalog) -> None:
         started = time.perf_counter()
