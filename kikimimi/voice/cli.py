@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import logging
 import os
-import resource
 import sys
 import tomllib
 from collections.abc import Callable, Iterator
@@ -69,7 +68,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def cmd_render(args: argparse.Namespace) -> int:
-    from kikimimi.benchclock import Stopwatch
+    from kikimimi.benchclock import Stopwatch, children_cpu_seconds
     from kikimimi.games.registry import UnknownGame
     from kikimimi.voice.pack import render_pack
     from kikimimi.voice.tts import BackendUnavailable, make_backend
@@ -90,11 +89,10 @@ def cmd_render(args: argparse.Namespace) -> int:
     synth = backend.synth if jobs == 1 else None
     print(f"rendering into {out} ({args.lang}, {args.backend}, {jobs} process{'es' if jobs > 1 else ''})",
           file=sys.stderr)
-    children_before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    children_before = children_cpu_seconds()
     with render_progress(args.quiet) as progress, Stopwatch() as clock:
         report = render_pack(phrases, args.backend, voice, synth, out, progress, prune=args.prune, jobs=jobs)
-    children = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = clock.cpu + (children.ru_utime + children.ru_stime) - (children_before.ru_utime + children_before.ru_stime)
+    cpu = clock.cpu + children_cpu_seconds() - children_before
     done = len(report.rendered)
     print(
         f"{out}: {done} rendered, {report.kept} unchanged, {report.removed} removed, {len(report.failed)} failed "

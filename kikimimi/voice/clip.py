@@ -112,7 +112,7 @@ def loudness(clip: Clip) -> float:
 
     if len(clip.samples) < 64:
         return float("-inf")
-    meter = pyloudnorm.Meter(clip.rate, block_size=min(0.4, clip.seconds))
+    meter = pyloudnorm.Meter(clip.rate, block_size=min(0.4, 0.9 * clip.seconds))  # it wants more than a block
     return float(meter.integrated_loudness(clip.samples.astype(np.float64)))
 
 

@@ -26,7 +26,8 @@ from typing import Any
 
 import numpy as np
 
-from kikimimi.benchclock import Stopwatch
+from kikimimi.benchclock import Stopwatch, children_cpu_seconds
+from kikimimi.voice.catalog import Line
 
 PACES = (1.5, 0.6)  # seconds between taps: brisk, fast
 GOAL_P95 = 1.0  # seconds, at the brisk pace
@@ -35,6 +36,7 @@ GOAL_P95 = 1.0  # seconds, at the brisk pace
 @dataclass(frozen=True)
 class Said:
     at: float  # tap number (times tap seconds = when it was said)
+    game: int  # which bot game (each starts once the table has said everything of the one before)
     output: str
     key: str
     full: str  # pack entry of the full phrase
@@ -53,8 +55,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--backend", help="voice (default: the language's: jtalk for ja, espeak for en)")
 
 
-def play_games(game_id: str, games: int, seed: int, lang: str) -> list[Said]:
-    """Every phrase the bots' games make the table say, in order, stamped with the tap that said it."""
+def play_games(game_id: str, games: int, seed: int, lang: str, lines: dict[str, Line]) -> list[Said]:
+    """Every phrase the bots' games make the table say, in order, stamped with the tap that said it; the
+    lines said (full and short) into `lines` by entry."""
     from kikimimi.games.base import GameOver, Say
     from kikimimi.games.registry import get_info
     from kikimimi.voice.catalog import catalog
@@ -82,32 +85,29 @@ def play_games(game_id: str, games: int, seed: int, lang: str) -> list[Said]:
                     params = {n: effect.params[n] for n in phrase.params if n in effect.params} if phrase else {}
                     full = words.render(effect.key, params)
                     short = words.render(effect.key, params, short=True) if words.has_short(effect.key) else None
-                    said.append(Said(taps, effect.to, effect.key, entry_id(full.entry, params),
-                                     entry_id(short.entry, params) if short else None, words.group(effect.key)))
+                    full_id, short_id = entry_id(full.entry, params), entry_id(short.entry, params) if short else None
+                    lines[full_id] = full
+                    if short is not None and short_id is not None:
+                        lines[short_id] = short
+                    said.append(Said(taps, game_no, effect.to, effect.key, full_id, short_id,
+                                     words.group(effect.key)))
             if effects and isinstance(effects[-1], GameOver):
                 break
-        taps += 2  # a pause between games
+        taps += 100_000  # the next game starts once the table is quiet: each game's lags are its own
     return said
 
 
-def render_durations(lang: str, backend: str, game_ids: list[str], needed: set[str], jobs: int) -> dict[str, float]:
-    """Seconds of every pack entry in `needed` (rendered with the voice as a pack clip, on every core)."""
-    from kikimimi.games.registry import get_info
-    from kikimimi.voice.catalog import catalog
-    from kikimimi.voice.pack import _file_name, _render_all, pack_entries, text_hash
+def render_durations(lang: str, backend: str, lines: dict[str, Line], jobs: int) -> dict[str, float]:
+    """Seconds of every line (rendered with the voice as a pack clip, on every core)."""
+    from kikimimi.voice.pack import _file_name, _render_all, text_hash
 
-    todo, seen = [], set()
-    for game_id in game_ids:
-        for entry, params, line in pack_entries(catalog(lang, get_info(game_id).catalog)):
-            if entry in needed and entry not in seen:
-                seen.add(entry)
-                todo.append((entry, params, line, text_hash(line, backend), _file_name(entry)))
+    todo = [(entry, {}, line, text_hash(line, backend), _file_name(entry)) for entry, line in lines.items()]
     seconds: dict[str, float] = {}
     with tempfile.TemporaryDirectory(prefix="kikimimi-bench-lag-") as folder:
         (Path(folder) / "audio").mkdir()
         for item, outcome in _render_all(todo, Path(folder), backend, lang, None, jobs):
             if isinstance(outcome, Exception):
-                raise RuntimeError(f"could not render {item[0]}: {outcome}")
+                raise RuntimeError(f"could not render {item[0]}: {outcome!r}")
             frames, rate, _size = outcome
             seconds[item[0]] = frames / rate
     return seconds
@@ -148,7 +148,16 @@ def simulate(said: list[Said], tap: float, seconds: dict[str, float], keep_curre
                 counts["superseded"] += len(waiting) - len(kept)
                 waiting = deque(kept)
             waiting.append(index)
-    figures: dict[str, Any] = {"said": len(said), **counts}
+    speaker = [item for item in said if item.output == SPEAKER]
+    spans: dict[int, tuple[float, float]] = {}
+    for item in said:
+        first, _last = spans.get(item.game, (item.at, item.at))
+        spans[item.game] = (first, item.at)
+    play_seconds = sum(last - first + 1 for first, last in spans.values()) * tap
+    demand = sum(seconds[item.full] + GAP_SECONDS for item in speaker)
+    # Speech the game asks of the speaker per second of play: above 1, no queue keeps up without dropping.
+    figures: dict[str, Any] = {"said": len(said), **counts,
+                               "speaker_demand": demand / play_seconds if play_seconds else 0.0}
     for kind, values in lags.items():
         if values:
             a = np.array(values)
@@ -169,22 +178,24 @@ def run(args: argparse.Namespace) -> int:
     game_ids = args.game or [info.id for info in games()]
     paces = args.tap or list(PACES)
     results: dict[str, Any] = {"lang": args.lang, "backend": backend, "games_each": args.games, "paces": paces}
+    children_before = children_cpu_seconds()
     with Stopwatch() as clock:
-        plays = {g: play_games(g, args.games, args.seed, args.lang) for g in game_ids}
-        needed = {e for said in plays.values() for s in said for e in (s.full, s.short) if e}
-        seconds = render_durations(args.lang, backend, game_ids, needed, os.cpu_count() or 1)
+        lines: dict[str, Line] = {}
+        plays = {g: play_games(g, args.games, args.seed, args.lang, lines) for g in game_ids}
+        seconds = render_durations(args.lang, backend, lines, os.cpu_count() or 1)
         for game_id, said in plays.items():
             results[game_id] = {f"{tap:g}": {case: simulate(said, tap, seconds, keep)
                                              for case, keep in (("before", False), ("after", True))}
                                 for tap in paces}
     results["rendered"] = len(seconds)
+    cpu = clock.cpu + children_cpu_seconds() - children_before
     if args.json:
         print(json.dumps(results))
         return 0
     print(f"output lag, phrase said -> heard ({args.lang}, {backend}: {len(seconds)} distinct clips rendered, "
           f"real lengths; {args.games} bot games per game; simulated time)")
     print(f"  {'game':<11} {'tap':>4}  {'case':<6} {'speaker p50 / p95 / max':>26}  {'earphones p50 / p95 / max':>27}"
-          f"  {'superseded':>10} {'short':>6}  private")
+          f"  {'superseded':>10} {'short':>6} {'demand':>6}  private")
     worst = 0.0
     for game_id in game_ids:
         for tap in paces:
@@ -197,8 +208,10 @@ def run(args: argparse.Namespace) -> int:
                     if c and case == "after" and tap == paces[0]:
                         worst = max(worst, c["p95_s"])
                 print(f"  {game_id:<11} {tap:>4g}  {case:<6} {cells[0]:>26}  {cells[1]:>27}  {f['superseded']:>10} "
-                      f"{f['short']:>6}  {'intact' if f['private_intact'] else 'DROPPED/REORDERED'}")
+                      f"{f['short']:>6} {f['speaker_demand']:>6.2f}  "
+                      f"{'intact' if f['private_intact'] else 'DROPPED/REORDERED'}")
     verdict = "meets" if worst <= GOAL_P95 else "misses"
-    print(f"  worst p95 after, at {paces[0]:g} s a tap: {worst:.2f} s ({verdict} the goal of {GOAL_P95:g} s)")
-    print(f"  {clock.line()} (rendering included)")
+    print(f"  worst p95 after, at {paces[0]:g} s a tap: {worst:.2f} s ({verdict} the goal of {GOAL_P95:g} s); "
+          f"demand = seconds of speaker speech (full forms, gaps) the game asks per second of play")
+    print(f"  wall {clock.wall:.1f} s · cpu {cpu:.1f} s (render processes included) · load {clock.load:.2f}")
     return 0
