@@ -86,7 +86,7 @@ def measure(lang: str, n: int, device: str | int) -> dict:
                     getattr(backend, "voice", ""), backend.synth, pack_dir)
         del backend
         config = load_config(None, {"language": lang, "journal": str(Path(tmp) / "journal.sqlite")})
-        voice = replace(config.voice, pack=pack_dir, allow_shared_channels=False)
+        voice = replace(config.voice, pack=pack_dir, backend="espeak", allow_shared_channels=False)
         outputs = [replace(o, device=device, channels=(i,)) for i, o in enumerate(config.outputs, start=1)]
         config = replace(config, voice=voice, outputs=outputs)
 

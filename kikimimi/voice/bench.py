@@ -5,11 +5,9 @@ Measured with a pre-rendered pack and with live TTS (every phrase new, so no cac
 PortAudio path, but a device that takes audio as fast as it is given, so one audio block adds ~0
 there; on a real card add up to one block (printed) to the figures.
 
-With --lag: how far behind the speaker gets in a fast game. Bots play Trident games at human pace
-(--tap seconds between taps) through a Voice whose speech takes as long as a real voice would (a clip
-of --cps characters a second, on a sink that plays in real time, --speed times faster than the
-table so the run is short; figures are in table seconds). Reports (phrase starts - phrase said) on the
-speaker, p50/p95/max, before (supersession and short forms off) and after (on).
+With --lag: how far behind the speaker and the earphones get in bot games of every game at a human pace,
+with the real lengths of the rendered clips (kikimimi/voice/lagbench.py). With --pack-size: every game's
+voice pack size per language, before and after compression (kikimimi/voice/packbench.py).
 """
 
 from __future__ import annotations
@@ -24,6 +22,8 @@ import time
 from pathlib import Path
 
 import numpy as np
+
+from kikimimi.voice import lagbench, packbench
 
 BENCH_ASOUNDRC = """
 pcm.kikimimi_bench {
@@ -41,26 +41,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--device", help="a real output device (name or index) instead of the virtual one")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     parser.add_argument("--inner", action="store_true", help=argparse.SUPPRESS)
-    lag = parser.add_argument_group("--lag: how far behind the speaker gets in a fast Trident game")
-    lag.add_argument("--lag", action="store_true", help="measure speaker lag instead of latency (no sound card)")
-    lag.add_argument("--games", type=int, default=3, help="bot games per case (default 3)")
-    lag.add_argument("--tap", type=float, default=0.6, help="seconds between taps (default 0.6)")
-    lag.add_argument("--cps", type=float, default=12.0, help="spoken characters per second (default 12)")
-    lag.add_argument("--speed", type=float, default=20.0, help="run this many times faster than a table")
-    lag.add_argument("--seed", type=int, default=1)
+    lagbench.add_arguments(parser)
+    packbench.add_arguments(parser)
 
 
 def run(args: argparse.Namespace) -> int:
+    if getattr(args, "pack_size", False):
+        return packbench.run(args)
     if getattr(args, "lag", False):
-        lag_figures = {
-            case: measure_lag(args.lang, args.games, args.tap, args.cps, args.speed, args.seed, keep_current)
-            for case, keep_current in (("before", False), ("after", True))
-        }
-        if args.json:
-            print(json.dumps(lag_figures))
-        else:
-            _print_lag(lag_figures, args)
-        return 0
+        return lagbench.run(args)
     if args.device is None and not args.inner:
         return _run_virtual(args)
     figures = measure(args.lang, args.n, args.device if args.device is not None else "kikimimi_bench")
@@ -160,115 +149,3 @@ def _print(f: dict) -> None:
     for name, h in f.get("health", {}).items():
         if not h.startswith("ok"):
             print(f"  {name}: {h}")
-
-
-# -- speaker lag -------------------------------------------------------------------------------------
-
-
-class _SpokenLength:
-    """Audio for any line: silence as long as a voice takes to read it (`cps` characters a second)."""
-
-    RATE = 1000
-
-    def __init__(self, cps: float) -> None:
-        self.cps, self.speech = cps, None
-
-    def find(self, line, params):  # noqa: ANN001 - PhraseAudio's signature
-        from kikimimi.voice.clip import Clip
-
-        seconds = max(0.2, len(line.reading.replace(" ", "")) / self.cps)
-        return Clip(np.zeros(int(seconds * self.RATE), dtype=np.float32), self.RATE), "tts", ""
-
-
-class _RealTimeSink:
-    """A sink that takes a clip's length (plus the gap between phrases), `speed` times faster."""
-
-    def __init__(self, speed: float) -> None:
-        self.speed = speed
-
-    def play(self, clip, gain: float) -> None:  # noqa: ANN001
-        from kikimimi.voice.sinks import GAP_SECONDS
-
-        time.sleep((clip.seconds + GAP_SECONDS) / self.speed)
-
-    def close(self) -> None:
-        pass
-
-
-def measure_lag(lang: str, games: int, tap: float, cps: float, speed: float, seed: int, keep_current: bool) -> dict:
-    """Bot games of the default game (the Trident) at `tap` seconds a tap through a Voice with real-time
-    speech; every lag in table seconds. `keep_current`: supersession and short forms on."""
-    from kikimimi.games.base import SPEAKER, GameOver, Say, hand
-    from kikimimi.games.registry import DEFAULT_GAME, get_info
-    from kikimimi.voice.catalog import SHORT_SUFFIX, catalog
-
-    info = get_info(DEFAULT_GAME)
-    from kikimimi.voice.config import OutputSpec, VoiceSpec
-    from kikimimi.voice.router import Voice
-
-    lags: dict[str, list[float]] = {}
-    said = {"count": 0, "short": 0}
-    seats = info.seat_count(info.setup_defaults)
-    outputs = [OutputSpec(name, None, (1,), 1.0, "wav") for name in (SPEAKER, *map(hand, range(1, seats + 1)))]
-
-    def started(output: str, effect: Say, at: float, start: float) -> None:
-        lags.setdefault(output, []).append((start - at) * speed)
-
-    def line_said(output: str, line) -> None:  # noqa: ANN001
-        if output == SPEAKER:
-            said["count"] += 1
-            said["short"] += line.entry.endswith(SHORT_SUFFIX)
-
-    with tempfile.TemporaryDirectory(prefix="kikimimi-bench-lag-") as wav_dir:
-        spec = VoiceSpec(lang, "none", None, None, False, Path(wav_dir))
-        voice = Voice.open(spec, outputs, on_line=line_said, phrases=catalog(lang, info.catalog))
-        voice.audio = _SpokenLength(cps)  # type: ignore[assignment]
-        for out in voice.outputs.values():
-            if out.wav is not None:
-                out.wav.close()
-            out.wav = _RealTimeSink(speed)  # type: ignore[assignment]
-        voice.on_start = started
-        voice.supersede = voice.short_forms = keep_current
-        events = 0
-        try:
-            for game_no in range(games):
-                setup = {**info.setup_defaults, "first": 1 + game_no % seats} if "first" in info.setup_defaults \
-                    else info.setup_defaults
-                game, bots = info.game, info.new_bots(seed + game_no, setup)
-                state = game.initial(setup)
-                due = time.perf_counter()
-                while (event := bots.next_event(state)) is not None and events < 100_000:
-                    due += tap / speed
-                    time.sleep(max(0.0, due - time.perf_counter()))
-                    state, effects = game.apply(state, event)
-                    events += 1
-                    for effect in effects:
-                        if isinstance(effect, Say):
-                            voice.say(effect)
-                    if effects and isinstance(effects[-1], GameOver):
-                        break
-                voice.wait_idle(timeout=600)
-            dropped = voice.outputs[SPEAKER].dropped
-        finally:
-            voice.close()
-    figures: dict = {"lang": lang, "games": games, "taps": events, "tap_s": tap, "cps": cps,
-                     "supersede_and_short": keep_current, "speaker_said": said["count"],
-                     "speaker_short": said["short"], "speaker_dropped": dropped}
-    for output, values in sorted(lags.items()):
-        a = np.array(values)
-        figures[output] = {"count": len(a), "p50_s": float(np.percentile(a, 50)),
-                           "p95_s": float(np.percentile(a, 95)), "max_s": float(a.max())}
-    return figures
-
-
-def _print_lag(cases: dict, args: argparse.Namespace) -> None:
-    print(f"speaker lag, phrase said -> phrase starts ({args.lang}, {args.games} bot Trident games, a tap every "
-          f"{args.tap} s, speech {args.cps:g} chars/s, table seconds)")
-    for case, f in cases.items():
-        label = "before (all phrases, full)" if case == "before" else "after (superseded dropped, short when behind)"
-        print(f"  {label}")
-        for output in sorted(k for k in f if isinstance(f[k], dict)):
-            c = f[output]
-            print(f"    {output:<8} n={c['count']:<5} p50 {c['p50_s']:6.2f} s   p95 {c['p95_s']:6.2f} s   "
-                  f"max {c['max_s']:6.2f} s")
-        print(f"    speaker: {f['speaker_said']} said ({f['speaker_short']} short), {f['speaker_dropped']} superseded")

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import argparse
 import logging
+import os
 import sys
 import tomllib
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -17,17 +20,39 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     voices = subparsers.add_parser("voices", help="voice packs and audio outputs (render, say, list-outputs)")
     sub = voices.add_subparsers(dest="voices_command", metavar="ACTION", required=True)
 
-    render = sub.add_parser("render", help="pre-render every phrase into a voice pack (only changed texts)")
+    render = sub.add_parser(
+        "render", help="pre-render phrases into a voice pack (adds or refreshes; never removes another game's)",
+        description=f"Renders every phrase of the games named (with every parameter value and short form) into "
+                    f"the pack the table reads: {default_pack_dir('LANG', 'BACKEND')}. Only new or changed texts "
+                    f"are rendered; another game's phrases stay; stale clips go only with --prune. Interrupted, it "
+                    f"keeps what it finished: run it again to render the rest.")
     render.add_argument("--lang", choices=LANGUAGES, required=True)
     render.add_argument("--backend", choices=[b for b in BACKENDS if b != "none"],
                         help="speech backend (default: jtalk, Open JTalk, for ja; espeak for en)")
-    render.add_argument("--out", type=Path, help="pack folder (default voices/packs/<lang>-<backend>)")
+    render.add_argument("--out", type=Path,
+                        help=f"pack folder (default {default_pack_dir('LANG', 'BACKEND')}, where the table looks)")
     render.add_argument("--catalog", type=Path, help="catalog folder (default: the shipped voices/catalog)")
     render.add_argument("--game", action="append", metavar="ID",
                         help="only this game's phrases and the common ones (repeat for several; default: every "
                              "registered game, which is tens of thousands of lines: see hardware_docs/bringup.md)")
-    render.add_argument("--quiet", action="store_true", help="no progress line")
+    render.add_argument("--prune", action="store_true",
+                        help="remove the clips of the rendered games (and common phrases) that their catalogs no "
+                             "longer have; other games' clips are never removed")
+    render.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
+                        help="render processes (default: one per core, %(default)s here)")
+    render.add_argument("--quiet", action="store_true", help="no progress bar")
     render.set_defaults(func=cmd_render)
+
+    check = sub.add_parser("check", help="check the catalogs' speech: Open JTalk's readings, and every phrase "
+                                         "rendered (empty, silent or too long clips)")
+    check.add_argument("--lang", choices=LANGUAGES, required=True)
+    check.add_argument("--backend", choices=[b for b in BACKENDS if b != "none"],
+                       help="speech backend (default: the language's voice)")
+    check.add_argument("--game", action="append", metavar="ID", help="only this game (default: every game)")
+    check.add_argument("--all", action="store_true", help="render every entry (default: --sample a game)")
+    check.add_argument("--sample", type=int, default=50, help="entries rendered per game (default 50)")
+    check.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="render processes")
+    check.set_defaults(func=cmd_check)
 
     say = sub.add_parser("say", help="speak one phrase on one output (bring-up, checks)")
     say.add_argument("key", help="phrase key, e.g. bringup.this_is_seat")
@@ -43,6 +68,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def cmd_render(args: argparse.Namespace) -> int:
+    from kikimimi.benchclock import Stopwatch, children_cpu_seconds
     from kikimimi.games.registry import UnknownGame
     from kikimimi.voice.pack import render_pack
     from kikimimi.voice.tts import BackendUnavailable, make_backend
@@ -53,27 +79,104 @@ def cmd_render(args: argparse.Namespace) -> int:
             phrases: Catalog | list[Catalog] = Catalog.load(args.lang, args.catalog)
         else:
             phrases = game_catalogs(args.lang, args.game)
-        backend = make_backend(args.backend, args.lang)
+        backend = make_backend(args.backend, args.lang)  # fails here, with its fix, before any process starts
     except (CatalogError, BackendUnavailable, UnknownGame) as exc:
         print(f"voices render: {exc}", file=sys.stderr)
         return 1
     out = args.out or default_pack_dir(args.lang, args.backend)
     voice = getattr(backend, "voice", "")
-
-    def progress(n: int, total: int, entry: str) -> None:
-        if not args.quiet:
-            print(f"\r  {n}/{total} {entry[:60]:<60}", end="", file=sys.stderr, flush=True)
-
-    report = render_pack(phrases, args.backend, voice, backend.synth, out, progress)
-    if not args.quiet:
-        print(file=sys.stderr)
+    jobs = max(1, args.jobs)
+    synth = backend.synth if jobs == 1 else None
+    print(f"rendering into {out} ({args.lang}, {args.backend}, {jobs} process{'es' if jobs > 1 else ''})",
+          file=sys.stderr)
+    children_before = children_cpu_seconds()
+    with render_progress(args.quiet) as progress, Stopwatch() as clock:
+        report = render_pack(phrases, args.backend, voice, synth, out, progress, prune=args.prune, jobs=jobs)
+    cpu = clock.cpu + children_cpu_seconds() - children_before
+    done = len(report.rendered)
     print(
-        f"{out}: {len(report.rendered)} rendered, {report.kept} unchanged, {report.removed} removed, "
-        f"{len(report.failed)} failed in {report.seconds:.1f} s"
+        f"{out}: {done} rendered, {report.kept} unchanged, {report.removed} removed, {len(report.failed)} failed "
+        f"({report.bytes_written / 1e6:.1f} MB, {report.audio_seconds / 60:.1f} min of speech)\n"
+        f"  {done / clock.wall if clock.wall else 0:.1f} phrases/s wall, {done / cpu if cpu else 0:.1f} phrases "
+        f"per CPU second (render processes included): wall {clock.wall:.1f} s · cpu {cpu:.1f} s · "
+        f"load {clock.load:.2f}"
     )
+    if report.other_games:
+        print(f"  {report.other_games} clips of other games kept")
+    if report.stale:
+        print(f"  {report.stale} stale clips of these games kept (remove them with --prune)")
     for entry, error in list(report.failed.items())[:10]:
         print(f"  failed {entry}: {error}", file=sys.stderr)
     return 1 if report.failed else 0
+
+
+@contextmanager
+def render_progress(quiet: bool) -> Iterator[Callable[[int, int, str], None] | None]:
+    """A rich progress bar on a terminal; in a pipe or a log, a plain line every 10%."""
+    if quiet:
+        yield None
+        return
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    console = Console(stderr=True)
+    if not console.is_terminal:
+        marks: set[int] = set()
+
+        def plain(done: int, total: int, entry: str) -> None:
+            tenth = 10 * done // max(total, 1)
+            if tenth not in marks and (tenth or done == total):
+                marks.add(tenth)
+                print(f"  {done}/{total} rendered ({10 * tenth}%)", file=sys.stderr, flush=True)
+
+        yield plain
+        return
+    columns = (TextColumn("[bold]rendering"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+               TextColumn("{task.fields[entry]}"))
+    with Progress(*columns, console=console, transient=False) as bar:
+        task = bar.add_task("render", total=None, entry="")
+
+        def update(done: int, total: int, entry: str) -> None:
+            bar.update(task, completed=done, total=total, entry=entry[:40])
+
+        yield update
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    import random
+    import tempfile
+
+    from kikimimi.benchclock import Stopwatch
+    from kikimimi.voice.pack import render_pack
+    from kikimimi.voice.readings import misreadings
+
+    backend = args.backend or default_backend(args.lang)
+    try:
+        catalogs = game_catalogs(args.lang, args.game)
+    except Exception as exc:  # UnknownGame, CatalogError
+        print(f"voices check: {exc}", file=sys.stderr)
+        return 1
+    problems = 0
+    if backend == "jtalk":
+        found = {m.describe() for words in catalogs for m in misreadings(words)}
+        problems += len(found)
+        print(f"Open JTalk readings: {len(found)} phrase(s) read otherwise than the catalog's kana"
+              + "".join(f"\n  {line}" for line in sorted(found)))
+    rng = random.Random(22)
+    with tempfile.TemporaryDirectory(prefix="kikimimi-check-") as folder, Stopwatch() as clock:
+        for words in catalogs:
+            keys = None
+            if not args.all:  # a sample of the game's phrases, each with all its values
+                keys = rng.sample(sorted(words.phrases), min(args.sample, len(words.phrases)))
+            subset = Catalog(words.lang, {k: words.phrases[k] for k in (keys or words.phrases)}, words.values,
+                             words.namespace, words.param_types, words.ranges, words.readings)
+            report = render_pack(subset, backend, "", None, Path(folder) / (words.namespace or "pack"),
+                                 jobs=max(1, args.jobs))
+            problems += len(report.failed)
+            print(f"{words.namespace}: {len(report.rendered)} phrases rendered, {len(report.failed)} unfit"
+                  + "".join(f"\n  {entry}: {why}" for entry, why in sorted(report.failed.items())[:20]))
+    print(f"{problems} problem(s); {clock.line()}")
+    return 1 if problems else 0
 
 
 def game_catalogs(lang: str, game_ids: list[str] | None = None) -> list[Catalog]:

@@ -1,4 +1,5 @@
-"""Audio clips: mono float32 samples at a rate, read from and written to 16-bit WAV files."""
+"""Audio clips: mono float32 samples at a rate; 16-bit WAV files, and the shaping of a clip for a voice pack
+(a rate that suits speech, one loudness for every phrase and both voices)."""
 
 from __future__ import annotations
 
@@ -80,3 +81,48 @@ def first_sound(samples: np.ndarray) -> int:
     """Index of the first non-silent sample (len(samples) if there is none)."""
     loud = np.flatnonzero(np.abs(samples) > SILENCE)
     return int(loud[0]) if loud.size else len(samples)
+
+
+SPEECH_RATE = 24000  # Hz, a pack's highest rate: keeps speech up to 12 kHz (`kikimimi bench voice --pack-size`)
+LOUDNESS_LUFS = -20.0  # EBU R128 integrated loudness of every pack clip
+PEAK_CEILING = 0.89  # -1 dBFS: a clip that would peak above this at the target loudness is made quieter
+
+
+def speech_rate(rate: int) -> int:
+    """The rate a pack stores a clip at: its own, up to SPEECH_RATE (espeak-ng's 22050 Hz is kept)."""
+    return min(rate, SPEECH_RATE)
+
+
+def resample_for_pack(clip: Clip, rate: int) -> Clip:
+    """The clip at a lower rate, filtered (polyphase) so nothing above the new Nyquist folds back."""
+    from math import gcd
+
+    from scipy.signal import resample_poly
+
+    if clip.rate == rate or len(clip.samples) == 0:
+        return clip
+    g = gcd(rate, clip.rate)
+    return Clip(resample_poly(clip.samples, rate // g, clip.rate // g).astype(np.float32), rate)
+
+
+def loudness(clip: Clip) -> float:
+    """Integrated loudness in LUFS (EBU R128 / ITU-R BS.1770); -inf for silence. A clip shorter than the
+    standard 400 ms block is measured in one block of its own length."""
+    import pyloudnorm
+
+    if len(clip.samples) < 64:
+        return float("-inf")
+    meter = pyloudnorm.Meter(clip.rate, block_size=min(0.4, 0.9 * clip.seconds))  # it wants more than a block
+    return float(meter.integrated_loudness(clip.samples.astype(np.float64)))
+
+
+def normalise_loudness(clip: Clip, target: float = LOUDNESS_LUFS, ceiling: float = PEAK_CEILING) -> Clip:
+    """The clip at `target` LUFS, or as near as its peak allows (never above `ceiling`)."""
+    measured = loudness(clip)
+    if not np.isfinite(measured):
+        return clip
+    gain = 10 ** ((target - measured) / 20)
+    peak = float(np.max(np.abs(clip.samples))) * gain
+    if peak > ceiling:
+        gain *= ceiling / peak
+    return Clip((clip.samples * gain).astype(np.float32), clip.rate)

@@ -29,10 +29,11 @@ import queue
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from types import ModuleType
+from typing import TypeVar
 
 import numpy as np
 
@@ -56,12 +57,13 @@ from kikimimi.voice.mixer import (
     load_sounddevice,
     reinitialize_portaudio,
 )
-from kikimimi.voice.pack import Pack, RecordedPack, entry_id, text_hash
+from kikimimi.voice.pack import Coverage, Pack, RecordedPack, entry_id, pack_entries, text_hash
 from kikimimi.voice.sinks import GAP_SECONDS, Transcript, WavSink
 from kikimimi.voice.tts import SpeechWorker
 
 log = logging.getLogger(__name__)
 
+T = TypeVar("T")
 LineHook = Callable[[str, Line], None]
 StartHook = Callable[[str, Say, float, float], None]  # (output, effect, said, started), perf_counter times
 RETRY_SECONDS = 5.0
@@ -69,6 +71,17 @@ WATCH_SECONDS = 0.25
 SHORT_AFTER_SECONDS = 1.0  # a phrase that waited longer than this is said in its short form
 SHORT_QUEUE = 2  # ... as is one with this many phrases waiting behind it
 LOOKAHEAD_SECONDS = 0.3  # audio handed to a sound card's mixer ahead of what is playing
+
+
+def not_superseded(waiting: Iterable[T], group: str, group_of: Callable[[T], str | None]) -> list[T]:
+    """The queued phrases that a new phrase of `group` leaves in place, in their order (the speaker's rule;
+    `kikimimi bench voice --lag` simulates with the same function)."""
+    return [job for job in waiting if group_of(job) != group]
+
+
+def is_behind(waited: float, queued_behind: int) -> bool:
+    """Whether a phrase starting now is said in its short form: it waited too long, or too many wait after it."""
+    return waited > SHORT_AFTER_SECONDS or queued_behind >= SHORT_QUEUE
 
 
 @dataclass(frozen=True)
@@ -197,6 +210,8 @@ class Voice:
         self._reopen_lock = threading.Lock()
         self._cards = sound_cards()
         self.used: set[str] | None = None  # outputs the game uses; None while opening (faults said at the end)
+        self.pack_coverage: dict[str, Coverage] = {}  # game -> how much of its phrases the pack holds
+        self._pack_warned: set[str] = set()
 
     # -- start -----------------------------------------------------------------------------------
 
@@ -231,12 +246,6 @@ class Voice:
             if error:
                 log.warning("%s; phrases without a pre-rendered or recorded sound are shown as text only", error)
         pack = Pack.load(spec.pack, spec.lang, spec.backend) if spec.pack else None
-        if spec.pack and pack is None and spec.backend != "none":
-            log.info(
-                "no voice pack in %s; speaking live (render one with `kikimimi voices render --lang %s`)",
-                spec.pack,
-                spec.lang,
-            )
         recorded = RecordedPack.load(spec.recorded) if spec.recorded and spec.recorded.is_dir() else None
         if spec.recorded and recorded is None:
             log.warning("recorded pack %s not found; using speech", spec.recorded)
@@ -248,9 +257,9 @@ class Voice:
             on_first_frame,
         )
         voice.speech_detail = speech_detail
-        if pack is not None:
-            # Warm the pack into memory off the caller's thread; a lookup before that reads the file.
-            threading.Thread(target=pack.preload, name="voice-pack-preload", daemon=True).start()
+        # Check the pack against the game and warm it into memory off the caller's thread (a lookup before
+        # that reads the file).
+        threading.Thread(target=voice._ready_pack, args=(phrases,), name="voice-pack-preload", daemon=True).start()
         for out_spec in outputs:
             voice.outputs[out_spec.name] = _Output(out_spec)
         voice._start_wav_outputs()
@@ -392,7 +401,7 @@ class Voice:
         their order. The worker takes phrases under the same lock, so a started one is never here."""
         with out.jobs.mutex:
             waiting = out.jobs.queue
-            kept = [job for job in waiting if job is None or job[2].group(job[0].key) != group]
+            kept = not_superseded(waiting, group, lambda job: None if job is None else job[2].group(job[0].key))
             dropped = len(waiting) - len(kept)
             if not dropped:
                 return
@@ -406,6 +415,33 @@ class Voice:
         """Speak another game's phrases from now on (the table changed game). Call from the one thread
         that calls `say` (the table loop)."""
         self.catalog = catalog(self.spec.lang, namespace)
+        threading.Thread(target=self.check_pack, args=(self.catalog,), name="voice-pack-check", daemon=True).start()
+
+    def _ready_pack(self, phrases: Catalog) -> None:
+        self.check_pack(phrases)
+        if self.audio.pack is not None:
+            self.audio.pack.preload()
+
+    def check_pack(self, phrases: Catalog) -> Coverage | None:
+        """Warn once per game (log, hence the console) when the pack does not hold every phrase of the game
+        the table plays, with the command that renders it. None without a pack setting or a speech backend."""
+        spec = self.spec
+        if spec.pack is None or spec.backend == "none":
+            return None
+        game = phrases.namespace or ""
+        pack = self.audio.pack
+        coverage = Coverage(sum(1 for _ in pack_entries(phrases)), 0) if pack is None else pack.coverage(phrases)
+        self.pack_coverage[game] = coverage
+        if coverage.complete or game in self._pack_warned:
+            return coverage
+        self._pack_warned.add(game)
+        render = f"kikimimi voices render --lang {spec.lang} --backend {spec.backend}"
+        render += f" --game {game}" if game else ""
+        render += "" if spec.pack == default_pack_dir(spec.lang, spec.backend) else f" --out {spec.pack}"
+        held = "no voice pack" if pack is None else f"the voice pack holds {coverage.held} of {coverage.wanted} phrases"
+        log.warning("%s for %s in %s: the rest is spoken live or shown as text; render it with `%s`",
+                    held, game or "this table", spec.pack, render)
+        return coverage
 
     def health(self) -> dict[str, OutputHealth]:
         return {
@@ -497,7 +533,7 @@ class Voice:
         return sum(len(p.samples) - p.pos for p in playing if p is not None) / rate
 
     def _behind(self, out: _Output, say_time: float, now: float) -> bool:
-        return now - say_time > SHORT_AFTER_SECONDS or out.jobs.qsize() >= SHORT_QUEUE
+        return is_behind(now - say_time, out.jobs.qsize())
 
     def _speak(self, out: _Output, effect: Say, say_time: float, phrases: Catalog) -> None:
         started = time.perf_counter()

@@ -82,16 +82,24 @@ class EspeakBackend:
                 return v.id
         raise BackendUnavailable(f"espeak-ng has no voice for language {lang!r}; install espeak-ng-data")
 
+    ATTEMPTS = 3  # pyttsx3 now and then writes an empty file for a phrase it speaks the next time
+
     def synth(self, line: Line) -> Clip:
         path = self._dir / "utterance.wav"
-        path.unlink(missing_ok=True)
-        self._engine.save_to_file(line.reading, str(path))
-        self._engine.runAndWait()
-        if not path.exists():
+        clip = None
+        for _attempt in range(self.ATTEMPTS):
+            path.unlink(missing_ok=True)
+            self._engine.save_to_file(line.reading, str(path))
+            self._engine.runAndWait()
+            if not path.exists():
+                continue
+            clip = trim(read_wav(path))
+            path.unlink(missing_ok=True)
+            if len(clip.samples):
+                return clip
+        if clip is None:
             raise RuntimeError(f"espeak-ng wrote no audio for {line.reading!r}")
-        clip = read_wav(path)
-        path.unlink(missing_ok=True)
-        return trim(clip)
+        return clip
 
 
 def open_jtalk() -> ModuleType:
@@ -118,7 +126,8 @@ class _OneSudachi:
 
     def create(self):  # noqa: ANN201 - a sudachipy Tokenizer
         if self._tokenizer is None:
-            self._tokenizer = self._module.Dictionary().create()
+            dictionary = self._module.Dictionary()
+            self._tokenizer = dictionary.tokenizer() if hasattr(dictionary, "tokenizer") else dictionary.create()
         return self._tokenizer
 
 

@@ -5,10 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
+import pytest
 from voice_helpers import CATALOG_EN, make_catalog, record, tone
 
 from kikimimi.voice.catalog import Catalog, Line
-from kikimimi.voice.clip import Clip
+from kikimimi.voice.clip import LOUDNESS_LUFS, Clip, loudness
 from kikimimi.voice.pack import Pack, RecordedPack, entry_id, render_pack
 from kikimimi.voice.router import PhraseAudio
 
@@ -45,15 +46,18 @@ def test_render_all_combinations_then_only_what_changed(tmp_path: Path) -> None:
     report = render_pack(catalog, "espeak", "v1", synth, tmp_path / "pack")
     assert report.rendered == ["test.hello"] and synth.texts == ["Hello, dear table."]
     after = {p.name: p.stat().st_mtime_ns for p in (tmp_path / "pack" / "audio").iterdir()}
-    assert [name for name in after if after[name] != before[name]] == ["test.hello.wav"]
+    assert [name for name in after if after[name] != before[name]] == ["test.hello.flac"]
 
 
-def test_a_removed_phrase_leaves_the_pack(tmp_path: Path) -> None:
+def test_a_removed_phrase_leaves_the_pack_only_when_pruned(tmp_path: Path) -> None:
     synth = CountingSynth()
     render_pack(Catalog.load("en", make_catalog(tmp_path)), "espeak", "v1", synth, tmp_path / "pack")
-    smaller = CATALOG_EN.replace('"test.hello" = "Hello table."\n', "")
-    report = render_pack(Catalog.load("en", make_catalog(tmp_path, smaller)), "espeak", "v1", synth, tmp_path / "pack")
-    assert report.removed == 1 and not (tmp_path / "pack" / "audio" / "test.hello.wav").exists()
+    smaller = Catalog.load("en", make_catalog(tmp_path, CATALOG_EN.replace('"test.hello" = "Hello table."\n', "")))
+    report = render_pack(smaller, "espeak", "v1", synth, tmp_path / "pack")
+    assert (report.removed, report.stale) == (0, 1) and (tmp_path / "pack" / "audio" / "test.hello.flac").exists()
+    report = render_pack(smaller, "espeak", "v1", synth, tmp_path / "pack", prune=True)
+    assert report.removed == 1 and not (tmp_path / "pack" / "audio" / "test.hello.flac").exists()
+    assert "test.hello" not in Pack.load(tmp_path / "pack", "en", "espeak").entries
 
 
 def test_pack_lookup_refuses_audio_of_an_old_text(tmp_path: Path) -> None:
@@ -63,7 +67,7 @@ def test_pack_lookup_refuses_audio_of_an_old_text(tmp_path: Path) -> None:
     assert pack is not None and pack.preload() > 0
     line = catalog.render("test.private", {"seat": 2})
     clip = pack.get(line, {"seat": 2})
-    assert clip is not None and len(clip.samples) == int(0.01 * len(line.reading) * 22050)
+    assert clip is not None and len(clip.samples) == int(0.01 * len(line.reading) * 22050) and clip.rate == 22050
     edited = Line(line.key, "Seat 2, new words.", "Seat 2, new words.", "en")
     assert pack.get(edited, {"seat": 2}) is None
     assert Pack.load(tmp_path / "pack", "ja", "espeak") is None  # another language's pack is not used
@@ -106,3 +110,80 @@ def test_one_pack_holds_every_games_phrases_each_under_its_namespace(tmp_path: P
     assert set(pack.entries) == {"table.ready", "one:game.over", "two:game.over"}
     for words in catalogs:  # each game's line finds its own audio
         assert pack.get(words.render("game.over"), {}) is not None
+
+
+def _two_games(tmp_path: Path) -> list[Catalog]:
+    folder = tmp_path / "catalog"
+    folder.mkdir(exist_ok=True)
+    (folder / "common.en.toml").write_text('language = "en"\n[phrases]\n"table.ready" = "Ready."\n')
+    (folder / "one.en.toml").write_text('language = "en"\n[phrases]\n"game.over" = "One is over."\n')
+    (folder / "two.en.toml").write_text('language = "en"\n[phrases]\n"game.over" = "Two is over."\n'
+                                        '"game.seat" = "Seat {seat}."\n')
+    return [Catalog.load("en", folder, namespace) for namespace in ("one", "two")]
+
+
+def test_rendering_one_game_never_removes_another_games_pack(tmp_path: Path) -> None:
+    """Issue 21: `voices render --game numeron` after the Trident removed the Trident's 923 clips."""
+    one, two = _two_games(tmp_path)
+    render_pack(one, "espeak", "v1", CountingSynth(), tmp_path / "pack")
+    report = render_pack(two, "espeak", "v1", CountingSynth(), tmp_path / "pack")
+    assert report.removed == 0 and report.other_games == 1 and report.kept == 1  # table.ready is common
+    report = render_pack(two, "espeak", "v1", CountingSynth(), tmp_path / "pack", prune=True)
+    assert report.removed == 0  # pruning the second game leaves the first alone too
+    pack = Pack.load(tmp_path / "pack", "en", "espeak")
+    assert set(pack.entries) == {"table.ready", "one:game.over", "two:game.over", *(
+        f"two:game.seat[seat={n}]" for n in (1, 2, 3))}
+    assert pack.coverage(one).complete and pack.coverage(two).complete
+    assert pack.get(one.render("game.over"), {}) is not None
+
+
+def test_an_interrupted_render_keeps_what_it_finished(tmp_path: Path) -> None:
+    _one, two = _two_games(tmp_path)
+
+    class DiesOnThird(CountingSynth):
+        def __call__(self, line: Line) -> Clip:
+            if len(self.texts) == 2:
+                raise KeyboardInterrupt
+            return super().__call__(line)
+
+    with pytest.raises(KeyboardInterrupt):
+        render_pack(two, "espeak", "v1", DiesOnThird(), tmp_path / "pack")
+    assert len(Pack.load(tmp_path / "pack", "en", "espeak").entries) == 2
+    again = CountingSynth()
+    report = render_pack(two, "espeak", "v1", again, tmp_path / "pack")
+    assert (report.kept, len(report.rendered)) == (2, 3) and len(again.texts) == 3
+
+
+def test_pack_clips_are_compressed_at_a_speech_rate_and_one_loudness(tmp_path: Path) -> None:
+    loud, quiet = tone(440, 1.0, rate=48000, amp=0.9), tone(440, 1.0, rate=48000, amp=0.05)
+    clips = {"test.hello": loud, "test.private": quiet}
+    catalog = Catalog.load("en", make_catalog(tmp_path))
+    words = Catalog(catalog.lang, {k: catalog.phrases[k] for k in ("test.hello", "test.private")}, catalog.values)
+    render_pack(words, "espeak", "v1", lambda line: clips[line.key], tmp_path / "pack")
+    pack = Pack.load(tmp_path / "pack", "en", "espeak")
+    a, b = pack.get(words.render("test.hello"), {}), pack.get(words.render("test.private", {"seat": 1}), {"seat": 1})
+    assert a.rate == b.rate == 24000 and len(a.samples) == 24000
+    assert abs(loudness(a) - LOUDNESS_LUFS) < 0.5 and abs(loudness(b) - LOUDNESS_LUFS) < 0.5
+    wav_bytes = 2 * 48000
+    assert all(meta["bytes"] < wav_bytes / 2 for meta in pack.entries.values())
+
+
+def test_a_table_whose_pack_misses_its_game_says_so_once_with_the_command(tmp_path: Path, caplog) -> None:
+    from kikimimi.voice.config import OutputSpec, VoiceSpec
+    from kikimimi.voice.router import Voice
+
+    one, two = _two_games(tmp_path)
+    render_pack(one, "espeak", "", CountingSynth(), tmp_path / "pack")
+    spec = VoiceSpec("en", "espeak", tmp_path / "pack", None, False, None)
+    voice = Voice.open(spec, [OutputSpec("speaker", None, (1,), 1.0, "null")], phrases=one)
+    try:
+        assert voice.check_pack(one).complete
+        with caplog.at_level("WARNING", logger="kikimimi.voice"):
+            for _ in range(3):
+                coverage = voice.check_pack(two)
+    finally:
+        voice.close()
+    assert (coverage.held, coverage.wanted) == (1, 5)  # the common phrase only
+    [warning] = [r.getMessage() for r in caplog.records if "voice pack" in r.getMessage()]
+    assert "holds 1 of 5 phrases" in warning and "for two" in warning
+    assert f"kikimimi voices render --lang en --backend espeak --game two --out {tmp_path / 'pack'}" in warning

@@ -1,0 +1,217 @@
+"""`kikimimi bench voice --lag`: how far behind each output gets when bots play at a human pace.
+
+Bots play whole games of every registered game; their taps come every `--tap` seconds (1.5 s brisk, 0.6 s
+fast). Every phrase said is rendered by the language's voice exactly as a pack clip is (so its length is
+the real one: trimmed, at the pack's rate), in parallel on every core. Then each output's queue is played
+out in simulated time: a phrase starts when the one before it (and the gap after it) has finished, and the
+speaker's rules are the router's own functions (`not_superseded`, `is_behind`). Simulated time means no
+thread scheduling enters the figures, neither as noise nor multiplied; the real path adds its audio block
+(a few ms, `kikimimi bench voice`).
+
+Lag = when a phrase starts being heard - when the game said it, per output kind (speaker, earphones),
+p50/p95/max, before (every phrase said in full, in order) and after (stale public phrases superseded, a
+phrase's short form when its output is behind). Earphone phrases are never dropped nor reordered: the
+bench counts what each output said in each case and checks it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import tempfile
+from collections import deque
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from kikimimi.benchclock import Stopwatch, children_cpu_seconds
+from kikimimi.voice.catalog import Line
+
+PACES = (1.5, 0.6)  # seconds between taps: brisk, fast
+GOAL_P95 = 1.0  # seconds, at the brisk pace
+
+
+@dataclass(frozen=True)
+class Said:
+    at: float  # tap number (times tap seconds = when it was said)
+    game: int  # which bot game (each starts once the table has said everything of the one before)
+    output: str
+    key: str
+    full: str  # pack entry of the full phrase
+    short: str | None  # pack entry of its short form, if it has one
+    group: str | None  # supersession group
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group("--lag: how far behind the outputs get in bot games at a human pace")
+    group.add_argument("--lag", action="store_true", help="measure speaker and earphone lag (no sound card)")
+    group.add_argument("--games", type=int, default=3, help="bot games per game (default 3)")
+    group.add_argument("--tap", type=float, action="append",
+                       help="seconds between taps (repeatable; default 1.5 and 0.6)")
+    group.add_argument("--game", action="append", metavar="ID", help="only this game (default: every game)")
+    group.add_argument("--seed", type=int, default=1)
+    group.add_argument("--backend", help="voice (default: the language's: jtalk for ja, espeak for en)")
+
+
+def play_games(game_id: str, games: int, seed: int, lang: str, lines: dict[str, Line]) -> list[Said]:
+    """Every phrase the bots' games make the table say, in order, stamped with the tap that said it; the
+    lines said (full and short) into `lines` by entry."""
+    from kikimimi.games.base import GameOver, Say
+    from kikimimi.games.registry import get_info
+    from kikimimi.voice.catalog import catalog
+    from kikimimi.voice.pack import entry_id
+
+    info = get_info(game_id)
+    words = catalog(lang, info.catalog)
+    said: list[Said] = []
+    taps = 0
+    for game_no in range(games):
+        setup = dict(info.setup_defaults)
+        seats = info.seat_count(setup)
+        if "first" in setup:
+            setup["first"] = 1 + game_no % seats
+        game, bots = info.game, info.new_bots(seed + game_no, setup)
+        state = game.initial(setup)
+        events = 0
+        while (event := bots.next_event(state)) is not None and events < 20_000:
+            state, effects = game.apply(state, event)
+            events += 1
+            taps += 1
+            for effect in effects:
+                if isinstance(effect, Say):
+                    phrase = words.phrases.get(effect.key)
+                    params = {n: effect.params[n] for n in phrase.params if n in effect.params} if phrase else {}
+                    full = words.render(effect.key, params)
+                    short = words.render(effect.key, params, short=True) if words.has_short(effect.key) else None
+                    full_id, short_id = entry_id(full.entry, params), entry_id(short.entry, params) if short else None
+                    lines[full_id] = full
+                    if short is not None and short_id is not None:
+                        lines[short_id] = short
+                    said.append(Said(taps, game_no, effect.to, effect.key, full_id, short_id,
+                                     words.group(effect.key)))
+            if effects and isinstance(effects[-1], GameOver):
+                break
+        taps += 100_000  # the next game starts once the table is quiet: each game's lags are its own
+    return said
+
+
+def render_durations(lang: str, backend: str, lines: dict[str, Line], jobs: int) -> dict[str, float]:
+    """Seconds of every line (rendered with the voice as a pack clip, on every core)."""
+    from kikimimi.voice.pack import _file_name, _render_all, text_hash
+
+    todo = [(entry, {}, line, text_hash(line, backend), _file_name(entry)) for entry, line in lines.items()]
+    seconds: dict[str, float] = {}
+    with tempfile.TemporaryDirectory(prefix="kikimimi-bench-lag-") as folder:
+        (Path(folder) / "audio").mkdir()
+        for item, outcome in _render_all(todo, Path(folder), backend, lang, None, jobs):
+            if isinstance(outcome, Exception):
+                raise RuntimeError(f"could not render {item[0]}: {outcome!r}")
+            frames, rate, _size = outcome
+            seconds[item[0]] = frames / rate
+    return seconds
+
+
+def simulate(said: list[Said], tap: float, seconds: dict[str, float], keep_current: bool) -> dict[str, Any]:
+    """Each output's queue played out in simulated time: lags per output kind, and what each output said."""
+    from kikimimi.games.base import SPEAKER
+    from kikimimi.voice.router import is_behind, not_superseded
+    from kikimimi.voice.sinks import GAP_SECONDS
+
+    lags: dict[str, list[float]] = {"speaker": [], "earphones": []}
+    spoken: dict[str, list[int]] = {}  # output -> indexes of `said`, in the order heard
+    counts = {"superseded": 0, "short": 0}
+    by_output: dict[str, list[int]] = {}
+    for index, item in enumerate(said):
+        by_output.setdefault(item.output, []).append(index)
+    for output, indexes in by_output.items():
+        free = 0.0  # when the output has finished what it is playing
+        waiting: deque[int] = deque()
+        arrivals = deque(indexes)
+        heard = spoken.setdefault(output, [])
+        while arrivals or waiting:
+            if waiting and (not arrivals or max(free, said[waiting[0]].at * tap) <= said[arrivals[0]].at * tap):
+                index = waiting.popleft()
+                item = said[index]
+                start = max(free, item.at * tap)
+                short = keep_current and item.short is not None and is_behind(start - item.at * tap, len(waiting))
+                free = start + seconds[item.short if short else item.full] + GAP_SECONDS
+                counts["short"] += short
+                lags["speaker" if output == SPEAKER else "earphones"].append(start - item.at * tap)
+                heard.append(index)
+                continue
+            index = arrivals.popleft()
+            item = said[index]
+            if keep_current and output == SPEAKER and item.group:
+                kept = not_superseded(waiting, item.group, lambda i: said[i].group)
+                counts["superseded"] += len(waiting) - len(kept)
+                waiting = deque(kept)
+            waiting.append(index)
+    speaker = [item for item in said if item.output == SPEAKER]
+    spans: dict[int, tuple[float, float]] = {}
+    for item in said:
+        first, _last = spans.get(item.game, (item.at, item.at))
+        spans[item.game] = (first, item.at)
+    play_seconds = sum(last - first + 1 for first, last in spans.values()) * tap
+    demand = sum(seconds[item.full] + GAP_SECONDS for item in speaker)
+    # Speech the game asks of the speaker per second of play: above 1, no queue keeps up without dropping.
+    figures: dict[str, Any] = {"said": len(said), **counts,
+                               "speaker_demand": demand / play_seconds if play_seconds else 0.0}
+    for kind, values in lags.items():
+        if values:
+            a = np.array(values)
+            figures[kind] = {"count": len(a), "p50_s": float(np.percentile(a, 50)),
+                             "p95_s": float(np.percentile(a, 95)), "max_s": float(a.max())}
+    private = {o: h for o, h in spoken.items() if o != SPEAKER}
+    figures["private_intact"] = all(h == by_output[o] for o, h in private.items())  # none dropped, none reordered
+    return figures
+
+
+def run(args: argparse.Namespace) -> int:
+    import os
+
+    from kikimimi.games.registry import games
+    from kikimimi.voice.config import default_backend
+
+    backend = args.backend or default_backend(args.lang)
+    game_ids = args.game or [info.id for info in games()]
+    paces = args.tap or list(PACES)
+    results: dict[str, Any] = {"lang": args.lang, "backend": backend, "games_each": args.games, "paces": paces}
+    children_before = children_cpu_seconds()
+    with Stopwatch() as clock:
+        lines: dict[str, Line] = {}
+        plays = {g: play_games(g, args.games, args.seed, args.lang, lines) for g in game_ids}
+        seconds = render_durations(args.lang, backend, lines, os.cpu_count() or 1)
+        for game_id, said in plays.items():
+            results[game_id] = {f"{tap:g}": {case: simulate(said, tap, seconds, keep)
+                                             for case, keep in (("before", False), ("after", True))}
+                                for tap in paces}
+    results["rendered"] = len(seconds)
+    cpu = clock.cpu + children_cpu_seconds() - children_before
+    if args.json:
+        print(json.dumps(results))
+        return 0
+    print(f"output lag, phrase said -> heard ({args.lang}, {backend}: {len(seconds)} distinct clips rendered, "
+          f"real lengths; {args.games} bot games per game; simulated time)")
+    print(f"  {'game':<11} {'tap':>4}  {'case':<6} {'speaker p50 / p95 / max':>26}  {'earphones p50 / p95 / max':>27}"
+          f"  {'superseded':>10} {'short':>6} {'demand':>6}  private")
+    worst = 0.0
+    for game_id in game_ids:
+        for tap in paces:
+            for case in ("before", "after"):
+                f = results[game_id][f"{tap:g}"][case]
+                cells = []
+                for kind in ("speaker", "earphones"):
+                    c = f.get(kind)
+                    cells.append(f"{c['p50_s']:6.2f} {c['p95_s']:6.2f} {c['max_s']:7.2f} s" if c else "-")
+                    if c and case == "after" and tap == paces[0]:
+                        worst = max(worst, c["p95_s"])
+                print(f"  {game_id:<11} {tap:>4g}  {case:<6} {cells[0]:>26}  {cells[1]:>27}  {f['superseded']:>10} "
+                      f"{f['short']:>6} {f['speaker_demand']:>6.2f}  "
+                      f"{'intact' if f['private_intact'] else 'DROPPED/REORDERED'}")
+    verdict = "meets" if worst <= GOAL_P95 else "misses"
+    print(f"  worst p95 after, at {paces[0]:g} s a tap: {worst:.2f} s ({verdict} the goal of {GOAL_P95:g} s); "
+          f"demand = seconds of speaker speech (full forms, gaps) the game asks per second of play")
+    print(f"  wall {clock.wall:.1f} s · cpu {cpu:.1f} s (render processes included) · load {clock.load:.2f}")
+    return 0
