@@ -15,7 +15,6 @@ from pathlib import Path
 
 from rich.console import Console
 
-from kikimimi.games.registry import load
 from kikimimi.table.config import TableConfig
 from kikimimi.table.feed import FeedError, SimTapper
 from kikimimi.table.live import LiveTable, open_table
@@ -29,7 +28,7 @@ def run_demo(config: TableConfig, args: argparse.Namespace) -> int:
     console = Console(highlight=False)
     setup_logging(console, quiet=True)
     info = config.info
-    if args.seat and not info.keyboard:
+    if args.seat and not info.keyboard_class():
         console.print(f"[red]kikimimi demo: {info.title('en')} has no keyboard player yet; watch the bots, or play "
                       f"any seat from the console's virtual table (kikimimi play --console)[/red]")
         return 2
@@ -63,7 +62,8 @@ def _play(table: LiveTable, args: argparse.Namespace, console: Console) -> int:
     log_steps(table, console, seat=args.seat)
     tapper = SimTapper(loop, table.hub)
     bots = info.new_bots(args.seed, setup)
-    human = load(info.keyboard)(args.seat, args.seed, console) if args.seat else None
+    keyboard = info.keyboard_class()
+    human = keyboard(args.seat, args.seed, console) if args.seat and keyboard is not None else None
     humans = (args.seat,) if args.seat else ()
     while not loop.game.is_over(loop.state):
         state = loop.state

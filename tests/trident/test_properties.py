@@ -9,9 +9,8 @@ from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, 
 
 from kikimimi.games.base import Referee, Scan
 from kikimimi.games.session import Session
-from kikimimi.games.trident import Trident
 from kikimimi.games.trident.bots import BotTable
-from kikimimi.games.trident.engine import READERS
+from kikimimi.games.trident.engine import READERS, Trident
 from kikimimi.games.trident.invariants import check
 from kikimimi.games.trident.pieces import CONTROLS, PIECES
 
