@@ -17,15 +17,19 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import os
 import pkgutil
+import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cached_property
+from pathlib import Path
 from typing import Any
 
 from kikimimi.games.base import FIELD, Bots, GameEngine, SetupError, StepCheck, hand
 
 DEFAULT_GAME = "trident"  # a script without a set-up line, a config without `game`
+GAME_PATH = "KIKIMIMI_GAME_PATH"  # more folders of game packages (os.pathsep between), besides the shipped
 
 
 class UnknownGame(KeyError):
@@ -142,6 +146,17 @@ class GameInfo:
     def package(self) -> str:
         """The game's package (where its entry, and so its loader, is defined)."""
         return self.game_class.__module__
+
+    @property
+    def folder(self) -> Path:
+        """The folder of the game's package."""
+        return Path(str(sys.modules[self.package].__file__)).parent
+
+    def data_file(self, kind: str, name: str, shipped: Path) -> Path:
+        """One of the game's files (kind: catalog, decks, tables, rules): the one its package carries in
+        `data/<kind>/` (a game added in its own folder), else the shipped one in `shipped`."""
+        own = self.folder / "data" / kind / name
+        return own if own.exists() else shipped / name
 
     @property
     def bench(self) -> str | None:
@@ -274,6 +289,12 @@ def _discover() -> None:
     for module in pkgutil.iter_modules(package.__path__):
         if module.ispkg:
             importlib.import_module(f"{package.__name__}.{module.name}")
+    for folder in filter(None, os.environ.get(GAME_PATH, "").split(os.pathsep)):
+        if folder not in sys.path:
+            sys.path.append(folder)
+        for module in pkgutil.iter_modules([folder]):
+            if module.ispkg:
+                importlib.import_module(module.name)
     _discovered = True
 
 
