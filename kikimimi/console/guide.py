@@ -32,15 +32,10 @@ def guide(report: Mapping[str, Any], state: Any = None, game_guide: Callable[...
 
 
 def load_guide(info: Any) -> Callable[..., Any] | None:
-    """The game's guide function, if its GameInfo names one (`guide = "module:function"`)."""
-    target = getattr(info, "guide", None)
-    if not target:
-        return None
-    from kikimimi.games.registry import load
-
+    """The game's guide function, if its UI object has one."""
     try:
-        return load(target)
-    except Exception:
+        return info.guide_function()
+    except Exception:  # a UI that cannot be imported: the generic guide, as without one
         return None
 
 

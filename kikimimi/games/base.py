@@ -14,7 +14,9 @@ reader that the game keeps in its state until every seat has chosen; what each s
 from __future__ import annotations
 
 import importlib
-from collections.abc import Mapping
+import random
+import sys
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any, ClassVar, Generic, NamedTuple, Protocol, TypeVar
@@ -193,6 +195,23 @@ class Game(Protocol, Generic[S]):
     def is_over(self, state: S) -> bool: ...
 
 
+class Bots(Protocol):
+    """Bots that play seats through the same taps a player makes.
+
+    `next_event(state)` is the next tap (or referee action) a bot makes, for any seat not in `humans`;
+    None when the game waits for a human seat or is over. A good bot decides from
+    `game.observe(state, seat)` only; the driver may read the state to know whose move it is.
+    """
+
+    def next_event(self, state: Any, humans: Collection[int] = ()) -> Event | None: ...
+
+
+BotFactory = Callable[[int, Mapping[str, Any]], Bots]  # (seed, set-up) -> bots for every seat
+# One step's check, (before, event, effects, after) -> a sentence per problem (empty: all holds): what
+# must hold after every event (invariants) and what no output may hear (privacy).
+StepCheck = Callable[[Any, Event, Sequence[Effect], Any], list[str]]
+
+
 class SetupError(ValueError):
     """A set-up that cannot start a game; the message says which key and why (the one for every game)."""
 
@@ -219,6 +238,33 @@ class GameEngine(Generic[S]):
     seats: ClassVar[int] = 2  # seats of the game (a game whose count is in its state: `seat_count`)
     tags: ClassVar[frozenset[str]] = frozenset()  # every piece and control id the game knows
     no_such_action: ClassVar[str] = "unknown referee action"  # the Priest's alert for any other action
+    default_bot: ClassVar[str] = "bot"
+    ladder: ClassVar[ModuleType | None] = None  # ranks, peerage and streaks from this game's results
+
+    # -- capabilities: the table, simulate and the conformance suite call these -------------------
+
+    def bots(self) -> Mapping[str, BotFactory]:
+        """The game's bots by name (the default one named `default_bot`)."""
+        return {}
+
+    def invariants(self, before: S, event: Event, effects: Sequence[Effect], after: S) -> list[str]:
+        """What must hold after every event, one sentence per broken rule. Every game has some: the
+        conformance suite refuses a game that keeps this default."""
+        return []
+
+    def privacy(self, before: S, event: Event, effects: Sequence[Effect], after: S) -> list[str]:
+        """What was said where it may not be heard, one sentence per leak (the suite requires one too)."""
+        return []
+
+    def clock(self, state: S) -> tuple[int, int] | None:
+        """The seat the table waits for and its seconds (None: no clock now). The live table restarts its
+        timer whenever this changes, warns the seat 10 s before and then sends Referee("timeout")."""
+        return None
+
+    def prepare(self, setup: Mapping[str, Any], rng: random.Random) -> dict[str, Any]:
+        """The set-up with what the table draws at random when it begins a game (Numeron practice's
+        secret): journaled with the set-up, so replay and resume need no randomness."""
+        return dict(setup)
 
     # -- what a game writes ---------------------------------------------------------------------
 
@@ -307,6 +353,7 @@ class GameEngine(Generic[S]):
     def _report_module(cls) -> ModuleType:
         module = cls.__dict__.get("_report")
         if module is None:
-            module = importlib.import_module(cls.__module__.rpartition(".")[0] + ".report")
+            package = sys.modules[cls.__module__].__package__  # the game's package, from any of its modules
+            module = importlib.import_module(f"{package}.report")
             cls._report = module  # type: ignore[attr-defined]
         return module

@@ -1,10 +1,12 @@
 """The game registry: every game of the table declares itself here once, with its metadata.
 
 In the spirit of OpenSpiel's `register_game` and python-chess's variants: a game package
-(`kikimimi/games/<package>/__init__.py`) builds one `GameInfo` and calls `register(info)`. The table,
-journal, replay, voice, console, bring-up, decks, records and the conformance suite ask the registry
-and never name a game. The engine, bots, console view and benchmark are named by `module:attribute`
-strings and imported on first use, so that listing the games costs no engine imports.
+(`kikimimi/games/<package>/__init__.py`) builds one small `GameInfo` (what listing and set-up need) and
+calls `register(info)`. The table, journal, replay, voice, console, bring-up, decks, records and the
+conformance suite ask the registry and never name a game. The entry holds two loaders: the game class
+(a `GameEngine`, whose typed methods are the game's capabilities: bots, invariants, privacy, clock,
+prepare, ladder) and the UI object (`GameUI`); each is imported on first use, so that listing the games
+costs no engine imports. A benchmark is the package's `bench` module.
 
 Adding a game: its package under `kikimimi/games/<package>/` (which registers itself), its catalogs
 `voices/catalog/<id>.{ja,en}.toml`, its deck `devices/decks/<id>.toml`, its rules page
@@ -14,15 +16,20 @@ Adding a game: its package under `kikimimi/games/<package>/` (which registers it
 from __future__ import annotations
 
 import importlib
+import importlib.util
+import os
 import pkgutil
-from collections.abc import Callable, Collection, Mapping, Sequence
-from dataclasses import dataclass, field
+import sys
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from functools import cached_property
-from typing import Any, Protocol
+from pathlib import Path
+from typing import Any
 
-from kikimimi.games.base import FIELD, Effect, Event, Game, SetupError, hand
+from kikimimi.games.base import FIELD, Bots, GameEngine, SetupError, StepCheck, hand
 
 DEFAULT_GAME = "trident"  # a script without a set-up line, a config without `game`
+GAME_PATH = "KIKIMIMI_GAME_PATH"  # more folders of game packages (os.pathsep between), besides the shipped
 
 
 class UnknownGame(KeyError):
@@ -93,68 +100,77 @@ class RefereeAction:
     params: tuple[str, ...] = ()
 
 
-class Bots(Protocol):
-    """Bots that play seats through the same taps a player makes.
+@dataclass(frozen=True)
+class GameUI:
+    """What the console, the demo and bring-up need of a game: kept apart from the game class, so that
+    no engine module imports `rich` and a table without a screen loads none of it."""
 
-    `next_event(state)` is the next tap (or referee action) a bot makes, for any seat not in `humans`;
-    None when the game waits for a human seat or is over. A good bot decides from
-    `game.observe(state, seat)` only; the driver may read the state to know whose move it is.
-    """
-
-    def next_event(self, state: Any, humans: Collection[int] = ()) -> Event | None: ...
-
-
-# What a game's privacy check returns for one step: a sentence per leak, empty when nothing leaked.
-PrivacyCheck = Callable[[Any, Event, Sequence[Effect], Any], list[str]]
-# What a game's invariants return for one step (before, event, effects, after): a sentence per broken rule.
-InvariantCheck = Callable[[Any, Event, Sequence[Effect], Any], list[str]]
+    view: Callable[..., Any] | None = None  # (report, *, reveal, players=None, titles=None) -> rich Text:
+    #   the console's (and the demo's) panel of the game
+    guide: Callable[[Mapping[str, Any], Any], list[str]] | None = None  # (report, state) -> what the
+    #   Priest is told the table waits for ("give seat 2 two pieces"); without one, whose turn it is
+    keyboard: Callable[..., Any] | None = None  # (seat, seed, console) -> an object with
+    #   decide(state) -> Event | "quit": a person plays one seat of the demo from the keyboard
+    tag_phrase: Callable[[str, str], tuple[str, dict[str, Any]]] | None = None  # (tag id, role) -> the
+    #   phrase that names a tag on a reader in bring-up (privacy as in play); else "a tag of the deck"
 
 
 @dataclass(frozen=True)
 class GameInfo:
-    """What the table knows about a game: everything but its rules."""
+    """A game's small eager entry: what listing and set-up need. The game class (rules and capabilities)
+    is imported on first use of `game`, the UI object on first use of a view, guide, keyboard or tag
+    phrase: listing the games imports no engine."""
 
     id: str  # in set-up lines, configs, decks, journals, catalogs (`voices/catalog/<id>.<lang>.toml`)
     titles: Mapping[str, str]  # language -> title ("ja", "en")
     seats: tuple[int, int]  # fewest and most seats
-    engine: str  # "module:Class" of the Game
+    game_class: Callable[[], type[GameEngine[Any]]]  # imports and returns the game class
     pieces: tuple[str, ...]  # canonical piece ids (a deck gives each one tag)
     controls: tuple[str, ...] = ()  # control ids (a deck may give each several tags, e.g. one per seat)
     setup_keys: tuple[SetupKey, ...] = ()
     seat_key: str | None = None  # the set-up key that gives the seat count (6 nimmt!'s `players`)
     setup_check: Callable[[Mapping[str, Any]], str | None] | None = None  # rules across keys
     extra_readers: tuple[str, ...] = ()  # reader roles besides field and hand:N
-    bots: Mapping[str, str] = field(default_factory=dict)  # name -> "module:factory(seed, setup) -> Bots"
-    default_bot: str = "bot"
-    view: str | None = None  # "module:function(report, *, reveal, players, titles) -> rich Text": the
-    #   console's (and the demo's) panel of the game
-    tag_phrase: str | None = None  # "module:function(tag_id, role) -> (key, params)": how bring-up names a
-    #   tag of this game on a reader (privacy as in play); without it bring-up says "a tag of the deck"
-    keyboard: str | None = None  # "module:Class(seat, seed, console)" with decide(state) -> Event | "quit":
-    #   a person plays one seat of the demo from the keyboard
-    guide: str | None = None  # "module:function(report, state) -> list[str]": what the Priest is told the
-    #   table waits for ("give seat 2 two pieces from the basket"); without one, whose turn it is
+    ui: Callable[[], GameUI] | None = None  # imports and returns the game's UI object
     referee_actions: tuple[RefereeAction, ...] = ()
-    privacy: str | None = None  # "module:function" (a PrivacyCheck) for the conformance suite
-    invariants: str | None = None  # "module:function" (an InvariantCheck): what must hold after every
-    #   event (simulate and the conformance suite check it; the suite refuses a game without one)
-    bench: str | None = None  # a module with add_arguments(parser) and run(args): `kikimimi bench <id>`
-    clock: str | None = None  # "module:function(state) -> (seat, seconds) | None": the seat the table
-    #   waits for and its time; the live table restarts its timer whenever that changes, warns the seat
-    #   10 s before and then sends Referee("timeout") (journaled like any event)
-    prepare: str | None = None  # "module:function(setup, rng: random.Random) -> setup": what the table
-    #   draws at random when it begins a new game (Numeron practice's secret), stored in the set-up in the
-    #   journal so that replay and resume need no randomness; never called on replay or resume
-    ladder: str | None = None  # a module of ranks, peerage and streaks derived from this game's results
-    #   (records compute them from this game's results only; games without one keep plain results)
     max_events: int = 5000  # a bot game longer than this is a bug (the conformance suite's bound)
     summary: str = ""  # one line for `kikimimi games`
 
     # -- the game and its set-up --------------------------------------------------------------------
 
     @cached_property
-    def game(self) -> Game:
-        return load(self.engine)()
+    def game(self) -> GameEngine[Any]:
+        return self.game_class()()
+
+    @property
+    def package(self) -> str:
+        """The game's package (where its entry, and so its loader, is defined)."""
+        return self.game_class.__module__
+
+    @property
+    def folder(self) -> Path:
+        """The folder of the game's package."""
+        return Path(str(sys.modules[self.package].__file__)).parent
+
+    def data_file(self, kind: str, name: str, shipped: Path) -> Path:
+        """One of the game's files (kind: catalog, decks, tables, rules): the one its package carries in
+        `data/<kind>/` (a game added in its own folder), else the shipped one in `shipped`."""
+        own = self.folder / "data" / kind / name
+        return own if own.exists() else shipped / name
+
+    @property
+    def bench(self) -> str | None:
+        """`kikimimi bench <id>`: the package's `bench` module (add_arguments, run) when it has one;
+        found without importing it."""
+        module = f"{self.package}.bench"
+        try:
+            return module if importlib.util.find_spec(module) is not None else None
+        except ModuleNotFoundError:
+            return None
+
+    @cached_property
+    def _ui(self) -> GameUI:
+        return self.ui() if self.ui is not None else GameUI()
 
     @property
     def catalog(self) -> str:
@@ -210,42 +226,45 @@ class GameInfo:
     # -- what the table asks for on demand ------------------------------------------------------------
 
     def new_bots(self, seed: int, setup: Mapping[str, Any] | None = None, name: str | None = None) -> Bots:
-        factory = self.bots.get(name or self.default_bot)
+        game = self.game
+        factories = game.bots()
+        factory = factories.get(name or game.default_bot)
         if factory is None:
-            raise KeyError(f"{self.id} has no bot {name!r} (bots: {', '.join(self.bots) or 'none'})")
-        return load(factory)(seed, dict(setup or self.setup_defaults))
+            raise KeyError(f"{self.id} has no bot {name!r} (bots: {', '.join(factories) or 'none'})")
+        return factory(seed, dict(setup or self.setup_defaults))
 
     def view_function(self) -> Callable[..., Any] | None:
         """The game's console panel: f(report, *, reveal, players=None, titles=None) -> rich Text."""
-        return load(self.view) if self.view else None
+        return self._ui.view
+
+    def guide_function(self) -> Callable[[Mapping[str, Any], Any], list[str]] | None:
+        return self._ui.guide
+
+    def keyboard_class(self) -> Callable[..., Any] | None:
+        return self._ui.keyboard
 
     def prepare_setup(self, setup: Mapping[str, Any], rng: Any) -> dict[str, Any]:
         """The set-up with the table's random draws made (the game's `prepare`), ready to journal."""
-        return dict(load(self.prepare)(dict(setup), rng)) if self.prepare else dict(setup)
+        return dict(self.game.prepare(dict(setup), rng))
 
     def name_tag(self, tag_id: str, role: str) -> tuple[str, dict[str, Any]]:
         """The phrase that names a tag of this game on a reader (bring-up)."""
-        if self.tag_phrase:
-            return load(self.tag_phrase)(tag_id, role)
+        if self._ui.tag_phrase is not None:
+            return self._ui.tag_phrase(tag_id, role)
         return "bringup.known_tag", {}
 
     def clock_function(self) -> Callable[[Any], tuple[int, int] | None] | None:
-        return load(self.clock) if self.clock else None
+        """The game's turn clock; None for a game that keeps none (its class has the default)."""
+        game = self.game
+        return game.clock if type(game).clock is not GameEngine.clock else None
 
-    def privacy_check(self) -> PrivacyCheck | None:
-        return load(self.privacy) if self.privacy else None
+    def privacy_check(self) -> StepCheck | None:
+        game = self.game
+        return game.privacy if type(game).privacy is not GameEngine.privacy else None
 
-    def invariant_check(self) -> InvariantCheck | None:
-        return load(self.invariants) if self.invariants else None
-
-
-def load(target: str) -> Any:
-    """`package.module:attribute` imported and looked up."""
-    module, _, attribute = target.partition(":")
-    value: Any = importlib.import_module(module)
-    for part in attribute.split("."):
-        value = getattr(value, part)
-    return value
+    def invariant_check(self) -> StepCheck | None:
+        game = self.game
+        return game.invariants if type(game).invariants is not GameEngine.invariants else None
 
 
 _REGISTRY: dict[str, GameInfo] = {}
@@ -270,6 +289,12 @@ def _discover() -> None:
     for module in pkgutil.iter_modules(package.__path__):
         if module.ispkg:
             importlib.import_module(f"{package.__name__}.{module.name}")
+    for folder in filter(None, os.environ.get(GAME_PATH, "").split(os.pathsep)):
+        if folder not in sys.path:
+            sys.path.append(folder)
+        for module in pkgutil.iter_modules([folder]):
+            if module.ispkg:
+                importlib.import_module(module.name)
     _discovered = True
 
 

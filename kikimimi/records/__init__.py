@@ -1,7 +1,7 @@
 """Players, meetings and every game's results; ranks, peerage and streaks from a game's own ladder.
 
 Only results are stored; everything else is derived by pure functions. A game's ranks live in its
-own package (`GameInfo.ladder`: the Trident's is `kikimimi.games.trident.ladder`, see
+own package (the game class's `ladder`: the Trident's is `kikimimi.games.trident.ladder`, see
 docs/rules/ranks.md) and are computed from that game's results only.
 """
 

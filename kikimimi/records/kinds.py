@@ -2,13 +2,12 @@
 
 A meeting is a full trial (10 games), a half trial (5) or a contest (as many as the Priest sets), of
 one registered game. Full and half trials are the official meetings; what "official" brings (ranks,
-peerage, streaks) is the rule of a game's ladder, a module the game names in `GameInfo.ladder` and
+peerage, streaks) is the rule of a game's ladder, a module the game names in the game class's `ladder` and
 that sees that game's results only. A game without a ladder keeps plain results and standings.
 """
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Mapping
 from types import ModuleType
 
@@ -33,10 +32,9 @@ def ladder(game: str) -> ModuleType | None:
     """The module holding `game`'s ranks, peerage and streaks; None for a game without one (or a game
     this kikimimi no longer knows: its results stay, they rank nothing)."""
     try:
-        target = get_info(game).ladder
+        return get_info(game).game.ladder
     except UnknownGame:
         return None
-    return importlib.import_module(target) if target else None
 
 
 def ladder_games() -> list[str]:

@@ -2,7 +2,7 @@
 
 Every registered game's results are kept (a meeting is of one game; each game and result names it).
 Only results are stored; ranks, peerage, streaks and crashes are derived from them on every read by
-the game's own ladder (`GameInfo.ladder`), from that game's results only. A meeting is `open` while
+the game's own ladder (the game class's `ladder`), from that game's results only. A meeting is `open` while
 its games are played, `finished` once settled (only finished meetings count) or `abandoned` (kept,
 never counted). A meeting may span several tables, each playing its own games (see `TableInfo`).
 

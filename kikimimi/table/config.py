@@ -83,7 +83,7 @@ class TableConfig:
             return cached
         path = self.deck_paths.get(game)
         if path is None and self.simulated:
-            path = data_dir("devices") / "decks" / f"{game}-sim.toml"
+            path = get_info(game).data_file("decks", f"{game}-sim.toml", data_dir("devices") / "decks")
         if path is None:
             raise TableConfigError(f"{self.source}: no deck for {game}; enroll its tags (kikimimi enroll --game "
                                    f"{game} --deck FILE) and add it under [decks] as {game} = \"FILE\"")
@@ -122,7 +122,11 @@ def _missing_hardware(info: GameInfo, setup: dict[str, Any], roles: set[str], ou
 
 def default_config_path(game: str = DEFAULT_GAME) -> Path:
     """A game's simulated table (the default game's unless told)."""
-    return data_dir("devices") / "tables" / f"{game}-sim.toml"
+    shipped = data_dir("devices") / "tables"
+    try:
+        return get_info(game).data_file("tables", f"{game}-sim.toml", shipped)
+    except UnknownGame:  # said by whoever loads it: no such file
+        return shipped / f"{game}-sim.toml"
 
 
 def _resolve(base: Path, value: str, shipped: str) -> Path:

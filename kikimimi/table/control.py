@@ -43,7 +43,7 @@ from typing import TYPE_CHECKING, Any
 
 from kikimimi.devices.events import ReaderHealth
 from kikimimi.games.base import Alert, Effect, Event, GameOver, Outcome, Referee, Say, Scan, seat_of
-from kikimimi.games.registry import games, load
+from kikimimi.games.registry import games
 from kikimimi.records.names import echoed
 from kikimimi.table.journal import event_from_json
 from kikimimi.table.loop import Step
@@ -218,11 +218,11 @@ def volume_level(volume: float) -> float:
 
 def guide_lines(info: Any, report: Mapping[str, Any], state: Any) -> tuple[list[str] | None, str]:
     """The game's own guide lines (None when it has none), and why it failed ("" when it did not)."""
-    if not getattr(info, "guide", None):
-        return None, ""
     try:
-        game_guide = load(info.guide)
+        game_guide = info.guide_function()
     except Exception:  # a guide that cannot be imported: the console's generic lines, as without one
+        return None, ""
+    if game_guide is None:
         return None, ""
     try:
         return [str(line) for line in game_guide(report, state)], ""

@@ -15,7 +15,6 @@ from pathlib import Path
 
 from rich.console import Console
 
-from kikimimi.games.registry import load
 from kikimimi.table.config import TableConfig
 from kikimimi.table.feed import FeedError, SimTapper
 from kikimimi.table.live import LiveTable, open_table
@@ -29,7 +28,7 @@ def run_demo(config: TableConfig, args: argparse.Namespace) -> int:
     console = Console(highlight=False)
     setup_logging(console, quiet=True)
     info = config.info
-    if args.seat and not info.keyboard:
+    if args.seat and not info.keyboard_class():
         console.print(f"[red]kikimimi demo: {info.title('en')} has no keyboard player yet; watch the bots, or play "
                       f"any seat from the console's virtual table (kikimimi play --console)[/red]")
         return 2
@@ -63,12 +62,14 @@ def _play(table: LiveTable, args: argparse.Namespace, console: Console) -> int:
                   + ", ".join(f"{n} {s}" for n, s in audio.items()), style="dim")
     log_steps(table, console, seat=args.seat)
     tapper = SimTapper(loop, table.hub)
-    name = getattr(args, "bots", None) or ("strong" if args.seat and "strong" in info.bots else None)
-    if name and name not in info.bots:
-        console.print(f"[red]kikimimi demo: --bots {name}: {info.title('en')} has bots {', '.join(info.bots)}[/red]")
+    bot_names = tuple(info.game.bots())
+    name = getattr(args, "bots", None) or ("strong" if args.seat and "strong" in bot_names else None)
+    if name and name not in bot_names:
+        console.print(f"[red]kikimimi demo: --bots {name}: {info.title('en')} has bots {', '.join(bot_names)}[/red]")
         return 2
     bots = info.new_bots(args.seed, setup, name)
-    human = load(info.keyboard)(args.seat, args.seed, console) if args.seat else None
+    keyboard = info.keyboard_class()
+    human = keyboard(args.seat, args.seed, console) if args.seat and keyboard is not None else None
     if human is not None and hasattr(human, "observe"):
         loop.listeners.append(lambda step: human.observe(step.event))  # the order pieces reach the seat
     humans = (args.seat,) if args.seat else ()

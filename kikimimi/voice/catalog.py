@@ -30,6 +30,7 @@ use it without a sound stack.
 
 from __future__ import annotations
 
+import contextlib
 import re
 import string
 import tomllib
@@ -129,16 +130,22 @@ class Catalog:
             from kikimimi.games.registry import DEFAULT_GAME
 
             namespace = DEFAULT_GAME
+        own = folder is None and namespace not in (None, COMMON)  # a game's file may be in its own folder
         folder = folder or data_dir("voices") / "catalog"
         if namespace is None:
             files = sorted(folder.glob(f"*.{lang}.toml"))
         else:
-            names = dict.fromkeys((f"{COMMON}.{lang}.toml", f"{namespace}.{lang}.toml"))
-            files = [folder / name for name in names if (folder / name).exists()]
+            game_file = folder / f"{namespace}.{lang}.toml"
+            if own:
+                from kikimimi.games.registry import UnknownGame, get_info
+
+                with contextlib.suppress(UnknownGame):
+                    game_file = get_info(namespace).data_file("catalog", game_file.name, folder)
+            files = list(dict.fromkeys(p for p in (folder / f"{COMMON}.{lang}.toml", game_file) if p.exists()))
+            if not game_file.exists():
+                raise CatalogError(f"no phrase catalog {namespace}.{lang}.toml in {folder}")
         if not files:
             raise CatalogError(f"no phrase catalog for language {lang!r} in {folder} (expected *.{lang}.toml)")
-        if namespace is not None and not (folder / f"{namespace}.{lang}.toml").exists():
-            raise CatalogError(f"no phrase catalog {namespace}.{lang}.toml in {folder}")
         phrases: dict[str, Phrase] = {}
         values: dict[str, dict[str, tuple[str, str]]] = {}
         param_types: dict[str, str] = dict(PARAM_TYPES)

@@ -535,7 +535,6 @@ def test_seat_and_choice_questions_for_up_to_ten_seats():
 
 
 def test_a_games_own_guide_is_shown_when_its_info_names_one(table, monkeypatch):
-    import kikimimi.table.control as control  # the guide is taken where the game's state is: the table
 
     seen = []
 
@@ -543,7 +542,7 @@ def test_a_games_own_guide_is_shown_when_its_info_names_one(table, monkeypatch):
         seen.append(state)
         return [f"Priest: phase {report['phase']}, give seat 1 five pieces."]
 
-    monkeypatch.setattr(control, "load", lambda target: game_guide)
+    monkeypatch.setattr(type(table.loop.info), "guide_function", lambda info: game_guide)
 
     async def script(app, pilot):
         assert shown(app, "#guide") == "Priest: phase deal, give seat 1 five pieces."

@@ -25,10 +25,12 @@ def test_a_games_own_guide_is_used_and_a_failing_one_falls_back():
 
 
 def test_a_guide_is_loaded_from_the_game_info_when_it_names_one():
-    assert load_guide(SimpleNamespace(guide=None)) is None
-    assert load_guide(SimpleNamespace()) is None
-    assert load_guide(SimpleNamespace(guide="kikimimi.console.guide:generic_guide")) is generic_guide
-    assert load_guide(SimpleNamespace(guide="kikimimi.no.such:thing")) is None
+    def broken_ui():
+        raise ImportError("kikimimi.no.such")
+
+    assert load_guide(SimpleNamespace(guide_function=lambda: None)) is None
+    assert load_guide(SimpleNamespace(guide_function=lambda: generic_guide)) is generic_guide
+    assert load_guide(SimpleNamespace(guide_function=broken_ui)) is None
 
 
 def test_the_trident_names_its_guide_in_the_registry():

@@ -31,11 +31,11 @@ def test_shipped_sim_deck_is_the_generated_one_and_loads():
 
 @pytest.mark.parametrize("info", games(), ids=lambda info: info.id)
 def test_every_game_has_its_generated_sim_deck_and_no_tag_of_another_game(info):
-    deck = load_deck(data_dir("devices") / "decks" / f"{info.id}-sim.toml")
+    deck = load_deck(info.data_file("decks", f"{info.id}-sim.toml", data_dir("devices") / "decks"))
     assert deck.game == info.id and set(deck.tags.values()) == set(info.pieces) | set(info.controls)
     for other in games():
         if other is not info:
-            other_deck = load_deck(data_dir("devices") / "decks" / f"{other.id}-sim.toml")
+            other_deck = load_deck(other.data_file("decks", f"{other.id}-sim.toml", data_dir("devices") / "decks"))
             assert not set(deck.tags) & set(other_deck.tags), f"{info.id} and {other.id} share simulated UIDs"
 
 

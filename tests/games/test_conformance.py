@@ -6,8 +6,11 @@ breaks a promise fails here under its own id.
 
 from __future__ import annotations
 
+import inspect
 import json
 import random
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -44,10 +47,30 @@ def test_the_registry_entry_is_complete(info):
     assert info.pieces and len(set(info.pieces)) == len(info.pieces)
     assert not set(info.pieces) & set(info.controls)
     assert isinstance(info.game, GameEngine), "an engine builds on the shared base"
-    assert info.bots and info.privacy, "a game declares its bots and what is private"
-    assert (data_dir("devices") / "decks" / f"{info.id}-sim.toml").exists()
-    assert (data_dir("devices") / "tables" / f"{info.id}-sim.toml").exists()
-    assert (Path(__file__).parents[2] / "docs" / "rules" / f"{info.id}.md").exists()
+    assert info.game.bots() and info.privacy_check(), "a game declares its bots and what is private"
+    assert info.game.default_bot in info.game.bots()
+    assert info.data_file("decks", f"{info.id}-sim.toml", data_dir("devices") / "decks").exists()
+    assert info.data_file("tables", f"{info.id}-sim.toml", data_dir("devices") / "tables").exists()
+    assert info.data_file("rules", f"{info.id}.md", Path(__file__).parents[2] / "docs" / "rules").exists()
+
+
+CAPABILITIES = ("initial", "tap", "end", "referee", "summary", "observe", "report", "bots", "invariants",
+                "privacy", "clock", "prepare")
+
+
+def test_each_capability_takes_what_the_base_class_passes(info):
+    """The hooks are typed methods of GameEngine: a game's own takes the same positional parameters."""
+    def positional(function):
+        return [p.kind for p in inspect.signature(function).parameters.values()
+                if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+
+    for name in CAPABILITIES:
+        mine = getattr(info.game, name)
+        base = getattr(GameEngine, name).__get__(info.game)
+        assert len(positional(mine)) == len(positional(base)), f"{info.id}.{name}{inspect.signature(mine)}"
+    ladder = info.game.ladder
+    needs = ("replay", "player_status", "seat_order", "pack_game")
+    assert ladder is None or all(callable(getattr(ladder, f, None)) for f in needs)
 
 
 def test_bot_games_end_without_raising_mutating_or_leaking(info, bot_games):
@@ -214,3 +237,12 @@ def test_undo_takes_back_the_last_accepted_event_past_a_refused_tap(info, bot_ga
     session.feed(Scan(FIELD, None, "deadbeef"))
     session.feed(Referee("undo"))
     assert info.game.report(session.state) == before
+
+
+def test_listing_the_games_imports_no_engine():
+    """`kikimimi games` reads the eager entries only: no game class, bot, view or rich panel is loaded."""
+    code = ("import sys; from kikimimi.cli import main; main(['games']); "
+            "print(sorted(m for m in sys.modules if m.startswith('kikimimi.games.') and m.count('.') > 2))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    loaded = eval(out.strip().splitlines()[-1])  # noqa: S307 - our own subprocess's printed list
+    assert loaded and all(m.rsplit(".", 1)[1] in ("pieces", "cards") for m in loaded), loaded

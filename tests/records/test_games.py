@@ -14,7 +14,7 @@ from rich.console import Console
 
 from kikimimi.cli import main
 from kikimimi.games import registry
-from kikimimi.games.base import Outcome
+from kikimimi.games.base import GameEngine, Outcome
 from kikimimi.games.registry import DEFAULT_GAME, GameInfo
 from kikimimi.games.trident.ladder import Rank
 from kikimimi.records import schema
@@ -27,7 +27,7 @@ from kikimimi.records.view import meeting_view, players_table, standings_table
 
 TRIO = {1: "Ann", 2: "Bob", 3: "Cid"}
 FOUR = {1: "Ann", 2: "Bob", 3: "Cid", 4: "Dee"}
-CARDS = GameInfo(id="cards", titles={"en": "Cards"}, seats=(2, 10), engine="nowhere:Cards", pieces=("c1",))
+CARDS = GameInfo(id="cards", titles={"en": "Cards"}, seats=(2, 10), game_class=lambda: GameEngine, pieces=("c1",))
 
 
 @pytest.fixture(autouse=True)

@@ -2,7 +2,7 @@
 
 from kikimimi.games.base import Referee, Scan
 from kikimimi.games.session import Session
-from kikimimi.games.trident import Trident
+from kikimimi.games.trident.engine import Trident
 from kikimimi.games.trident.guide import guide, pieces
 
 DEAL = {

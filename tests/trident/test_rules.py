@@ -6,7 +6,7 @@ from trident_table import Table, hands_with
 
 from kikimimi.games.base import Alert, GameOver, Referee, Say
 from kikimimi.games.session import Session
-from kikimimi.games.trident import Trident
+from kikimimi.games.trident.engine import Trident
 from kikimimi.games.trident.pieces import CONTROLS, PIECES, PieceClass
 from kikimimi.games.trident.state import IN_BASKET
 

@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from kikimimi.games.base import FIELD, Effect, Referee, Say, Scan, hand
-from kikimimi.games.trident import Trident, TridentState
+from kikimimi.games.trident.engine import Trident
 from kikimimi.games.trident.invariants import check
+from kikimimi.games.trident.state import TridentState
 
 # A deal where nobody holds anything special, with room for each test to add what it needs.
 DEFAULT_HANDS = {

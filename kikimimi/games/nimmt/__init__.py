@@ -1,7 +1,22 @@
 """6 nimmt!: 2 to 10 players choose cards in secret; the 6th card of a row takes it."""
 
+from typing import Any
+
+from kikimimi.games.base import GameEngine
 from kikimimi.games.nimmt.pieces import CONTROLS, PIECES
-from kikimimi.games.registry import GameInfo, SetupKey, register
+from kikimimi.games.registry import GameInfo, GameUI, SetupKey, register
+
+
+def _game() -> type[GameEngine[Any]]:
+    from kikimimi.games.nimmt.engine import Nimmt
+
+    return Nimmt
+
+
+def _ui() -> GameUI:
+    from kikimimi.games.nimmt.view import state_text
+
+    return GameUI(view=state_text)
 
 
 def _setup_check(setup: dict) -> str | None:
@@ -14,7 +29,8 @@ INFO = register(GameInfo(
     id="nimmt",
     titles={"ja": "ニムト", "en": "6 nimmt!"},
     seats=(2, 10),
-    engine="kikimimi.games.nimmt.engine:Nimmt",
+    game_class=_game,
+    ui=_ui,
     pieces=PIECES,
     controls=CONTROLS,
     setup_keys=(
@@ -24,13 +40,6 @@ INFO = register(GameInfo(
     ),
     seat_key="players",
     setup_check=_setup_check,
-    bots={"bot": "kikimimi.games.nimmt.bots:table_bots",
-          "random": "kikimimi.games.nimmt.bots:random_bots",
-          "safest": "kikimimi.games.nimmt.bots:safest_bots"},
-    view="kikimimi.games.nimmt.view:state_text",
-    privacy="kikimimi.games.nimmt.invariants:privacy_leaks",
-    invariants="kikimimi.games.nimmt.invariants:check",
-    bench="kikimimi.games.nimmt.bench",
     max_events=20000,
     summary="2-10 players choose cards in secret; the 6th card of a row takes its bullheads",
 ))

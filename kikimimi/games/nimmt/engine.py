@@ -10,7 +10,20 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from kikimimi.games.base import SPEAKER, Alert, Effect, GameEngine, GameOver, Outcome, Say, SetupError, hand, seat_of
+from kikimimi.games.base import (
+    SPEAKER,
+    Alert,
+    BotFactory,
+    Effect,
+    GameEngine,
+    GameOver,
+    Outcome,
+    Say,
+    SetupError,
+    hand,
+    seat_of,
+)
+from kikimimi.games.nimmt.invariants import check, privacy_leaks
 from kikimimi.games.nimmt.phrases import CARD_KEYS
 from kikimimi.games.nimmt.pieces import BULLHEADS, CARD_OF, ROW_OF
 from kikimimi.games.nimmt.state import (
@@ -56,6 +69,13 @@ class Nimmt(GameEngine[NimmtState]):
 
     tags = frozenset(CARD_OF) | frozenset(ROW_OF)
     no_such_action = "unknown referee action (6 nimmt! has none of its own; undo is the table's)"
+    invariants = staticmethod(check)
+    privacy = staticmethod(privacy_leaks)
+
+    def bots(self) -> Mapping[str, BotFactory]:
+        from kikimimi.games.nimmt.bots import random_bots, safest_bots, table_bots
+
+        return {"bot": table_bots, "random": random_bots, "safest": safest_bots}
 
     def initial(self, setup: Mapping[str, Any] | None = None) -> NimmtState:
         setup = dict(setup or {})

@@ -5,8 +5,22 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from kikimimi.games.base import GameEngine
 from kikimimi.games.numeron.pieces import CONTROLS, PIECES
-from kikimimi.games.registry import GameInfo, SetupKey, register
+from kikimimi.games.registry import GameInfo, GameUI, SetupKey, register
+
+
+def game_class() -> type[GameEngine[Any]]:
+    from kikimimi.games.numeron.engine import Numeron
+
+    return Numeron
+
+
+def ui() -> GameUI:
+    from kikimimi.games.numeron.keyboard import KeyboardSeat
+    from kikimimi.games.numeron.view import state_text
+
+    return GameUI(view=state_text, keyboard=KeyboardSeat)
 
 
 def setup_check(setup: Mapping[str, Any]) -> str | None:
@@ -32,8 +46,8 @@ INFO = register(GameInfo(
     id="numeron",
     titles={"ja": "ヌメロン", "en": "Numeron"},
     seats=(2, 2),
-    engine="kikimimi.games.numeron.engine:Numeron",
-    keyboard="kikimimi.games.numeron.keyboard:KeyboardSeat",
+    game_class=game_class,
+    ui=ui,
     pieces=PIECES,
     controls=CONTROLS,
     setup_keys=(
@@ -45,13 +59,6 @@ INFO = register(GameInfo(
         SetupKey("secret", "", str, help="practice: the table's number (drawn when empty)"),
     ),
     setup_check=setup_check,
-    bots={"bot": "kikimimi.games.numeron.bots:numeron_bots"},
-    view="kikimimi.games.numeron.view:state_text",
-    privacy="kikimimi.games.numeron.invariants:privacy_leaks",
-    invariants="kikimimi.games.numeron.invariants:check",
-    bench="kikimimi.games.numeron.bench",
-    clock="kikimimi.games.numeron.clock:turn_clock",
-    prepare="kikimimi.games.numeron.practice:prepare",
     max_events=2000,
     summary="two players guess each other's number by EAT and BITE; seven items",
 ))

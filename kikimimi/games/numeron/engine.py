@@ -10,9 +10,12 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from kikimimi.games.base import SPEAKER, Alert, Effect, GameEngine, GameOver, Outcome, Say, hand
+from kikimimi.games.base import SPEAKER, Alert, BotFactory, Effect, GameEngine, GameOver, Outcome, Say, hand
+from kikimimi.games.numeron.clock import turn_clock
+from kikimimi.games.numeron.invariants import check, privacy_leaks
 from kikimimi.games.numeron.judge import class_word, judge, slash, solver_calls
 from kikimimi.games.numeron.pieces import CONTROLS, CTL_CLEAR, ITEMS, PIECES, klass, parse, place_name
+from kikimimi.games.numeron.practice import prepare as draw_prepare
 from kikimimi.games.numeron.state import (
     CALL,
     CHANGE_DIGIT,
@@ -45,6 +48,15 @@ class Numeron(GameEngine[NumeronState]):
 
     tags = frozenset(PIECES) | frozenset(CONTROLS)
     no_such_action = "Numeron has no such referee action"
+    invariants = staticmethod(check)
+    privacy = staticmethod(privacy_leaks)
+    clock = staticmethod(turn_clock)
+    prepare = staticmethod(draw_prepare)
+
+    def bots(self) -> Mapping[str, BotFactory]:
+        from kikimimi.games.numeron.bots import numeron_bots
+
+        return {"bot": numeron_bots}
 
     def initial(self, setup: Mapping[str, Any] | None = None) -> NumeronState:
         setup = setup or {}

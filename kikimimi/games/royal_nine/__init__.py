@@ -1,14 +1,33 @@
 """Royal Nine: two seats lay open cards in 3x3 grids around one face-down common card."""
 
-from kikimimi.games.registry import GameInfo, RefereeAction, SetupKey, register
+from typing import Any
+
+from kikimimi.games.base import GameEngine
+from kikimimi.games.registry import GameInfo, GameUI, RefereeAction, SetupKey, register
 from kikimimi.games.royal_nine.cards import CARDS, CONTROLS
+
+
+def load_game() -> type[GameEngine[Any]]:
+    """The game class, imported when a game is played."""
+    from kikimimi.games.royal_nine.engine import RoyalNine
+
+    return RoyalNine
+
+
+def load_ui() -> GameUI:
+    """The console's panel and the keyboard seat."""
+    from kikimimi.games.royal_nine.keyboard import KeyboardSeat
+    from kikimimi.games.royal_nine.view import state_text
+
+    return GameUI(view=state_text, keyboard=KeyboardSeat)
+
 
 INFO = register(GameInfo(
     id="royal-nine",
     titles={"ja": "ロイヤルナイン", "en": "Royal Nine"},
     seats=(2, 2),
-    engine="kikimimi.games.royal_nine.engine:RoyalNine",
-    keyboard="kikimimi.games.royal_nine.keyboard:KeyboardSeat",
+    game_class=load_game,
+    ui=load_ui,
     pieces=CARDS,
     controls=CONTROLS,  # cell-1..cell-9: one tag per seat each (the reader tells the seat)
     setup_keys=(
@@ -16,18 +35,10 @@ INFO = register(GameInfo(
         SetupKey("tens", False, bool, help="play with red-10 and blue-10"),
         SetupKey("rounds", 5, int, minimum=1, help="rounds; the higher total wins"),
     ),
-    bots={"bot": "kikimimi.games.royal_nine.bots:expectimax_bots",
-          "chatty": "kikimimi.games.royal_nine.bots:chatty_bots",
-          "greedy": "kikimimi.games.royal_nine.bots:greedy_bots",
-          "random": "kikimimi.games.royal_nine.bots:random_bots"},
-    view="kikimimi.games.royal_nine.view:state_text",
     referee_actions=(
         RefereeAction("reveal", "Reveal the common card", "x"),
         RefereeAction("next", "Next round", "z"),
     ),
-    privacy="kikimimi.games.royal_nine.invariants:privacy_leaks",
-    invariants="kikimimi.games.royal_nine.invariants:check",
-    bench="kikimimi.games.royal_nine.bench",
     max_events=2000,
     summary="two seats lay open cards around a face-down common card: straights, flushes, royal nine",
 ))

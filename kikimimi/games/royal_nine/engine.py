@@ -11,7 +11,19 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from kikimimi.games.base import FIELD, SPEAKER, Alert, Effect, GameEngine, GameOver, Outcome, Say, hand, refuse
+from kikimimi.games.base import (
+    FIELD,
+    SPEAKER,
+    Alert,
+    BotFactory,
+    Effect,
+    GameEngine,
+    GameOver,
+    Outcome,
+    Say,
+    hand,
+    refuse,
+)
 from kikimimi.games.royal_nine.cards import (
     CARD_SET,
     CELL_OF_TAG,
@@ -24,6 +36,7 @@ from kikimimi.games.royal_nine.cards import (
     TENS,
     cell_number,
 )
+from kikimimi.games.royal_nine.invariants import check, privacy_leaks
 from kikimimi.games.royal_nine.phrases import COMMON_CELL, EMPTY
 from kikimimi.games.royal_nine.scoring import grid_roles, score
 from kikimimi.games.royal_nine.state import (
@@ -51,6 +64,14 @@ class RoyalNine(GameEngine[RoyalNineState]):
     """Royal Nine for two seats."""
 
     tags = CARD_SET | CONTROL_SET
+    invariants = staticmethod(check)
+    privacy = staticmethod(privacy_leaks)
+
+    def bots(self) -> Mapping[str, BotFactory]:
+        from kikimimi.games.royal_nine import bots
+
+        return {"bot": bots.expectimax_bots, "chatty": bots.chatty_bots, "greedy": bots.greedy_bots,
+                "random": bots.random_bots}
 
     def initial(self, setup: Mapping[str, Any] | None = None) -> RoyalNineState:
         setup = setup or {}

@@ -1,20 +1,37 @@
 """Suhjong (数雀): a two-player equation game; roles declared by tapping, judged by the table."""
 
-from kikimimi.games.registry import GameInfo, SetupKey, register
+from collections.abc import Mapping
+from typing import Any
+
+from kikimimi.games.base import GameEngine
+from kikimimi.games.registry import GameInfo, GameUI, SetupKey, register
 from kikimimi.games.suhjong.pieces import CARDS, CONTROLS
 
 
-def _setup_check(setup):
+def _setup_check(setup: Mapping[str, Any]) -> str | None:
     from kikimimi.games.suhjong.engine import check_setup
 
     return check_setup(setup)
+
+
+def _suhjong() -> type[GameEngine[Any]]:
+    from kikimimi.games.suhjong.engine import Suhjong
+
+    return Suhjong
+
+
+def _panel() -> GameUI:
+    from kikimimi.games.suhjong.view import state_text
+
+    return GameUI(view=state_text)
 
 
 INFO = register(GameInfo(
     id="suhjong",
     titles={"ja": "数雀", "en": "Suhjong"},
     seats=(2, 2),
-    engine="kikimimi.games.suhjong.engine:Suhjong",
+    game_class=_suhjong,
+    ui=_panel,
     pieces=CARDS,
     controls=CONTROLS,
     setup_keys=(
@@ -25,13 +42,6 @@ INFO = register(GameInfo(
         SetupKey("hints", True, bool, help="say a better role after both declarations"),
     ),
     setup_check=_setup_check,
-    bots={"bot": "kikimimi.games.suhjong.bots:table_bots",
-          "random": "kikimimi.games.suhjong.bots:random_bots",
-          "greedy": "kikimimi.games.suhjong.bots:greedy_bots"},
-    view="kikimimi.games.suhjong.view:state_text",
-    privacy="kikimimi.games.suhjong.invariants:privacy_leaks",
-    invariants="kikimimi.games.suhjong.invariants:check",
-    bench="kikimimi.games.suhjong.bench",
     max_events=4000,
     summary="two players split five digits into an equation; fold, showdown, declare by tapping",
 ))

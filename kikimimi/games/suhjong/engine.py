@@ -14,6 +14,7 @@ from typing import Any
 from kikimimi.games.base import (
     FIELD,
     SPEAKER,
+    BotFactory,
     Effect,
     GameEngine,
     GameOver,
@@ -25,6 +26,7 @@ from kikimimi.games.base import (
 )
 from kikimimi.games.suhjong import solver
 from kikimimi.games.suhjong.equation import parse
+from kikimimi.games.suhjong.invariants import check, privacy_leaks
 from kikimimi.games.suhjong.phrases import OPERATOR_KEY
 from kikimimi.games.suhjong.pieces import (
     CARD_SET,
@@ -85,6 +87,13 @@ class Suhjong(GameEngine[SuhjongState]):
     """Suhjong for two seats."""
 
     tags = CARD_SET | CONTROL_SET
+    invariants = staticmethod(check)
+    privacy = staticmethod(privacy_leaks)
+
+    def bots(self) -> Mapping[str, BotFactory]:
+        from kikimimi.games.suhjong.bots import greedy_bots, random_bots, table_bots
+
+        return {"bot": table_bots, "random": random_bots, "greedy": greedy_bots}
 
     def initial(self, setup: Mapping[str, Any] | None = None) -> SuhjongState:
         full = {**DEFAULTS, **{k: v for k, v in (setup or {}).items() if k != "game"}}

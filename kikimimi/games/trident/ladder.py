@@ -2,10 +2,10 @@
 
 Pure: `replay(history)` walks a player's meetings in the order they were held and returns where the
 player stands and every change, meeting by meeting. Nothing is counted by hand and nothing is stored
-here; the records hand in this game's results only (found through `GameInfo.ladder`), this module
+here; the records hand in this game's results only (found through the game class's `ladder`), this module
 derives. `docs/rules/ranks.md` is this module in words, with every interpretation of the rules marked.
 
-What the records ask of a ladder module (a game may declare one, see `GameInfo.ladder`):
+What the records ask of a ladder module (a game may declare one, see the game class's `ladder`):
 `GameResult(place, crashed)`, `MeetingResult(...)`, `replay(history, name=, title_form=)` returning a
 `Replay` (`.status`, `.changes`, `.changes_in(meeting_id)`), `player_status`, `seat_order(statuses)`,
 `MEETING_SETUP` (the set-up a meeting's games are played with), `meeting_win(place, won)` and
