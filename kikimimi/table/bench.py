@@ -23,10 +23,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 from kikimimi.benchclock import Stopwatch, process_cpu_seconds
-from kikimimi.voice.bench import BENCH_ASOUNDRC
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -40,6 +37,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     if args.device is None and not args.inner:
+        from kikimimi.voice.bench import BENCH_ASOUNDRC
+
         with tempfile.TemporaryDirectory(prefix="kikimimi-bench-table-") as home:
             Path(home, ".asoundrc").write_text(BENCH_ASOUNDRC)
             env = {**os.environ, "HOME": home}
@@ -151,6 +150,8 @@ def measure(lang: str, n: int, device: str | int, plays: int = 40) -> dict:
 
 
 def _spread(seconds: list[float]) -> dict:
+    import numpy as np  # here, not at the top: the start-to-ready figure counts this process's imports
+
     ms = np.array(seconds) * 1000
     return {"count": len(ms), "p50_ms": float(np.percentile(ms, 50)), "p99_ms": float(np.percentile(ms, 99)),
             "max_ms": float(ms.max())}
