@@ -48,7 +48,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--vs-rlcard", action="store_true",
                         help="alternate runs with RLCard's UNO game loop (installed into benchmarks/.venv-rlcard)")
     parser.add_argument("--series", type=int, default=2000, help="bench trident: games per series (default 2000)")
-    parser.add_argument("--worlds", type=int, default=32, help="bench trident: the bot's deals per decision")
+    parser.add_argument("--worlds", type=int, default=64, help="bench trident: deals per decision (default 64)")
     parser.add_argument("--workers", type=int, default=2, help="bench trident: processes (default 2)")
     parser.add_argument("--seeing-all", action="store_true",
                         help="bench trident: also the same search given every hand, as a reference (not a player)")

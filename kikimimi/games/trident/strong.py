@@ -138,7 +138,7 @@ def _make(s: TridentState, seat: int, choice: int, legal: int, rnd: Callable[[],
 class MonteCarlo:
     """The decision: `worlds` deals (fewer when `budget` CPU seconds run out), every choice on each."""
 
-    worlds: int = 32
+    worlds: int = 64
     budget: float = 0.12
     seed: int = 0
 
