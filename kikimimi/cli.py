@@ -66,7 +66,8 @@ def _available(module: str) -> bool:
         return False
 
 
-def build_parser(benches: bool = True, command: str | None = None) -> argparse.ArgumentParser:
+def build_parser(benches: bool = True, command: str | None = None,
+                 bench_target: str | None = None) -> argparse.ArgumentParser:
     """The parser. `command`: register only the module of that command (the others are listed by name and
     help, not imported); None registers every module. `benches=False` names the bench targets without
     importing them (a bench may load SQLAlchemy or a web server: a table's start must not wait for that)."""
@@ -94,7 +95,9 @@ def build_parser(benches: bool = True, command: str | None = None) -> argparse.A
             if info.id == DEFAULT_GAME:
                 targets["engine"] = info.bench  # the name the README and earlier notes use
     for target, module in targets.items():
-        if _available(module):
+        if bench_target is not None and target != bench_target:
+            bench_sub.add_parser(target)  # named, not imported: `bench X` loads X's module only
+        elif _available(module):
             mod = importlib.import_module(module)
             p = bench_sub.add_parser(target, help=(mod.__doc__ or "").strip().splitlines()[0])
             mod.add_arguments(p)
@@ -106,7 +109,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     command = argv[0] if argv else None
     if command == "bench":
-        parser = build_parser(benches=True, command="bench")
+        target = argv[1] if len(argv) > 1 and not argv[1].startswith("-") else None
+        parser = build_parser(benches=True, command="bench", bench_target=target)
     else:
         parser = build_parser(benches=False, command=command if command in COMMANDS else "")
     args = parser.parse_args(argv)

@@ -43,3 +43,9 @@ def test_help_and_games_load_nothing_they_do_not_run():
 def test_a_command_still_finds_its_module():
     loaded = _loaded_after(["replay", "--help"])
     assert "kikimimi.table.cli" in loaded and "kikimimi.venue.cli" not in loaded
+
+
+def test_a_bench_loads_its_own_module_only():
+    loaded = _loaded_after(["bench", "table", "--help"])
+    assert "kikimimi.table.bench" in loaded
+    assert not {"numpy", "sqlalchemy", "kikimimi.records.bench", "kikimimi.voice.bench"} & loaded

@@ -33,6 +33,7 @@ from typing import Any
 
 import httpx
 
+from kikimimi.benchclock import Stopwatch, load_average, process_cpu_seconds
 from kikimimi.games.base import GameOver
 from kikimimi.games.registry import DEFAULT_GAME, get_info
 from kikimimi.records.ontable import meeting_setup
@@ -149,17 +150,18 @@ def measure(url: str, label: str, tables: int, games: int, pace: float, seed: in
             watcher = threading.Thread(target=_watch_stream, args=(base, meeting, timeline, stop), daemon=True)
             watcher.start()
             started = time.time()
-            sims = [SimTable(base, token, n, Path(folder) / f"table{n}", games, pace, seed + n, timeline)
-                    for n in range(1, tables + 1)]
-            for sim in sims:
-                sim.start()
-            for sim in sims:
-                sim.join()
-            _wait(lambda: len(timeline.shown) >= tables * games, 30)
-            _wait(lambda: timeline.finished_at is not None, 30)
-            stop.set()
+            with Stopwatch() as clock:
+                sims = [SimTable(base, token, n, Path(folder) / f"table{n}", games, pace, seed + n, timeline)
+                        for n in range(1, tables + 1)]
+                for sim in sims:
+                    sim.start()
+                for sim in sims:
+                    sim.join()
+                _wait(lambda: len(timeline.shown) >= tables * games, 30)
+                _wait(lambda: timeline.finished_at is not None, 30)
+                stop.set()
             elapsed = time.time() - started
-            host_cpu = _cpu_seconds(host.pid)
+            host_cpu = process_cpu_seconds(host.pid)  # what the host cost, whatever else ran
             errors = [e for sim in sims for e in sim.errors]
         finally:
             host.terminate()
@@ -174,9 +176,14 @@ def measure(url: str, label: str, tables: int, games: int, pace: float, seed: in
         status = store.meeting(meeting).status
     recorded_ids = [g.journal_game_id for g in recorded]
     latencies = sorted(timeline.shown[key] - timeline.ended[key] for key in timeline.shown if key in timeline.ended)
-    # Where the time goes: from the game's end to the host's answer (the table's reporter, the request,
-    # the queue and the commit), and from that answer to the stream (the snapshot rebuild).
-    to_ack = sorted(timeline.acked_at[key] - timeline.ended[key] for key in timeline.acked_at if key in timeline.ended)
+    # Where the time goes, per game, in two parts that add up to its end -> stream time: from the game's end
+    # to the host's first sign (its answer to the table, or the stream if that came first), then the rest.
+    # The answer and the stream are seen on different threads: the stream can come before the answer.
+    both = [key for key in timeline.shown if key in timeline.ended and key in timeline.acked_at]
+    first_sign = {key: min(timeline.acked_at[key], timeline.shown[key]) - timeline.ended[key] for key in both}
+    rest = {key: timeline.shown[key] - timeline.ended[key] - first_sign[key] for key in both}
+    to_ack = sorted(first_sign.values())
+    stream_first = sum(timeline.shown[key] < timeline.acked_at[key] for key in both)
     first_end = min(timeline.ended.values(), default=started)
     accept_span = max(timeline.acked, default=first_end) - first_end
     return {
@@ -187,21 +194,17 @@ def measure(url: str, label: str, tables: int, games: int, pace: float, seed: in
         "latency_p50": _percentile(latencies, 50), "latency_p99": _percentile(latencies, 99),
         "latency_max": latencies[-1] if latencies else float("inf"), "latency_count": len(latencies),
         "ack_p50": _percentile(to_ack, 50), "ack_p99": _percentile(to_ack, 99),
+        "parts_count": len(both), "stream_before_answer": stream_first,
+        "mean_end_to_stream": statistics.fmean(first_sign[k] + rest[k] for k in both) if both else 0.0,
+        "mean_end_to_first_sign": statistics.fmean(first_sign.values()) if both else 0.0,
+        "mean_first_sign_to_stream": statistics.fmean(rest.values()) if both else 0.0,
         "counted_once": (len(recorded) == tables * games and len(set(recorded_ids)) == len(recorded)
                          and set(recorded_ids) == journal_ids and all(n == games for n in per_table)),
         "meeting_status": status, "errors": errors[:5],
         "host_cpu_seconds": host_cpu, "host_cpu_ms_per_result": 1000 * host_cpu / max(1, len(recorded)),
-        "load_average": os.getloadavg()[0],
+        "bench_cpu_seconds": clock.cpu, "bench_wall_seconds": clock.wall,
+        "load_average": load_average(),
     }
-
-
-def _cpu_seconds(pid: int) -> float:
-    """The process's CPU time so far (user + system, from /proc): what the host cost, whatever else ran."""
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-    except (OSError, IndexError, ValueError):
-        return float("nan")
 
 
 def _percentile(values: list[float], pct: float) -> float:
@@ -339,12 +342,16 @@ def _print(f: dict[str, Any]) -> None:
     print(f"  end of game -> standings stream: p50 {f['latency_p50'] * 1000:.0f} ms, "
           f"p99 {f['latency_p99'] * 1000:.0f} ms, max {f['latency_max'] * 1000:.0f} ms over {f['latency_count']} "
           f"games (target p99 <= {TARGET_P99:.0f} s: {ok})")
-    print(f"  of which end of game -> host's answer: p50 {f['ack_p50'] * 1000:.0f} ms, "
+    print(f"  in two parts that add up, mean over {f['parts_count']} games: end of game -> the host's first sign "
+          f"(its answer, or the stream when that came first: {f['stream_before_answer']} games) "
+          f"{f['mean_end_to_first_sign'] * 1000:.0f} ms + then -> stream {f['mean_first_sign_to_stream'] * 1000:.0f} ms"
+          f" = {f['mean_end_to_stream'] * 1000:.0f} ms; the first part alone p50 {f['ack_p50'] * 1000:.0f} ms, "
           f"p99 {f['ack_p99'] * 1000:.0f} ms")
     print(f"  counted once: {'yes' if f['counted_once'] else 'NO'} ({f['results']} games recorded, "
           f"{f['expected']} played); meeting {f['meeting_status']}; whole run {f['elapsed_seconds']:.1f} s")
     print(f"  host CPU: {f['host_cpu_seconds']:.1f} s in all, {f['host_cpu_ms_per_result']:.1f} ms per result "
-          f"(with start-up, heartbeats and the stream); load average {f['load_average']:.1f} on "
-          f"{os.cpu_count()} cores")
+          f"(with start-up, heartbeats and the stream); this process (the simulated tables and the watcher): "
+          f"cpu {f['bench_cpu_seconds']:.1f} s, wall {f['bench_wall_seconds']:.1f} s; load average "
+          f"{f['load_average']:.1f} on {os.cpu_count()} cores")
     for error in f["errors"]:
         print(f"  error: {error}")

@@ -48,8 +48,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--vs-rlcard", action="store_true",
                         help="alternate runs with RLCard's UNO game loop (installed into benchmarks/.venv-rlcard)")
     parser.add_argument("--series", type=int, default=2000, help="bench trident: games per series (default 2000)")
-    parser.add_argument("--worlds", type=int, default=32, help="bench trident: the bot's deals per decision")
+    parser.add_argument("--worlds", type=int, default=64, help="bench trident: deals per decision (default 64)")
     parser.add_argument("--workers", type=int, default=2, help="bench trident: processes (default 2)")
+    parser.add_argument("--seeing-all", action="store_true",
+                        help="bench trident: also the same search given every hand, as a reference (not a player)")
     parser.add_argument("--json", action="store_true", help="one JSON object instead of a table")
 
 
@@ -168,7 +170,8 @@ def _policy(name: str, seed: int, worlds: int, timings: list[float]) -> Policy:
 
     def timed(s: TridentState, seat: int, legal: int, rnd: Callable[[], float]) -> int:
         started = time.process_time()
-        choice = search.decide(seat_view(s, seat))
+        # The reference ("seeing-all") runs the same search on the true state, every hand known.
+        choice = search.best(seat, s.copy) if name == "seeing-all" else search.decide(seat_view(s, seat))
         timings.append(time.process_time() - started)
         return real_piece(s.masks[seat], legal, choice, rnd)
 
@@ -234,6 +237,8 @@ def series(who: str, against: str, games: int, seed: int, worlds: int, workers: 
 
 def run_strength(args: argparse.Namespace) -> int:
     plan = [("mc", "random"), ("mc", "rules"), ("rules", "random"), ("random", "random"), ("random", "rules")]
+    if args.seeing_all:
+        plan += [("seeing-all", "random"), ("seeing-all", "rules")]
     with Stopwatch() as whole:
         results = [series(who, against, args.series, args.seed, args.worlds, args.workers) for who, against in plan]
     if args.json:
@@ -243,7 +248,8 @@ def run_strength(args: argparse.Namespace) -> int:
     from rich.console import Console
     from rich.table import Table
 
-    names = {"mc": "Monte-Carlo bot", "rules": "rule-based", "random": "random-legal"}
+    names = {"mc": "Monte-Carlo bot", "rules": "rule-based", "random": "random-legal",
+             "seeing-all": "same search seeing every hand (reference, not a player)"}
     table = Table(title=f"kikimimi bench trident ({args.series} games a series, competition rules, seats rotated)")
     for col in ("player", "against two", "1st share", "95% interval", "points left", "theirs",
                 "decision CPU ms p50/p99/max", "CPU s", "wall s", "load"):

@@ -204,13 +204,18 @@ def draw(s: TridentState, seat: int, piece: Piece, fx: list[Effect] | None = Non
         if fx is not None:
             fx.append(_NAME_SAY[_HAND_OUT[seat], piece.id])
         s.owed -= 1
-        if s.owed == 0:
+        if not s.owed:
             _resume_after_drawing(s, fx)
     elif phase == DEAL:
-        if s.masks[seat].bit_count() >= HAND_SIZE:
+        held = s.masks[seat]
+        if held.bit_count() >= HAND_SIZE:
             return False
-        _take(s, seat, piece, fx)
-        if _dealt(s):
+        held |= piece.bit  # _take, inline: fifteen of these start every game
+        s.masks[seat] = held
+        s.declared_mask &= ~(1 << (seat - 1))
+        if fx is not None:
+            fx.append(_NAME_SAY[_HAND_OUT[seat], piece.id])
+        if held.bit_count() == HAND_SIZE and _dealt(s):
             s.phase = START
             s.turn = s.first
             if fx is not None:
@@ -487,14 +492,16 @@ def pass_turn(s: TridentState, seat: int, fx: list[Effect] | None = None) -> boo
 def ranking(s: TridentState, winner: int | None = None, crashed: int | None = None) -> tuple[int, ...]:
     """Winner first, crashed last; the rest by fewest pieces (points in competition), ties to the
     seat earlier in play order counted from the game's first player."""
-    others = [seat for seat in SEATS if seat not in (winner, crashed)]
-
-    def score(seat: int) -> tuple[int, int]:
-        held = s.points(seat) if s.rules == "competition" else s.count(seat)
-        return held, (seat - s.first) % 3
-
-    others.sort(key=score)
-    return tuple(x for x in (winner, *others, crashed) if x is not None)
+    by_points = s.rules == "competition"
+    first = s.first
+    others = sorted((s.points(seat) if by_points else s.masks[seat].bit_count(), (seat - first) % 3, seat)
+                     for seat in SEATS if seat != winner and seat != crashed)
+    order = [seat for _, _, seat in others]
+    if winner is not None:
+        order.insert(0, winner)
+    if crashed is not None:
+        order.append(crashed)
+    return tuple(order)
 
 
 def _end(s: TridentState, fx: list[Effect] | None, winner: int | None = None, crashed: int | None = None,

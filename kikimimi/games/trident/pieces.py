@@ -78,6 +78,7 @@ BIT: dict[str, int] = {piece_id: 1 << i for i, piece_id in enumerate(ID_OF)}
 FULL_MASK = (1 << len(ID_OF)) - 1
 POINTS_OF: tuple[int, ...] = tuple(PIECES[p].points for p in ID_OF)
 PIECE_OF: tuple[Piece, ...] = tuple(PIECES[p] for p in ID_OF)
+PIECE_AT: dict[int, Piece] = {PIECES[p].bit: PIECES[p] for p in ID_OF}  # a piece by its bit
 
 
 def mask_of(pieces: Iterable[str]) -> int:
@@ -102,6 +103,10 @@ def _mask_where(test: Callable[[Piece], bool]) -> int:
     return mask_of(p.id for p in PIECES.values() if test(p))
 
 
+# Competition points by value: (points, mask of the pieces worth that many), so a hand's points are a few ANDs.
+POINTS_MASKS: tuple[tuple[int, int], ...] = tuple(
+    (points, _mask_where(lambda p, v=points: p.points == v)) for points in sorted({p.points for p in PIECES.values()})
+)
 SUIT_MASK: dict[str | None, int] = {suit: _mask_where(lambda p, s=suit: p.is_basic and p.suit == s) for suit in SUITS}
 SUIT_MASK[None] = 0
 BASIC_MASK = _mask_where(lambda p: p.is_basic)

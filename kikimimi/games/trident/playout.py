@@ -19,7 +19,7 @@ from kikimimi.games.trident.pieces import (
     BASIC_MASK,
     BIT,
     FULL_MASK,
-    PIECE_OF,
+    PIECE_AT,
     PIECES,
     SUIT_MASK,
     SUITS,
@@ -49,11 +49,14 @@ def basket_bit(s: TridentState, random: Callable[[], float]) -> int:
     _, h1, h2, h3 = s.masks
     taken = h1 | h2 | h3 | s.field_mask
     for _ in range(6):
-        bit = 1 << int(random() * 54)
+        bit = _BITS[int(random() * 54)]
         if not bit & taken:
             return bit
     basket = FULL_MASK & ~taken
     return random_bit(basket, random) if basket else 0
+
+
+_BITS = tuple(1 << i for i in range(54))
 
 
 def best_suit(held: int) -> str:
@@ -64,7 +67,7 @@ def best_suit(held: int) -> str:
 def playout(s: TridentState, policies: Sequence[Policy | None], random: Callable[[], float]) -> int:
     """Play `s` to the end in place (`policies[seat]` for each seat 1-3); returns the number of moves."""
     moves = 0
-    pieces, legal_of, basket = PIECE_OF, legal_mask, basket_bit  # locals: this loop is the bench's hot path
+    pieces, legal_of, basket = PIECE_AT, legal_mask, basket_bit  # locals: this loop is the bench's hot path
     while True:
         moves += 1
         phase = s.phase
@@ -74,21 +77,21 @@ def playout(s: TridentState, policies: Sequence[Policy | None], random: Callable
                 declare(s, seat)  # type: ignore[arg-type]
             choice = policies[seat](s, seat, legal_of(s, seat), random)  # type: ignore[misc,index,arg-type]
             if choice > 0:
-                play(s, seat, pieces[choice.bit_length() - 1])  # type: ignore[arg-type]
+                play(s, seat, pieces[choice])  # type: ignore[arg-type]
             elif choice == DRAW and (bit := basket(s, random)):
-                draw(s, seat, pieces[bit.bit_length() - 1])  # type: ignore[arg-type]
+                draw(s, seat, pieces[bit])  # type: ignore[arg-type]
             else:
                 pass_turn(s, seat)  # type: ignore[arg-type]  # a pass with nothing to draw is a crash
         elif phase == DRAWING:
-            draw(s, s.drawer, pieces[basket(s, random).bit_length() - 1])  # type: ignore[arg-type]
+            draw(s, s.drawer, pieces[basket(s, random)])  # type: ignore[arg-type]
         elif phase == CHOOSE_SUIT:
             choose_suit(s, best_suit(s.masks[s.turn]))  # type: ignore[index]
         elif phase == START:
-            start_piece(s, pieces[basket(s, random).bit_length() - 1])
+            start_piece(s, pieces[basket(s, random)])
         elif phase == DEAL:
             for seat in (1, 2, 3):  # each seat takes its five
                 while s.phase == DEAL and s.masks[seat].bit_count() < HAND_SIZE:
-                    draw(s, seat, pieces[basket(s, random).bit_length() - 1])
+                    draw(s, seat, pieces[basket(s, random)])
                     moves += 1
             moves -= 1
         else:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields
 
 from kikimimi.games.base import Outcome
-from kikimimi.games.trident.pieces import BIT, FULL_MASK, ID_OF, POINTS_OF, ids_of, mask_of
+from kikimimi.games.trident.pieces import BIT, FULL_MASK, ID_OF, POINTS_MASKS, ids_of, mask_of
 
 SEATS = (1, 2, 3)
 HAND_SIZE = 5
@@ -122,13 +122,7 @@ class TridentState:
         return self.masks[seat].bit_count()
 
     def points(self, seat: int) -> int:
-        m = self.masks[seat]
-        total = 0
-        while m:
-            low = m & -m
-            total += POINTS_OF[low.bit_length() - 1]
-            m ^= low
-        return total
+        return _points(self.masks[seat])
 
     # -- small updates on a copy ---------------------------------------------------------------
 
@@ -155,6 +149,18 @@ class TridentState:
 
 
 _FIELD_NAMES = tuple(f.name for f in fields(TridentState))
+
+
+def _generated_points() -> object:
+    # A hand's competition points as one straight-line sum of ANDs over the point classes: it is asked at
+    # every game's end (the ranking and the scores), and a loop over the pieces costs a game 5 us.
+    terms = " + ".join(f"{points} * (mask & {m}).bit_count()" for points, m in POINTS_MASKS)
+    namespace: dict = {}
+    exec(f"def points(mask):\n    return {terms}", namespace)  # noqa: S102 - code built from our own table
+    return namespace["points"]
+
+
+_points = _generated_points()
 
 
 def _generated_copy() -> object:

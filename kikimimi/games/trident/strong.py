@@ -138,7 +138,7 @@ def _make(s: TridentState, seat: int, choice: int, legal: int, rnd: Callable[[],
 class MonteCarlo:
     """The decision: `worlds` deals (fewer when `budget` CPU seconds run out), every choice on each."""
 
-    worlds: int = 32
+    worlds: int = 64
     budget: float = 0.12
     seed: int = 0
 
@@ -147,15 +147,19 @@ class MonteCarlo:
 
     def decide(self, view: SeatView) -> int:
         """The choice to make: a kind mask to play, DRAW or PASS."""
-        base = world(view, self.rng)
-        seat = view.seat
+        return self.best(view.seat, lambda: world(view, self.rng))
+
+    def best(self, seat: int, make_world: Callable[[], TridentState]) -> int:
+        """The search itself, over the worlds `make_world` deals (the bench's reference search is given the
+        true state instead, to show what knowing every hand would be worth; no player is)."""
+        base = make_world()
         options = choices(base, seat)
         if len(options) == 1:
             return options[0]
         totals = [0.0] * len(options)
         started = time.process_time()
         for n in range(self.worlds):
-            w = base if n == 0 else world(view, self.rng)
+            w = base if n == 0 else make_world()
             legal = legal_mask(w, seat)
             stream = self.rng.random()
             for i, option in enumerate(options):

@@ -1,0 +1,26 @@
+"""`kikimimi bench engine` and `bench trident`, small: every loop and series gives CPU and wall figures."""
+
+from __future__ import annotations
+
+import json
+
+from kikimimi.cli import main
+
+
+def test_bench_engine_times_three_loops_on_cpu_and_wall(capsys):
+    assert main(["bench", "engine", "--games", "30", "--rounds", "2", "--json"]) == 0
+    figures = json.loads(capsys.readouterr().out)
+    assert set(figures["loops"]) == {"moves, random-legal", "apply, legal bots", "apply, bots with mistakes"}
+    for loop in figures["loops"].values():
+        assert loop["games_per_cpu_second"] > 0 and loop["games_per_wall_second"] > 0
+        assert loop["steps_per_game"] > 15 and len(loop["cpu_rates"]) == 2
+    assert figures["total"]["cpu_seconds"] > 0
+
+
+def test_bench_trident_reports_shares_with_intervals_and_decision_times(capsys):
+    assert main(["bench", "trident", "--series", "9", "--worlds", "2", "--workers", "1", "--json"]) == 0
+    series = json.loads(capsys.readouterr().out)["series"]
+    assert [(s["player"], s["against"]) for s in series][:2] == [("mc", "random"), ("mc", "rules")]
+    for s in series:
+        assert s["games"] == 9 and 0 <= s["interval"][0] <= s["first_share"] <= s["interval"][1] <= 1
+    assert series[0]["decisions"] > 0 and series[0]["decision_ms_cpu"]["p99"] > 0
