@@ -27,7 +27,7 @@ COMMAND_MODULES = [
 # importing any command module, and a command imports only its own module (tests/test_cli_imports.py
 # checks this table against what the modules register).
 COMMANDS: dict[str, tuple[str, str]] = {
-    "replay": ("kikimimi.table.cli", "replay an event script (spec/event-script.md)"),
+    "replay": ("kikimimi.table.cli", "replay an event script of any game"),
     "simulate": ("kikimimi.table.cli", "play whole bot games and check every rule of the game after every event"),
     "demo": ("kikimimi.table.cli", "bots play a game on its simulated table; every output is shown"),
     "simtables": ("kikimimi.table.cli", "the simulated tables and their decks, one per game "

@@ -90,7 +90,7 @@ def test_raw_uids_resolve_through_the_deck(tmp_path, capsys):
     code, report = run_json(capsys, str(script), "--deck", str(deck))
     assert report["hands"]["1"] == ["heart-1"]
     assert report["spoken"][1]["key"] == "control.not_now"
-    assert code == 1 and "unknown UID 'ffffffff'" in report["refused_lines"][0]["error"]
+    assert code == 1 and "unknown UID ffffffff" in report["refused_lines"][0]["error"]
 
 
 def test_bad_setup_line_is_refused(tmp_path, capsys):

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import random
 
-from kikimimi.games.trident import Trident
 from kikimimi.games.trident.bots import rule_bots, strong_bots
+from kikimimi.games.trident.engine import Trident
 from kikimimi.games.trident.invariants import check
 from kikimimi.games.trident.pieces import BIT, UNKNOWN_MASK
 from kikimimi.games.trident.playout import playout, random_policy
