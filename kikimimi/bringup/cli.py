@@ -126,7 +126,11 @@ def _bringup(config: TableConfig, args: argparse.Namespace, err: Console) -> int
         return run_assign(config, args, err)
     from kikimimi.bringup.session import Bringup
 
-    session = Bringup.open(config, transcript_only=args.transcript)
+    try:
+        session = Bringup.open(config, transcript_only=args.transcript)
+    except ValueError as exc:  # a PC/SC name that matches no reader, or several
+        print(f"kikimimi bringup: {exc}", file=sys.stderr)  # one line, never wrapped
+        return 2
     try:
         if args.check:
             return _check(session, args)

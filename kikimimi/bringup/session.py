@@ -99,9 +99,10 @@ class Bringup:
             if on_health is not None:
                 on_health(role, health)
 
+        # The hub first: it refuses readers it cannot tell apart (ValueError) before any device is opened.
+        hub = Hub(config.readers, debounce=config.debounce, on_health=health_hook)
         voice = Voice.open(voice_spec, outputs, on_line=line_hook, on_first_frame=meter.first_frame,
                            phrases=catalog(config.language, config.deck.game))
-        hub = Hub(config.readers, debounce=config.debounce, on_health=health_hook)
         session = cls(config, hub, voice, meter)
         holder.append(session)
         hub.start()

@@ -405,8 +405,8 @@ class Recovery:
 
 
 def bench_pcscd_restart(count: int) -> Recovery | str:
-    """pcscd stopped and started again under a running PC/SC reader: from pcscd up again to the reader ok,
-    and to the tap of a card put on it then (pcscd's start itself is not counted: it is not ours)."""
+    """pcscd stopped and started again under a running PC/SC reader: from pcscd being started again to the
+    reader ok, and to the tap of a card put on it then (pcscd's own start, with its readers, included)."""
     from kikimimi.devices.vpcd import PcscdUnavailable, SharedPcscd
 
     try:
@@ -430,7 +430,7 @@ def _restarts(shared, reader, count: int, out: Recovery) -> None:
             down = time.monotonic()
             with shared.stopped():
                 watch.wait("reconnecting", down)
-            up = time.monotonic()
+                up = time.monotonic()  # pcscd is started again as the block ends: its own start counts
             out.back.add(lambda up=up: watch.wait("ok", up) - up)
             card = reader.card(f"05{i + 1:012x}")
 
@@ -580,7 +580,7 @@ def _run(args: argparse.Namespace) -> int:
         ok &= _report("replug tap", Samples(replugs.first_tap, replugs.timeouts))
         _clock_line()
     if args.replug and "pcsc" in faults:
-        print("pcscd restarted under a PC/SC reader (from pcscd up again):")
+        print("pcscd restarted under a PC/SC reader (from pcscd being started again):")
         got = _timed(lambda: bench_pcscd_restart(args.replug))
         if isinstance(got, str):
             _skipped("pcscd restart", got)

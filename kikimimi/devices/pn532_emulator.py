@@ -64,7 +64,72 @@ def cascade(uid: bytes) -> bytes:
     return uid
 
 
-class Pn532Emulator:
+class Pn532Core:
+    """What a PN532 answers to each command (`answer(code, data)`), whatever carries the frames: a UART
+    here, USB CCID in an ACR122U (kikimimi/devices/acr122_emulator.py).
+
+    tag: the UID (hex) of the Type 2 tag on the reader, or None.
+    """
+
+    def __init__(self) -> None:
+        self.tag: str | None = None
+        self.commands = 0  # commands the chip understood
+        self.speed = 115200  # the chip's UART speed: power-on default
+        self._pending_speed: int | None = None
+        self._registers: dict[int, int] = {}
+        self._selected: str | None = None
+
+    def answer(self, command: int, data: bytes) -> bytes | None:
+        """The data after D5 CMD+1 for a command (None: a command the chip does not know)."""
+        self.commands += 1
+        return self._answer(command, data)
+
+    def _answer(self, command: int, data: bytes) -> bytes | None:
+        if command == 0x00:  # Diagnose: the line test echoes its data
+            return data if data[:1] == b"\x00" else b"\x00"
+        if command == 0x02:  # GetFirmwareVersion: PN532 v1.6, supports ISO 14443A/B and ISO 18092
+            return bytes([0x32, 0x01, 0x06, 0x07])
+        if command == 0x04:  # GetGeneralStatus
+            return bytes([0x00, 0x00, 0x00])
+        if command == 0x06:  # ReadRegister
+            addresses = [data[i] << 8 | data[i + 1] for i in range(0, len(data) - 1, 2)]
+            return bytes(0x26 if a == CIU_FIFO_DATA else self._registers.get(a, 0) for a in addresses)
+        if command == 0x08:  # WriteRegister
+            for i in range(0, len(data) - 2, 3):
+                self._registers[data[i] << 8 | data[i + 1]] = data[i + 2]
+            return b""
+        if command == 0x10:  # SetSerialBaudrate: effective once the host ACKs the answer
+            self._pending_speed = SPEEDS[data[0]]
+            return b""
+        if command in (0x12, 0x14, 0x32):  # SetParameters, SAMConfiguration, RFConfiguration
+            return b""
+        if command == 0x16:  # PowerDown
+            return b"\x00"
+        if command == 0x4A:  # InListPassiveTarget
+            return self._list_target(data[1], data[2:])
+        if command == 0x42:  # InCommunicateThru: a Type 2 tag answers READ; other commands time out
+            uid = self.tag
+            if uid is not None and uid == self._selected and data[:1] == b"\x30":
+                page = bytes.fromhex(uid)[:3] + bytes(13)
+                return b"\x00" + page + crc_a(page)
+            return b"\x01"
+        if command in (0x40, 0x44, 0x52):  # InDataExchange, InDeselect, InRelease
+            return b"\x01" if command == 0x40 else b"\x00"
+        return None
+
+    def _list_target(self, brty: int, initiator: bytes) -> bytes:
+        uid_hex = self.tag
+        if brty == 0 and uid_hex is not None:
+            uid = bytes.fromhex(uid_hex)
+            if not initiator or initiator == cascade(uid):
+                self._selected = uid_hex  # a tag put in its place later is not selected: it does not answer
+                sens_res = b"\x00\x44" if len(uid) == 7 else b"\x00\x04"
+                return bytes([1, 1]) + sens_res + bytes([0x00, len(uid)]) + uid
+        time.sleep(NO_TAG_DELAY)
+        return b"\x00"
+
+
+class Pn532Emulator(Pn532Core):
     """One PN532 on a pty, reachable as `self.path` (tty:NAME:pn532) while plugged in.
 
     tag: the UID (hex) of the Type 2 tag on the reader, or None. silent: the chip stops answering.
@@ -73,17 +138,12 @@ class Pn532Emulator:
     """
 
     def __init__(self, name: str | None = None, dev: Path = Path("/dev")) -> None:
+        super().__init__()
         self.name = name or f"kikimimi-pn532-{uuid.uuid4().hex[:8]}"
         self.link = dev / self.name
-        self.tag: str | None = None
         self.silent = threading.Event()
         self.garble = 0
-        self.speed = 115200  # the chip's UART speed: power-on default
-        self.commands = 0  # frames the chip understood
         self.noise = 0  # bytes it could not understand (sent at another speed)
-        self._pending_speed: int | None = None
-        self._registers: dict[int, int] = {}
-        self._selected: str | None = None
         self._master: int | None = None
         self._slave: int | None = None
         self._stop = threading.Event()
@@ -194,8 +254,7 @@ class Pn532Emulator:
                 continue  # a frame the chip cannot read: it stays silent
             if self.silent.is_set():
                 continue
-            self.commands += 1
-            answer = self._answer(data[1], data[2:])
+            answer = self.answer(data[1], data[2:])
             try:
                 os.write(master, ACK)
                 if answer is None:
@@ -210,47 +269,3 @@ class Pn532Emulator:
                 os.write(master, reply)
             except OSError:
                 return b""
-
-    def _answer(self, command: int, data: bytes) -> bytes | None:
-        if command == 0x00:  # Diagnose: the line test echoes its data
-            return data if data[:1] == b"\x00" else b"\x00"
-        if command == 0x02:  # GetFirmwareVersion: PN532 v1.6, supports ISO 14443A/B and ISO 18092
-            return bytes([0x32, 0x01, 0x06, 0x07])
-        if command == 0x04:  # GetGeneralStatus
-            return bytes([0x00, 0x00, 0x00])
-        if command == 0x06:  # ReadRegister
-            addresses = [data[i] << 8 | data[i + 1] for i in range(0, len(data) - 1, 2)]
-            return bytes(0x26 if a == CIU_FIFO_DATA else self._registers.get(a, 0) for a in addresses)
-        if command == 0x08:  # WriteRegister
-            for i in range(0, len(data) - 2, 3):
-                self._registers[data[i] << 8 | data[i + 1]] = data[i + 2]
-            return b""
-        if command == 0x10:  # SetSerialBaudrate: effective once the host ACKs the answer
-            self._pending_speed = SPEEDS[data[0]]
-            return b""
-        if command in (0x12, 0x14, 0x32):  # SetParameters, SAMConfiguration, RFConfiguration
-            return b""
-        if command == 0x16:  # PowerDown
-            return b"\x00"
-        if command == 0x4A:  # InListPassiveTarget
-            return self._list_target(data[1], data[2:])
-        if command == 0x42:  # InCommunicateThru: a Type 2 tag answers READ; other commands time out
-            uid = self.tag
-            if uid is not None and uid == self._selected and data[:1] == b"\x30":
-                page = bytes.fromhex(uid)[:3] + bytes(13)
-                return b"\x00" + page + crc_a(page)
-            return b"\x01"
-        if command in (0x40, 0x44, 0x52):  # InDataExchange, InDeselect, InRelease
-            return b"\x01" if command == 0x40 else b"\x00"
-        return None
-
-    def _list_target(self, brty: int, initiator: bytes) -> bytes:
-        uid_hex = self.tag
-        if brty == 0 and uid_hex is not None:
-            uid = bytes.fromhex(uid_hex)
-            if not initiator or initiator == cascade(uid):
-                self._selected = uid_hex  # a tag put in its place later is not selected: it does not answer
-                sens_res = b"\x00\x44" if len(uid) == 7 else b"\x00\x04"
-                return bytes([1, 1]) + sens_res + bytes([0x00, len(uid)]) + uid
-        time.sleep(NO_TAG_DELAY)
-        return b"\x00"

@@ -84,3 +84,16 @@ def test_the_check_on_a_pn532_field_reader_and_a_pcsc_hand_reader(pcscd, pn532, 
     assert asked == [("heart-1", "field"), ("heart-2", "field"), ("ctl-pass", "hand:1"), ("ctl-pass", "hand:2"),
                      ("ctl-pass", "hand:3")]
     assert "readers: 4 of 4 ok" in report and "deck walk: 5 of 5 ok" in report
+
+
+@pytest.mark.hardware_emulation
+def test_the_check_refuses_a_pcsc_name_matching_several_readers_in_one_line(pcscd, tmp_path):
+    cfg = tmp_path / "table.toml"
+    readers = {role: {"path": "sim"} for role in ROLES}
+    readers["field"] = {"path": "pcsc:PaSoRi"}  # every virtual RC-S300 has it in its name
+    cfg.write_text(table_toml(readers))
+    proc = check(cfg, tmp_path / "report.txt")
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 2 and "Traceback" not in err, err
+    assert err.strip().splitlines()[-1].startswith("kikimimi bringup: pcsc:PaSoRi: 'PaSoRi' matches")
+    assert not (tmp_path / "report.txt").exists()

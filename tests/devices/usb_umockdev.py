@@ -1,11 +1,12 @@
-"""A Sony RC-S380 on an emulated USB bus, for nfcpy's real `rcs380` driver and USB transport (libusb).
+"""A USB reader on an emulated USB bus, for nfcpy's real drivers and USB transport (libusb): a Sony RC-S380
+(`rcs380`, the default) or an ACS ACR122U (`acr122u`).
 
-Run under umockdev's preload (`umockdev-wrapper python usb_umockdev.py`): umockdev gives the process a
-/sys with the reader (054c:06c1 at bus 1, device 2, its descriptors) and a /dev/bus/usb/001/002 whose
+Run under umockdev's preload (`umockdev-wrapper python usb_umockdev.py [rcs380|acr122u]`): umockdev gives
+the process a /sys with the reader (at bus 1, device 2, its descriptors) and a /dev/bus/usb/001/002 whose
 usbdevfs ioctls come to `UsbdevfsChip` below, which answers them as the kernel would (capabilities,
 claiming the interface, URBs submitted, reaped and discarded) and hands the bulk transfers to the chip
-emulator (kikimimi/devices/rcs380_emulator.py). libusb, python-libusb1, nfcpy's transport and driver and
-kikimimi's hub all run for real above it.
+emulator (kikimimi/devices/rcs380_emulator.py, kikimimi/devices/acr122_emulator.py). libusb,
+python-libusb1, nfcpy's transport and driver and kikimimi's hub all run for real above it.
 
 The process reads commands on stdin (`tag IDM`, `lift`, `quit`) and prints one JSON line per reader
 event and health change. umockdev's Python bindings are Debian's python3-gi (gir1.2-umockdev-1.0).
@@ -28,6 +29,7 @@ import gi  # noqa: E402
 gi.require_version("UMockdev", "1.0")
 from gi.repository import UMockdev  # noqa: E402
 
+from kikimimi.devices.acr122_emulator import Acr122Chip  # noqa: E402
 from kikimimi.devices.rcs380_emulator import Rcs380Chip  # noqa: E402
 
 # linux/usbdevice_fs.h (64-bit)
@@ -38,13 +40,28 @@ GETDRIVER, IOCTL, CONNECTINFO, GET_SPEED = 0x41045508, 0xC0105512, 0x40085511, 0
 URB_SIZE, URB_CONTROL = 56, 2
 CAPS = 0x01 | 0x02 | 0x04 | 0x08  # zero packet, bulk continuation, no packet size limit, bulk scatter-gather
 
-DESCRIPTORS = bytes.fromhex(
-    "12010002000000404c05c106010101020301"  # device: USB 2.0, 054c:06c1, strings 1-3, one configuration
-    "0902200001010080fa"  # configuration: 32 bytes, one interface
-    "0904000002ffffff00"  # interface 0: two endpoints, vendor class
-    "07058102400000"  # endpoint 0x81 bulk IN, 64 bytes
-    "07050202400000")  # endpoint 0x02 bulk OUT, 64 bytes
-STRINGS = {1: "SONY", 2: "RC-S380/P", 3: "0123456"}
+RCS380 = {
+    "path": "usb:054c:06c1", "vid_pid": "54c/6c1/101", "vendor": "054c", "product": "06c1",
+    "descriptors": bytes.fromhex(
+        "12010002000000404c05c106010101020301"  # device: USB 2.0, 054c:06c1, strings 1-3, one configuration
+        "0902200001010080fa"  # configuration: 32 bytes, one interface
+        "0904000002ffffff00"  # interface 0: two endpoints, vendor class
+        "07058102400000"  # endpoint 0x81 bulk IN, 64 bytes
+        "07050202400000"),  # endpoint 0x02 bulk OUT, 64 bytes
+    "strings": {1: "SONY", 2: "RC-S380/P", 3: "0123456"},
+}
+ACR122U = {
+    "path": "usb:072f:2200", "vid_pid": "72f/2200/214", "vendor": "072f", "product": "2200",
+    "descriptors": bytes.fromhex(
+        "12011001000000082f070022140201020001"  # device: USB 1.1, 072f:2200, strings 1-2, no serial number
+        "0902270001010080c8"  # configuration: 39 bytes, one interface
+        "09040000030b000000"  # interface 0: three endpoints, smart card (CCID) class
+        "07050202400000"  # endpoint 0x02 bulk OUT
+        "07058202400000"  # endpoint 0x82 bulk IN
+        "0705810308000a"),  # endpoint 0x81 interrupt IN (card events)
+    "strings": {1: "ACS", 2: "ACR122U PICC Interface"},
+}
+DEVICES = {"rcs380": RCS380, "acr122u": ACR122U}
 
 ctypes.pythonapi.PyCapsule_GetPointer.restype = ctypes.c_void_p
 ctypes.pythonapi.PyCapsule_GetPointer.argtypes = [ctypes.py_object, ctypes.c_char_p]
@@ -60,17 +77,18 @@ def raw(data) -> bytes:
     return ctypes.string_at(pointer, length) if pointer else b""
 
 
-def string_descriptor(index: int) -> bytes:
+def string_descriptor(index: int, strings: dict[int, str]) -> bytes:
     if index == 0:
         return bytes([4, 3, 0x09, 0x04])  # language: English (US)
-    text = STRINGS.get(index, "").encode("utf-16-le")
+    text = strings.get(index, "").encode("utf-16-le")
     return bytes([2 + len(text), 3]) + text
 
 
 class UsbdevfsChip(UMockdev.IoctlBase):
-    def __init__(self, chip: Rcs380Chip) -> None:
+    def __init__(self, chip, device: dict) -> None:
         super().__init__()
         self.chip = chip
+        self.device = device
         self.waiting_in: deque = deque()  # (urb, buffer) of bulk IN transfers waiting for the chip
         self.done: deque = deque()  # (urb, buffer, status, payload, offset): to be reaped
         self.lock = threading.Lock()
@@ -116,9 +134,10 @@ class UsbdevfsChip(UMockdev.IoctlBase):
                 request_type, request, value, index, size = struct.unpack("<BBHHH", setup)
                 answer = b""
                 if request == 6 and value >> 8 == 3:  # GET_DESCRIPTOR, string
-                    answer = string_descriptor(value & 0xFF)[:size]
+                    answer = string_descriptor(value & 0xFF, self.device["strings"])[:size]
                 elif request == 6 and value >> 8 in (1, 2):
-                    answer = DESCRIPTORS[:18] if value >> 8 == 1 else DESCRIPTORS[18:]
+                    descriptors = self.device["descriptors"]
+                    answer = descriptors[:18] if value >> 8 == 1 else descriptors[18:]
                     answer = answer[:size]
                 self.done.append((urb, buffer, 0, answer, 8))
             elif endpoint & 0x80:
@@ -151,16 +170,16 @@ class UsbdevfsChip(UMockdev.IoctlBase):
         client.complete(0, 0)
 
 
-def testbed(chip: Rcs380Chip):
+def testbed(chip, device: dict = RCS380):
     bed = UMockdev.Testbed.new()
-    handler = UsbdevfsChip(chip)
+    handler = UsbdevfsChip(chip, device)
     bed.attach_ioctl("/dev/bus/usb/001/002", handler)
     bed.add_from_string(
         "P: /devices/pci0000:00/usb1/1-1\nN: bus/usb/001/002\nE: SUBSYSTEM=usb\nE: DEVTYPE=usb_device\n"
-        "E: DEVNAME=/dev/bus/usb/001/002\nE: BUSNUM=001\nE: DEVNUM=002\nE: PRODUCT=54c/6c1/101\n"
+        f"E: DEVNAME=/dev/bus/usb/001/002\nE: BUSNUM=001\nE: DEVNUM=002\nE: PRODUCT={device['vid_pid']}\n"
         "A: busnum=1\\n\nA: devnum=2\\n\nA: speed=480\\n\nA: bConfigurationValue=1\\n\n"
-        "A: idVendor=054c\\n\nA: idProduct=06c1\\n\n"
-        f"H: descriptors={DESCRIPTORS.hex()}\n")
+        f"A: idVendor={device['vendor']}\\n\nA: idProduct={device['product']}\\n\n"
+        f"H: descriptors={device['descriptors'].hex()}\n")
     return bed, handler
 
 
@@ -172,15 +191,19 @@ def main() -> int:
     from kikimimi.devices.config import parse_readers
     from kikimimi.devices.hub import Hub
 
-    chip = Rcs380Chip()
-    bed, handler = testbed(chip)  # noqa: F841 - kept alive while the hub runs
+    kind = next((a for a in sys.argv[1:] if a in DEVICES), "rcs380")
+    device = DEVICES[kind]
+    chip = Rcs380Chip() if kind == "rcs380" else Acr122Chip()
+    bed, handler = testbed(chip, device)  # noqa: F841 - kept alive while the hub runs
     out_lock = threading.Lock()
 
     def say(record: dict) -> None:
         with out_lock:
             print(json.dumps(record), flush=True)
 
-    specs = parse_readers({"field": {"path": "usb:054c:06c1", "profile": "rcs380", "targets": ["212F"]}}, "umockdev")
+    entry = {"path": device["path"], "profile": "rcs380", "targets": ["212F"]} if kind == "rcs380" else \
+        {"path": device["path"], "profile": "acr122u-nfcpy"}
+    specs = parse_readers({"field": entry}, "umockdev")
     hub = Hub(specs, debounce=0.05, on_health=lambda role, h: say({"health": h.status, "detail": h.detail}))
     hub.start()
 

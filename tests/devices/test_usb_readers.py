@@ -1,7 +1,8 @@
-"""A Sony RC-S380 through nfcpy's real `rcs380` driver and USB transport: libusb and python-libusb1 talk
-to an emulated USB device through umockdev's usbdevfs emulation (tests/devices/usb_umockdev.py), whose
-bulk transfers go to an emulated NFC Port-100 chip with a FeliCa tag (kikimimi/devices/rcs380_emulator.py).
-Everything above the kernel interface is real: libusb, nfcpy, kikimimi's hub."""
+"""USB readers through nfcpy's real drivers and USB transport: libusb and python-libusb1 talk to an
+emulated USB device through umockdev's usbdevfs emulation (tests/devices/usb_umockdev.py), whose bulk
+transfers go to an emulated chip: a Sony RC-S380 (NFC Port-100, `rcs380` driver) with a FeliCa tag, and an
+ACS ACR122U (PN532 behind CCID, `acr122` driver) with an NFC-A tag. Everything above the kernel interface
+is real: libusb, nfcpy, kikimimi's hub."""
 
 from __future__ import annotations
 
@@ -28,11 +29,15 @@ def _missing() -> str | None:
     return None
 
 
-def test_an_rc_s380_on_an_emulated_usb_bus_reads_felica_taps_and_removals():
+@pytest.mark.parametrize(("device", "path", "uids"), [
+    ("rcs380", "usb:054c:06c1", ("0101010203040506", "0101a1b2c3d4e5f6")),  # FeliCa IDm
+    ("acr122u", "usb:072f:2200", ("04a1b2c3d4e5f6", "1a2b3c4d")),  # NFC-A UIDs, 7 and 4 bytes
+])
+def test_a_usb_reader_on_an_emulated_usb_bus_reads_taps_and_removals(device, path, uids):
     why = _missing()
     if why:
         pytest.skip(why)
-    proc = subprocess.Popen(["umockdev-wrapper", sys.executable, str(HELPER)], stdin=subprocess.PIPE,
+    proc = subprocess.Popen(["umockdev-wrapper", sys.executable, str(HELPER), device], stdin=subprocess.PIPE,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
     def send(command: str) -> None:
@@ -49,19 +54,17 @@ def test_an_rc_s380_on_an_emulated_usb_bus_reads_felica_taps_and_removals():
         raise AssertionError(f"no output from the emulated RC-S380: {proc.stderr.read()[-2000:]}")
 
     try:
-        assert next_record() == {"health": "ok", "detail": "reading usb:054c:06c1"}
+        first = next_record()
+        assert first["health"] == "ok" and first["detail"].startswith(f"reading {path}")
         events = []
-        for idm in ("0101010203040506", "0101a1b2c3d4e5f6"):
-            send(f"tag {idm}")
+        for uid in uids:
+            send(f"tag {uid}")
             events.append(next_record())
             send("lift")
             events.append(next_record())
         send("quit")
-        assert events == [
-            {"event": "tap", "uid": "0101010203040506", "reader": "field"},
-            {"event": "removed", "uid": "0101010203040506", "reader": "field"},
-            {"event": "tap", "uid": "0101a1b2c3d4e5f6", "reader": "field"},
-            {"event": "removed", "uid": "0101a1b2c3d4e5f6", "reader": "field"}]
+        assert events == [{"event": kind, "uid": uid, "reader": "field"} for uid in uids
+                          for kind in ("tap", "removed")]
         last = next_record()
         assert last["stopped"] and last["commands"] > 10  # the driver's commands went through the chip
     finally:
