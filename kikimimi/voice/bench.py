@@ -23,6 +23,7 @@ from pathlib import Path
 
 import numpy as np
 
+from kikimimi.benchclock import Stopwatch
 from kikimimi.voice import lagbench, packbench
 
 BENCH_ASOUNDRC = """
@@ -52,7 +53,9 @@ def run(args: argparse.Namespace) -> int:
         return lagbench.run(args)
     if args.device is None and not args.inner:
         return _run_virtual(args)
-    figures = measure(args.lang, args.n, args.device if args.device is not None else "kikimimi_bench")
+    with Stopwatch() as clock:
+        figures = measure(args.lang, args.n, args.device if args.device is not None else "kikimimi_bench")
+    figures["clock"] = clock.line()
     if args.json or args.inner:
         print(json.dumps(figures))
     else:
@@ -149,3 +152,5 @@ def _print(f: dict) -> None:
     for name, h in f.get("health", {}).items():
         if not h.startswith("ok"):
             print(f"  {name}: {h}")
+    if "clock" in f:
+        print(f"  {f['clock']} (the measuring process)")

@@ -126,3 +126,37 @@ def normalise_loudness(clip: Clip, target: float = LOUDNESS_LUFS, ceiling: float
     if peak > ceiling:
         gain *= ceiling / peak
     return Clip((clip.samples * gain).astype(np.float32), clip.rate)
+
+
+def time_stretch(clip: Clip, speed: float) -> Clip:
+    """The clip `speed` times faster at the same pitch (WSOLA: 30 ms Hann frames overlapped by half, each
+    taken within 10 ms of its place where it best continues the one before, so voiced sounds stay whole)."""
+    if speed == 1.0 or clip.seconds < 0.1:
+        return clip
+    x = clip.samples
+    frame = int(0.03 * clip.rate) // 2 * 2
+    hop = frame // 2
+    tolerance = int(0.01 * clip.rate)
+    window = np.hanning(frame).astype(np.float32)
+    count = int((len(x) / speed - frame) // hop) + 1
+    if count < 2:
+        return clip
+    out = np.zeros(count * hop + frame, dtype=np.float32)
+    norm = np.zeros_like(out)
+    padded = np.concatenate([x, np.zeros(frame + 2 * tolerance, dtype=np.float32)])
+    previous = 0
+    for k in range(count):
+        ideal = int(k * hop * speed)
+        if k == 0:
+            start = 0
+        else:
+            natural = padded[previous + hop: previous + hop + frame]  # how the last frame went on
+            lo = max(0, ideal - tolerance)
+            region = padded[lo: lo + frame + 2 * tolerance]
+            scores = np.correlate(region, natural, mode="valid")
+            start = lo + int(np.argmax(scores))
+        out[k * hop: k * hop + frame] += padded[start: start + frame] * window
+        norm[k * hop: k * hop + frame] += window
+        previous = start
+    out /= np.maximum(norm, 1e-3)
+    return Clip(out[: int(len(x) / speed)].astype(np.float32), clip.rate)

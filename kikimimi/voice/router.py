@@ -17,7 +17,8 @@ Keeping the speaker current (a fast game says more than it can speak):
   Only on the speaker: a private (earphone) phrase is never dropped, one playing is never cut, and
   the phrases that stay keep their order.
 - a phrase with a `short` form is said short when its output is behind: it waited more than
-  SHORT_AFTER_SECONDS, or SHORT_QUEUE or more phrases wait behind it.
+  SHORT_AFTER_SECONDS, or SHORT_QUEUE or more phrases wait behind it; and any phrase said while its
+  output is behind plays FAST_SPEED times faster at the same pitch (earphones too: faster, never dropped).
 A sound card's worker hands the mixer at most LOOKAHEAD_SECONDS of audio ahead, so the backlog stays
 in the queue, where it can still be dropped or shortened.
 """
@@ -40,7 +41,7 @@ import numpy as np
 from kikimimi.games import base as games_base
 from kikimimi.games.base import Say, hears
 from kikimimi.voice.catalog import Catalog, Line, catalog
-from kikimimi.voice.clip import Clip, first_sound, resample
+from kikimimi.voice.clip import Clip, first_sound, resample, time_stretch
 from kikimimi.voice.config import (
     FALLBACK_BACKEND,
     ConfigError,
@@ -71,6 +72,9 @@ WATCH_SECONDS = 0.25
 SHORT_AFTER_SECONDS = 1.0  # a phrase that waited longer than this is said in its short form
 SHORT_QUEUE = 2  # ... as is one with this many phrases waiting behind it
 LOOKAHEAD_SECONDS = 0.3  # audio handed to a sound card's mixer ahead of what is playing
+# A phrase said while its output is behind plays this much faster, at the same pitch: words stay whole and
+# nothing is dropped (a private phrase is never dropped), where 1.25 is still easy to follow.
+FAST_SPEED = 1.25
 
 
 def not_superseded(waiting: Iterable[T], group: str, group_of: Callable[[T], str | None]) -> list[T]:
@@ -200,6 +204,7 @@ class Voice:
         # frame follows within LOOKAHEAD_SECONDS plus what plays before it)
         self.supersede = True  # drop a queued speaker phrase that a newer one of its group replaces
         self.short_forms = True  # say a phrase's short form when its output is behind
+        self.faster = True  # and FAST_SPEED times faster (same pitch)
         self.transcript = Transcript()
         self.outputs: dict[str, _Output] = {}
         self.devices: list[DeviceStream] = []
@@ -546,7 +551,8 @@ class Voice:
         phrase = phrases.phrases.get(effect.key)
         if phrase is not None:  # extra parameters do not change the words, so not the audio either
             params = {name: params[name] for name in phrase.params if name in params}
-        short = self.short_forms and phrases.has_short(effect.key) and self._behind(out, say_time, started)
+        behind = self._behind(out, say_time, started)
+        short = self.short_forms and phrases.has_short(effect.key) and behind
         line = phrases.render(effect.key, params, short=short)
         sounding = out.spec.sink not in ("null", "transcript") and out.status == "ok"
         if short and sounding and self.audio.find(line, params)[0] is None:
@@ -562,6 +568,9 @@ class Voice:
         if clip is None or len(clip.samples) == 0:
             self.transcript.write(out.name, line)
             return
+        if self.faster and behind:
+            clip = time_stretch(clip, FAST_SPEED)
+            audio_key = f"{audio_key}@{FAST_SPEED}" if audio_key else ""
         if out.wav is not None:
             out.wav.play(clip, 0.0 if out.muted else out.volume)
             return

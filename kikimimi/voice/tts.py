@@ -18,6 +18,7 @@ from __future__ import annotations
 import queue
 import tempfile
 import threading
+import wave
 from collections.abc import Callable
 from concurrent.futures import Future
 from pathlib import Path
@@ -82,7 +83,7 @@ class EspeakBackend:
                 return v.id
         raise BackendUnavailable(f"espeak-ng has no voice for language {lang!r}; install espeak-ng-data")
 
-    ATTEMPTS = 3  # pyttsx3 now and then writes an empty file for a phrase it speaks the next time
+    ATTEMPTS = 3  # pyttsx3 now and then writes an empty or cut file for a phrase it speaks the next time
 
     def synth(self, line: Line) -> Clip:
         path = self._dir / "utterance.wav"
@@ -91,9 +92,10 @@ class EspeakBackend:
             path.unlink(missing_ok=True)
             self._engine.save_to_file(line.reading, str(path))
             self._engine.runAndWait()
-            if not path.exists():
+            try:
+                clip = trim(read_wav(path))
+            except (OSError, EOFError, wave.Error):  # no file, or one cut short
                 continue
-            clip = trim(read_wav(path))
             path.unlink(missing_ok=True)
             if len(clip.samples):
                 return clip

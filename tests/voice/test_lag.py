@@ -30,7 +30,7 @@ class _Audio:
     speech = None
 
     def find(self, line, params):  # noqa: ANN001
-        return Clip(np.zeros(100, dtype=np.float32), 1000), "tts", ""
+        return Clip((0.3 * np.sin(np.arange(1000) / 3)).astype(np.float32), 1000), "tts", ""
 
 
 class _GatedSink:
@@ -39,8 +39,10 @@ class _GatedSink:
     def __init__(self) -> None:
         self.gate = threading.Event()
         self.playing = threading.Event()
+        self.seconds: list[float] = []
 
     def play(self, clip, gain) -> None:  # noqa: ANN001
+        self.seconds.append(clip.seconds)
         self.playing.set()
         assert self.gate.wait(5)
 
@@ -190,3 +192,28 @@ def test_the_trident_declares_its_turn_group_and_short_forms(lang: str) -> None:
         full = c.render(key, {"seat": 2, "suit": "heart", "count": 4})
         short = c.render(key, {"seat": 2, "suit": "heart", "count": 4}, short=True)
         assert len(short.reading) < len(full.reading), key
+
+
+def test_time_stretch_is_faster_at_the_same_pitch() -> None:
+    from kikimimi.voice.clip import time_stretch
+    from kikimimi.voice.router import FAST_SPEED
+
+    rate = 24000
+    t = np.arange(2 * rate) / rate
+    clip = Clip((0.5 * np.sin(2 * np.pi * 220 * t)).astype(np.float32), rate)
+    fast = time_stretch(clip, FAST_SPEED)
+    assert abs(fast.seconds - 2 / FAST_SPEED) < 0.01
+    spectrum = np.abs(np.fft.rfft(fast.samples))
+    assert abs(np.fft.rfftfreq(len(fast.samples), 1 / rate)[np.argmax(spectrum)] - 220) < 2
+
+
+def test_an_earphone_behind_speaks_faster_and_drops_nothing(rig) -> None:
+    from kikimimi.voice.router import FAST_SPEED
+
+    voice, sinks, lines = rig
+    voice.say(Say(hand(1), "t.other", {}))
+    assert sinks[hand(1)].playing.wait(5)  # nothing behind it: at speed
+    for _ in range(3):  # the first of these has two behind it: faster; the others not
+        voice.say(Say(hand(1), "t.other", {}))
+    assert len(_said(voice, sinks, lines, hand(1))) == 4
+    assert [round(s, 2) for s in sinks[hand(1)].seconds] == [1.0, round(1 / FAST_SPEED, 2), 1.0, 1.0]
