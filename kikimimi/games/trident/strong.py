@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from kikimimi.games.trident.engine import draw, legal_mask, pass_turn, play
-from kikimimi.games.trident.pieces import FULL_MASK, PIECE_OF, UNKNOWN_MASK
+from kikimimi.games.trident.pieces import FULL_MASK, PIECE_OF, UNKNOWN_MASK, mask_of
 from kikimimi.games.trident.playout import (
     DRAW,
     PASS,
@@ -29,18 +29,10 @@ from kikimimi.games.trident.state import TURN, TridentState
 
 # The kinds of play a seat can tell apart by ear: pieces of one kind are interchangeable, and the four
 # Unknowns are one kind to their holder.
-_KIND_MASKS: list[int] = []
-for _p in PIECE_OF:
-    if _p.is_unknown:
-        continue
-    mask = 0
-    for _q in PIECE_OF:
-        if _q.kind == _p.kind:
-            mask |= _q.bit
-    if mask not in _KIND_MASKS:
-        _KIND_MASKS.append(mask)
-_KIND_MASKS.append(UNKNOWN_MASK)
-KIND_MASKS: tuple[int, ...] = tuple(_KIND_MASKS)
+KIND_MASKS: tuple[int, ...] = (
+    *{p.kind: mask_of(q.id for q in PIECE_OF if q.kind == p.kind) for p in PIECE_OF if not p.is_unknown}.values(),
+    UNKNOWN_MASK,
+)
 
 # What a place is worth to the look-ahead: the goal is first place; second beats last.
 PLACE_VALUE = (1.0, 0.2, 0.0)
