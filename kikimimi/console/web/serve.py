@@ -21,6 +21,9 @@ from pathlib import Path
 from typing import Any, TextIO
 
 DEFAULT_LISTEN = "0.0.0.0:8770"
+HEADER_SECONDS = 10.0  # a request's headers arrive within this (a tablet on Wi-Fi sends them at once)
+IDLE_SECONDS = 5.0  # a connection idle between requests is closed
+MAX_CONNECTIONS = 64  # two tablets and a phone use a handful (the pages' streams are capped lower)
 
 
 def parse_listen(text: str) -> tuple[str, int]:
@@ -68,18 +71,21 @@ def announce(url: str, code: str, out: TextIO | None = None) -> None:
     print(qr.getvalue(), file=out, end="", flush=True)
 
 
-def make_server(app: object) -> object:
-    """uvicorn for the console: bounded headers, idle connections closed, a cap on connections; at shutdown
-    the pages' streams are ended first (an open stream would otherwise hold the shutdown until it is cut)."""
+def make_server(app: Any) -> Any:
+    """uvicorn for the console, bounded as the project's servers are (kikimimi.serving): headers within
+    HEADER_SECONDS, idle connections closed, at most MAX_CONNECTIONS; at shutdown the pages' streams are ended
+    first (an open stream would otherwise hold the shutdown until it is cut)."""
     import uvicorn
+
+    from kikimimi.serving import server_config
 
     class ConsoleServer(uvicorn.Server):
         async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
-            app.console.close_streams()  # type: ignore[attr-defined]
+            app.state.console.close_streams()
             await super().shutdown(sockets)
 
-    config = uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=2, timeout_keep_alive=5,
-                            limit_concurrency=64, h11_max_incomplete_event_size=16 * 1024)
+    config = server_config(app, header_seconds=HEADER_SECONDS, idle_seconds=IDLE_SECONDS,
+                           max_connections=MAX_CONNECTIONS, name="web console", timeout_graceful_shutdown=2)
     return ConsoleServer(config)
 
 

@@ -33,7 +33,6 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response, StreamingResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from kikimimi.console.feed import TableFeed
 from kikimimi.console.health import HealthWatch
@@ -44,6 +43,7 @@ from kikimimi.console.web.access import COOKIE, Evening, Guesses
 from kikimimi.console.web.render import games_offered, hand_readers, snapshot
 from kikimimi.games.base import Alert, GameOver, Referee, hand
 from kikimimi.games.registry import GameInfo, UnknownGame, get_info
+from kikimimi.serving import BodyRefused, SecuredStarlette, read_body, security_headers
 from kikimimi.voice.catalog import catalog
 
 log = logging.getLogger(__name__)
@@ -58,17 +58,12 @@ POLL = 0.5  # seconds between health polls (the table pushes health about as oft
 ATTACH_EVERY = 0.5  # seconds between attempts to reach a table that is not answering
 KEPT_ALERTS = 50
 
-SECURITY_HEADERS = [
-    (b"content-security-policy", b"default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; "
-                                 b"connect-src 'self'; manifest-src 'self'; base-uri 'none'; form-action 'self'; "
-                                 b"frame-ancestors 'none'"),
-    (b"x-content-type-options", b"nosniff"),
-    (b"x-frame-options", b"DENY"),
-    (b"referrer-policy", b"no-referrer"),
-    (b"permissions-policy", b"camera=(), microphone=(), geolocation=()"),
-    (b"cross-origin-opener-policy", b"same-origin"),
-    (b"cross-origin-resource-policy", b"same-origin"),
-]
+# Beside kikimimi.serving's common headers: the page runs its own script and style sheet only and talks to
+# this server only (its manifest included).
+CONTENT_SECURITY_POLICY = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; "
+                           "connect-src 'self'; manifest-src 'self'; base-uri 'none'; form-action 'self'; "
+                           "frame-ancestors 'none'")
+SECURITY_HEADERS = security_headers(CONTENT_SECURITY_POLICY)
 
 
 class Refused(Exception):
@@ -77,43 +72,6 @@ class Refused(Exception):
     def __init__(self, status: int, message: str) -> None:
         super().__init__(message)
         self.status = status
-
-
-class Guarded:
-    """ASGI middleware: the security headers on every answer, and no body larger than MAX_BODY."""
-
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
-        self.console: WebConsole | None = None  # the app's state (the server ends its streams at shutdown)
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        length = dict(scope.get("headers") or []).get(b"content-length", b"0")
-        if not length.isdigit() or int(length) > MAX_BODY:
-            response = JSONResponse({"error": f"a request body is at most {MAX_BODY} bytes"}, status_code=413)
-            await response(scope, receive, self._headed(send))
-            return
-        received = 0
-
-        async def bounded() -> Message:
-            nonlocal received
-            message = await receive()
-            received += len(message.get("body", b""))
-            if received > MAX_BODY:  # chunked, without a length: counted as it comes
-                raise Refused(413, f"a request body is at most {MAX_BODY} bytes")
-            return message
-
-        await self.app(scope, bounded, self._headed(send))
-
-    @staticmethod
-    def _headed(send: Send) -> Send:
-        async def headed(message: Message) -> None:
-            if message["type"] == "http.response.start":
-                message["headers"] = [*message.get("headers", []), *SECURITY_HEADERS]
-            await send(message)
-        return headed
 
 
 class WebConsole:
@@ -455,9 +413,9 @@ async def _json_body(request: Request) -> dict[str, Any]:
     if not request.headers.get("content-type", "").startswith("application/json"):
         raise Refused(415, "send the request as application/json")
     try:
-        raw = await asyncio.wait_for(request.body(), BODY_WITHIN)
-    except TimeoutError:
-        raise Refused(408, f"the request's body did not arrive within {BODY_WITHIN:.0f} s") from None
+        raw = await read_body(request, MAX_BODY, BODY_WITHIN, "console")
+    except BodyRefused as exc:
+        raise Refused(exc.status, str(exc)) from None
     try:
         data = json.loads(raw or b"{}")
     except (ValueError, UnicodeDecodeError):
@@ -493,8 +451,10 @@ def create_app(socket: Path, evening: Evening, *, records: str | Path | None = N
                     raise Refused(401, "the evening's code is needed (printed where the console started)")
                 return await handler(request)
             except Refused as exc:
-                return JSONResponse({"error": str(exc)}, status_code=exc.status,
-                                    headers={"Cache-Control": "no-store"})
+                headers = {"Cache-Control": "no-store"}
+                if exc.status in (408, 413):  # a body refused part-way is not read to its end
+                    headers["Connection"] = "close"
+                return JSONResponse({"error": str(exc)}, status_code=exc.status, headers=headers)
         return endpoint
 
     async def page(request: Request) -> Response:
@@ -560,7 +520,6 @@ def create_app(socket: Path, evening: Evening, *, records: str | Path | None = N
         Route("/api/act", guarded(act, post=True), methods=["POST"]),
         Mount("/static", app=StaticFiles(directory=STATIC_DIR), name="static"),
     ]
-    app = Starlette(routes=routes, lifespan=lifespan)
-    guarded_app = Guarded(app)
-    guarded_app.console = console
-    return guarded_app  # type: ignore[return-value]
+    app = SecuredStarlette(routes=routes, lifespan=lifespan, headers=SECURITY_HEADERS)
+    app.state.console = console  # the server ends its streams at shutdown
+    return app
