@@ -45,7 +45,7 @@ from kikimimi.console.dialogs import (
     WebCode,
 )
 from kikimimi.console.feed import TableFeed
-from kikimimi.console.guide import guide_of
+from kikimimi.console.guide import guide_of, name_actions
 from kikimimi.console.health import HealthWatch
 from kikimimi.console.link import LocalLink, TableLink
 from kikimimi.console.records import MeetingPanel, read_meeting
@@ -287,7 +287,8 @@ class ConsoleApp(App[int]):
         public = report if self.reveal or self._view is not None else view.public
         self._main("#state", Static).update(game_panel(self._view, report, public, reveal=self.reveal,
                                                        players=players, titles=titles, seats=self.seats))
-        self._main("#guide", Static).update("\n".join(guide_of(view)))
+        self._main("#guide", Static).update(
+            "\n".join(name_actions(line, self._press) for line in guide_of(view)))
 
     def refresh_said(self) -> None:
         lines = self.feed.lines()
@@ -295,6 +296,11 @@ class ConsoleApp(App[int]):
             self._main(f"#said-{widget_id(name)}", Static).update(
                 spoken_text(lines, name, reveal=self.reveal))
             self._main(f"#said-box-{widget_id(name)}", VerticalScroll).scroll_end(animate=False)
+
+    def _press(self, action: str) -> str | None:
+        """How the guide names a console action here: by its key ("press n")."""
+        key = next((b.key for b in self.BINDINGS if isinstance(b, Binding) and b.action == action), None)
+        return f"press {key}" if key else None
 
     def _state_title(self) -> str:
         """The game, its seats, and what the Priest must not miss: hands shown, paused, the turn clock."""

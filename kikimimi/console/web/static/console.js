@@ -69,9 +69,9 @@ function el(tag, attrs, ...children) {
   return node;
 }
 
-function words() {
+function words(root = document) {
   document.documentElement.lang = lang;
-  for (const node of document.querySelectorAll("[data-t]")) node.textContent = t(node.dataset.t);
+  for (const node of root.querySelectorAll("[data-t]")) node.textContent = t(node.dataset.t);
 }
 
 // -- session and the live stream ------------------------------------------------------------------------
@@ -191,7 +191,7 @@ function draw(data) {
   $("b-end").disabled = data.over;
   $("b-actions").hidden = !game.actions.length;
   $("b-tapfor").hidden = false;
-  $("guide").textContent = data.guide.join("\n");
+  once("guide", [data.guide, lang], () => { $("guide").innerHTML = data.guide; words($("guide")); });
   $("last").textContent = data.last_event ? t("last") + data.last_event : "";
   html("panel", data.panel);
   html("tab-alerts", data.alerts);
