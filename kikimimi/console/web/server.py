@@ -5,8 +5,9 @@
 It attaches to the table like the terminal console does (`RemoteLink`), and attaches again by itself when
 the table goes away and comes back (a restart, the service's Restart=always), so a page left open on a
 tablet carries on. The page follows `/api/events` (Server-Sent Events: a snapshot after every step the
-table reports and whenever health changes) and acts through `/api/act`; every action goes to the table's
-loop through the link, and so into the journal, as the terminal console's do.
+table reports; when only the health changed, the health alone, or the turn clock alone) and acts through
+`/api/act`; every action goes to the table's loop through the link, and so into the journal, as the
+terminal console's do.
 
 Routes: `/` the page (and `/?code=` from the QR code), `/static/…`, `/api/session`, `/api/login`,
 `/api/events?reveal=0|1`, `/api/act`. Everything under /api but the session check and the login needs
@@ -40,7 +41,7 @@ from kikimimi.console.link import LinkError, RemoteLink
 from kikimimi.console.records import MeetingPanel, read_meeting
 from kikimimi.console.simtable import BASKET, basket_of
 from kikimimi.console.web.access import COOKIE, Evening, Guesses
-from kikimimi.console.web.render import games_offered, hand_readers, snapshot
+from kikimimi.console.web.render import games_offered, hand_readers, health_json, snapshot
 from kikimimi.games.base import Alert, GameOver, Referee, hand
 from kikimimi.games.registry import GameInfo, UnknownGame, get_info
 from kikimimi.serving import BodyRefused, SecuredStarlette, read_body, security_headers
@@ -97,15 +98,23 @@ class WebConsole:
         self.rng = random.Random()
         self._wake = asyncio.Event()
         self._loop: asyncio.AbstractEventLoop | None = None
-        self._cache: dict[bool, tuple[int, str]] = {}
+        self._cache: dict[bool, tuple[tuple[int, int], str]] = {}
         self._panels: dict[str, Any] = {}
         self._health: Any = None
+        self._health_shown: dict[str, Any] | None = None  # the health as the pages last got it
+        # Grows when only the health changed (the turn clock counts down every 0.5 s): a page that has the
+        # snapshot gets a small `health` event, not the whole snapshot again (docs/console.md, figures).
+        self.health_version = 0
+        self._clock_only_at = -1  # the health version that changed only the clock from the one before it
 
     # -- the table ----------------------------------------------------------------------------------
 
     def changed(self) -> None:
-        """Something the pages draw changed (on the event loop's thread)."""
+        """Something the pages draw changed (on the event loop's thread): each page gets a whole snapshot."""
         self.version += 1
+        self._wake_pages()
+
+    def _wake_pages(self) -> None:
         self._wake.set()
         self._wake = asyncio.Event()
 
@@ -172,9 +181,21 @@ class WebConsole:
         now = time.time()
         fresh = [(now, alert) for alert in self.health_watch.check(health.readers, health.outputs)]
         self.console_alerts.extend(fresh)
-        if health is not self._health or fresh:
-            self._health = health
+        if health is self._health and not fresh:
+            return
+        self._health = health
+        shown, before = health_json(health), self._health_shown
+        if shown == before and not fresh:
+            return  # pushed again, nothing the page shows changed
+        readers_same = before is not None and shown["readers"].keys() == before["readers"].keys()
+        self._health_shown = shown
+        if fresh or not readers_same:  # an alert, or the readers themselves (the games offered): all of it
             self.changed()
+        else:  # the turn clock ticking, a reader's count: the pages get the health alone, or the clock alone
+            self.health_version += 1
+            clock_only = before is not None and {**before, "clock": shown["clock"]} == shown
+            self._clock_only_at = self.health_version if clock_only else -1
+            self._wake_pages()
 
     def close_streams(self) -> None:
         """The server is stopping: every page's stream ends now (the pages reconnect to the next one)."""
@@ -192,11 +213,13 @@ class WebConsole:
                 self._panels[info.id] = None
         return self._panels[info.id]
 
-    def snapshot_json(self, reveal: bool) -> str:
-        """The page's snapshot now (made once per version and reveal mode, whatever the number of pages)."""
+    def snapshot_json(self, reveal: bool) -> tuple[str, int]:
+        """The page's snapshot now and the health version it holds (made once per version, health version and
+        reveal mode, whatever the number of pages)."""
+        key = (self.version, self.health_version)
         cached = self._cache.get(reveal)
-        if cached is not None and cached[0] == self.version:
-            return cached[1]
+        if cached is not None and cached[0] == key:
+            return cached[1], key[1]
         link, feed = self.link, self.feed
         data: dict[str, Any] = {"version": self.version, "connected": link is not None, "lost": self.lost,
                                 "lang": self.language}
@@ -208,19 +231,35 @@ class WebConsole:
                                  meeting=self.meeting, reveal=reveal))
             data["games"] = games_offered(self.language, hand_readers(health))
         text = json.dumps(data, ensure_ascii=False, separators=(",", ":"), default=str)
-        self._cache[reveal] = (self.version, text)
-        return text
+        self._cache[reveal] = (key, text)
+        return text, key[1]
+
+    def health_update_json(self, page_has: int) -> str:
+        """The health alone as the snapshot holds it, or only the clock when that is all that changed since
+        the health version the page has (the same for every page: health holds nothing private)."""
+        shown = self._health_shown or {}
+        if page_has == self.health_version - 1 and self._clock_only_at == self.health_version:
+            update = {"version": self.version, "clock": shown.get("clock")}
+        else:
+            update = {"version": self.version, "health": shown}
+        return json.dumps(update, ensure_ascii=False, separators=(",", ":"), default=str)
 
     async def stream(self, reveal: bool) -> AsyncIterator[str]:
         self.streams += 1
         try:
             yield f"retry: {RETRY_MS}\n\n"
-            sent = -1
+            sent = sent_health = -1
             while not self.closing.is_set() and self.evening.seconds_left() > 0:  # the evening over: log in again
                 wake = self._wake
                 if self.version != sent:
                     sent = self.version
-                    yield f"event: snapshot\ndata: {self.snapshot_json(reveal)}\n\n"
+                    text, sent_health = self.snapshot_json(reveal)
+                    yield f"event: snapshot\ndata: {text}\n\n"
+                    continue
+                if self.health_version != sent_health:
+                    update = self.health_update_json(sent_health)
+                    sent_health = self.health_version
+                    yield f"event: health\ndata: {update}\n\n"
                     continue
                 try:
                     await asyncio.wait_for(wake.wait(), KEEP_ALIVE)
