@@ -42,14 +42,16 @@ from kikimimi.console.dialogs import (
     PickReader,
     PickSeat,
     PickTag,
+    WebCode,
 )
 from kikimimi.console.feed import TableFeed
-from kikimimi.console.guide import guide_of
+from kikimimi.console.guide import guide_of, name_actions
 from kikimimi.console.health import HealthWatch
 from kikimimi.console.link import LocalLink, TableLink
 from kikimimi.console.records import MeetingPanel, read_meeting
 from kikimimi.console.simtable import BASKET, VirtualTable, basket_of, widget_id
 from kikimimi.console.view import alerts_text, describe_event, game_panel, health_text, spoken_text
+from kikimimi.console.web.serve import WebAddress
 from kikimimi.games.base import SPEAKER, Alert, GameOver, Referee, hand, seat_of
 from kikimimi.games.registry import GameInfo, RefereeAction, games, get_info
 from kikimimi.table.control import TableView
@@ -108,13 +110,15 @@ class ConsoleApp(App[int]):
         Binding("v", "virtual", "virtual"),
         Binding("w", "said", "said"),
         Binding("g", "meeting", "meeting"),
+        Binding("c", "web_code", "web code"),
         Binding("q", "quit_console", "quit"),
     ]
 
     def __init__(self, table: LiveTable | TableLink, *, reveal_hands: bool = False,
                  records_path: Path | None = None, rng: random.Random | None = None,
-                 clock: Callable[[float], str] | None = None) -> None:
+                 clock: Callable[[float], str] | None = None, web: WebAddress | None = None) -> None:
         super().__init__()
+        self.web = web  # the web console served beside (play --console --web): its address and code
         self.link: TableLink = LocalLink(table) if isinstance(table, LiveTable) else table
         self.reveal = reveal_hands
         self.records_path = records_path
@@ -166,6 +170,8 @@ class ConsoleApp(App[int]):
         self._main_screen = self.screen
         self._main("#health").border_title = "Health"
         self._main("#alerts-box").border_title = "Alerts"
+        if self.web is not None:  # the address is no secret; the code is shown on c, as hands are on h
+            self._main("#health").border_subtitle = f"web {self.web.url}  (c: code)"
         for name in self.outputs:
             box = self._main(f"#said-box-{widget_id(name)}")
             box.border_title = name if name == SPEAKER else f"{name} earphone"
@@ -281,7 +287,8 @@ class ConsoleApp(App[int]):
         public = report if self.reveal or self._view is not None else view.public
         self._main("#state", Static).update(game_panel(self._view, report, public, reveal=self.reveal,
                                                        players=players, titles=titles, seats=self.seats))
-        self._main("#guide", Static).update("\n".join(guide_of(view)))
+        self._main("#guide", Static).update(
+            "\n".join(name_actions(line, self._press) for line in guide_of(view)))
 
     def refresh_said(self) -> None:
         lines = self.feed.lines()
@@ -289,6 +296,11 @@ class ConsoleApp(App[int]):
             self._main(f"#said-{widget_id(name)}", Static).update(
                 spoken_text(lines, name, reveal=self.reveal))
             self._main(f"#said-box-{widget_id(name)}", VerticalScroll).scroll_end(animate=False)
+
+    def _press(self, action: str) -> str | None:
+        """How the guide names a console action here: by its key ("press n")."""
+        key = next((b.key for b in self.BINDINGS if isinstance(b, Binding) and b.action == action), None)
+        return f"press {key}" if key else None
 
     def _state_title(self) -> str:
         """The game, its seats, and what the Priest must not miss: hands shown, paused, the turn clock."""
@@ -343,7 +355,17 @@ class ConsoleApp(App[int]):
             return None
         if action == "end" and self.view.over:
             return None
-        return True
+        # c (the web console's code) is not offered where no web console is served beside this one
+        return not (action == "web_code" and self.web is None)
+
+    def action_web_code(self) -> None:
+        """The evening's code and the QR code that logs a tablet in: asked first, as hands are (it lets
+        whoever reads it act as the Priest)."""
+        web = self.web
+        if web is None:
+            return
+        self.push_screen(Confirm("Show the web console's code? Only when no player can see this screen."),
+                         lambda yes: yes and self.push_screen(WebCode(web.url, web.spaced_code, web.qr_text())))
 
     def action_new_game(self) -> None:
         view = self.view
@@ -518,8 +540,9 @@ class ConsoleApp(App[int]):
 
 
 def run_console(table: LiveTable | TableLink, *, reveal_hands: bool = False,
-                records_path: Path | None = None) -> int:
-    """Run the console on an open table (or a link to one) until the Priest quits; the caller closes it."""
-    app = ConsoleApp(table, reveal_hands=reveal_hands, records_path=records_path)
+                records_path: Path | None = None, web: WebAddress | None = None) -> int:
+    """Run the console on an open table (or a link to one) until the Priest quits; the caller closes it.
+    `web`: the web console served beside it (`play --console --web`), whose code the c key shows."""
+    app = ConsoleApp(table, reveal_hands=reveal_hands, records_path=records_path, web=web)
     result = app.run()
     return int(result or 0)

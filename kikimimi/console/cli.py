@@ -36,16 +36,23 @@ def install_front_ends() -> None:
     COMPANIONS["web"] = _web_beside
 
 
+# The web console `play --web` serves in this process: `play --console --web` shows its address and code on
+# the terminal console (Textual clears what was printed before it starts).
+_web_here: list[object] = []
+
+
 def _web_beside(table, listen):  # noqa: ANN001, ANN202 - a LiveTable and ADDRESS:PORT; `kikimimi play --web`
     from kikimimi.console.web.serve import start_beside
 
-    return start_beside(table, listen)
+    beside = start_beside(table, listen)
+    _web_here[:] = [beside.address]
+    return beside
 
 
 def _console_front(table) -> int:  # noqa: ANN001 - a LiveTable; `kikimimi play --console`
     from kikimimi.console.app import run_console
 
-    return run_console(table)
+    return run_console(table, web=_web_here[0] if _web_here else None)  # type: ignore[arg-type]
 
 
 def cmd_console(args: argparse.Namespace) -> int:

@@ -40,6 +40,7 @@ ModalScreen .keys { layout: grid; grid-size: 3; grid-gutter: 0 1; height: auto; 
 ModalScreen .keys Button { width: 100%; margin: 0; }
 ModalScreen #setup { height: auto; max-height: 20; }
 NewGame > Vertical { width: 90; }
+WebCode > Vertical { width: auto; min-width: 50; }
 """
 
 # Keys for the n-th option of a dialog (seats 1-10: 1..9, then 0).
@@ -389,6 +390,26 @@ class MovePiece(ModalScreen[tuple[str, str] | None]):
             self.dismiss(None)
 
     def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class WebCode(ModalScreen[None]):
+    """The web console's address, the evening's code and the QR code of the link that logs a tablet in."""
+
+    BINDINGS = [Binding("escape,c,enter", "close", "close")]
+
+    def __init__(self, url: str, code: str, qr: str) -> None:
+        super().__init__()
+        self.url, self.code, self.qr = url, code, qr
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="web-code"):
+            yield Static(f"Web console: {self.url}/\nThe evening's code: [b]{self.code}[/b]", id="code-text")
+            if self.qr:
+                yield Static(self.qr, id="qr", markup=False)
+            yield Static("Scan to open it logged in · Esc, c or Enter closes", classes="help")
+
+    def action_close(self) -> None:
         self.dismiss(None)
 
 

@@ -3,18 +3,25 @@
 A game may give the console a guide (`GameInfo.guide`, "module:function(report, state) -> list[str]":
 finished lines such as "Priest: give seat 2 two pieces from the basket"). Without one the console
 says whose turn it is, or that the game is over. Pure: a function of the state report.
+
+A line names one of the console's actions as `{action}` ("For a new game, {new_game}."): each console
+says it its own way (`name_actions`), the terminal by its key ("press n"), the web page by its button
+("tap “New game”"), so one guide reads right on both.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from typing import Any
+
+ACTION_MARK = re.compile(r"\{([a-z][a-z_]*)\}")  # {new_game}: an action of the console, by its name
 
 
 def generic_guide(report: Mapping[str, Any]) -> list[str]:
     """Whose turn it is, or that the game is over; nothing a game alone would know."""
     if report.get("phase") == "over" or report.get("result"):
-        return ["Next: the game is over. Press n for a new game."]
+        return ["Next: the game is over. For a new game, {new_game}."]
     turn = report.get("turn")
     if turn:
         return [f"Next: seat {turn} to move."]
@@ -29,6 +36,12 @@ def guide(report: Mapping[str, Any], state: Any = None, game_guide: Callable[...
         except Exception as exc:  # a game's guide bug must not stop the console
             return [f"(the game's guide failed: {exc!r})", *generic_guide(report)]
     return generic_guide(report)
+
+
+def name_actions(line: str, say: Callable[[str], str | None]) -> str:
+    """`line` with each {action} said as `say(action)` gives it ("press n"); an action `say` does not know
+    is written as words ("new game"), never left as a mark."""
+    return ACTION_MARK.sub(lambda mark: say(mark.group(1)) or mark.group(1).replace("_", " "), line)
 
 
 def load_guide(info: Any) -> Callable[..., Any] | None:

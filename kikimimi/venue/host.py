@@ -51,7 +51,8 @@ from kikimimi.records.ontable import meeting_setup
 from kikimimi.records.results import ResultError, game_details, results_from_outcome
 from kikimimi.records.standings import standings
 from kikimimi.records.store import MAX_ID, GameItem, Recorded, RecordError, RecordStore, check_name
-from kikimimi.venue.serving import BodyRefused, read_body
+from kikimimi.serving import SecuredStarlette
+from kikimimi.venue.serving import SECURITY_HEADERS, BodyRefused, read_body
 
 log = logging.getLogger(__name__)
 
@@ -734,15 +735,6 @@ async def _body(request: Request) -> dict[str, Any]:
     return data
 
 
-class _SecuredStarlette(Starlette):
-    """Starlette with the security headers outside everything, Starlette's own answer to a failure too."""
-
-    def build_middleware_stack(self) -> Any:
-        from kikimimi.venue.page import SecurityHeaders
-
-        return SecurityHeaders(super().build_middleware_stack())
-
-
 def create_app(store_factory: StoreFactory, *, token: str | None, meeting_id: int | None,
                workers: int = 1, contest_games: int | None = None,
                connected_seconds: float = CONNECTED_SECONDS) -> Starlette:
@@ -817,7 +809,7 @@ def create_app(store_factory: StoreFactory, *, token: str | None, meeting_id: in
         log.error("venue: %s %s failed", request.method, request.url.path, exc_info=exc)
         return _error(500, f"{request.url.path}: the host failed ({type(exc).__name__}); its log says more")
 
-    app = _SecuredStarlette(routes=routes, lifespan=lifespan,
-                            exception_handlers={HTTPException: http_error, Exception: server_error})
+    app = SecuredStarlette(routes=routes, lifespan=lifespan, headers=SECURITY_HEADERS,
+                           exception_handlers={HTTPException: http_error, Exception: server_error})
     app.state.host = host
     return app

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import hashlib
 from pathlib import Path
-from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, PlainTextResponse, Response
@@ -22,37 +21,6 @@ STATIC_PREFIX = "/venue-static"
 LANGUAGES = ("ja", "en")
 DEFAULT_LANGUAGE = "ja"
 DEFAULT_ROTATE_SECONDS = 10  # how long one page of a long standings list stays on screen
-
-
-# Sent with every answer of the host (page, API, static files): the page runs its own script and style
-# sheet only, talks to its own host only, and is never framed by another site.
-SECURITY_HEADERS = {
-    "Content-Security-Policy": "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; "
-                               "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
-    "X-Content-Type-Options": "nosniff",
-    "X-Frame-Options": "DENY",
-    "Referrer-Policy": "no-referrer",
-}
-_HEADERS = [(name.lower().encode(), value.encode()) for name, value in SECURITY_HEADERS.items()]
-
-
-class SecurityHeaders:
-    """ASGI middleware adding SECURITY_HEADERS to every HTTP answer (errors and streams included)."""
-
-    def __init__(self, app: Any) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-
-        async def send_secured(message: Any) -> None:
-            if message["type"] == "http.response.start":
-                message = {**message, "headers": [*message.get("headers", []), *_HEADERS]}
-            await send(message)
-
-        await self.app(scope, receive, send_secured)
 
 
 def page_language(query: str | None, accept_language: str | None) -> str:

@@ -2,14 +2,14 @@
 
 from types import SimpleNamespace
 
-from kikimimi.console.guide import generic_guide, guide, load_guide
+from kikimimi.console.guide import generic_guide, guide, load_guide, name_actions
 from kikimimi.games.registry import get_info
 
 
 def test_generic_guide_says_whose_turn_or_that_it_is_over():
     assert generic_guide({"phase": "turn", "turn": 2}) == ["Next: seat 2 to move."]
     assert generic_guide({"phase": "deal", "turn": None}) == []
-    assert generic_guide({"phase": "over"})[0].startswith("Next: the game is over. Press n")
+    assert generic_guide({"phase": "over"}) == ["Next: the game is over. For a new game, {new_game}."]
     assert generic_guide({"phase": "scoring", "result": {"winners": [1]}})[0].startswith("Next: the game is over")
 
 
@@ -37,3 +37,11 @@ def test_the_trident_names_its_guide_in_the_registry():
     trident_guide = load_guide(get_info("trident"))
     assert trident_guide is not None
     assert trident_guide({"phase": "over", "rules": "standard"}, None)[0].startswith("Next: The game is over")
+
+
+def test_each_console_names_an_action_its_own_way():
+    line = "Seat 1 chooses (or {tap_for} for them). For a new game, {new_game}."
+    keys = {"tap_for": "press t", "new_game": "press n"}
+    assert name_actions(line, keys.get) == "Seat 1 chooses (or press t for them). For a new game, press n."
+    assert name_actions(line, lambda action: None) == "Seat 1 chooses (or tap for for them). For a new game, new game."
+    assert name_actions("no action here {1}", keys.get) == "no action here {1}"

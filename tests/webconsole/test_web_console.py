@@ -108,6 +108,7 @@ def test_a_fed_game_watched_live_at_each_size(browser, tmp_path):
         page.wait_for_function("document.getElementById('turn').textContent.includes('game over')")
         assert len(table.events()) == events
         assert "Won" in shown(page, "#panel") or "Ranking" in shown(page, "#panel")
+        assert "For a new game, tap “New game”." in shown(page, "#guide")  # the button, not the terminal's key
         assert "(private line)" in shown(page, "#said-hand-1")  # the earphones' lines stay hidden
         assert small_targets(page) == [] and page.errors == []
         page.screenshot(path=str(shots / "console-web-768x1024.png"))

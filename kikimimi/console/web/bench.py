@@ -67,6 +67,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("-n", type=int, default=300, help="actions on the page (default 300)")
     parser.add_argument("--taps", type=int, default=100, help="taps on a reader (default 100)")
     parser.add_argument("--json", action="store_true")
+    from kikimimi.console.web import streambench
+
+    streambench.add_arguments(parser)
 
 
 def _pct(values: list[float], q: float) -> float:
@@ -83,6 +86,10 @@ def _free_port() -> int:
 
 
 def run(args: argparse.Namespace) -> int:
+    if getattr(args, "stream", False):
+        from kikimimi.console.web.streambench import run_stream
+
+        return run_stream(args)
     try:
         from playwright.sync_api import sync_playwright
     except ImportError:

@@ -20,7 +20,7 @@ from rich.style import Style
 from rich.text import Text
 
 from kikimimi.console.feed import Spoken
-from kikimimi.console.guide import guide_of
+from kikimimi.console.guide import guide_of, name_actions
 from kikimimi.console.records import MeetingPanel
 from kikimimi.console.view import alerts_text, describe_event, game_panel, spoken_text
 from kikimimi.games.base import Alert, hand
@@ -134,6 +134,15 @@ def health_json(health: TableHealth) -> dict[str, Any]:
             "clock": list(health.clock) if health.clock is not None else None}
 
 
+def guide_html(lines: Sequence[str]) -> str:
+    """The guide's lines as escaped HTML, each action named by its button (the page puts the button's words
+    in its language into the data-t span), one line a line."""
+    def button(action: str) -> str:
+        return f'tap “<span data-t="{html.escape(action)}">{html.escape(action.replace("_", " "))}</span>”'
+
+    return "\n".join(name_actions(html.escape(line, quote=False), button) for line in lines)
+
+
 def snapshot(*, view: TableView, health: TableHealth, facts: TableFacts, info: GameInfo,
              panel: Any, lines: Sequence[Spoken], alerts: Sequence[tuple[float, Alert]],
              meeting: MeetingPanel, reveal: bool) -> dict[str, Any]:
@@ -162,7 +171,7 @@ def snapshot(*, view: TableView, health: TableHealth, facts: TableFacts, info: G
         "phase": view.public.get("phase"),
         "panel": to_html(game_panel(panel, view.report, public, reveal=reveal, players=players, titles=titles,
                                     seats=seats)),
-        "guide": guide_of(view),
+        "guide": guide_html(guide_of(view)),
         "said": said,
         "alerts": to_html(alerts_text([(clock(t), a) for t, a in shown_alerts], reveal=reveal,
                                       limit=SHOWN_ALERTS)),

@@ -17,10 +17,14 @@ import socket
 import sys
 import threading
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
 DEFAULT_LISTEN = "0.0.0.0:8770"
+HEADER_SECONDS = 10.0  # a request's headers arrive within this (a tablet on Wi-Fi sends them at once)
+IDLE_SECONDS = 5.0  # a connection idle between requests is closed
+MAX_CONNECTIONS = 64  # two tablets and a phone use a handful (the pages' streams are capped lower)
 
 
 def parse_listen(text: str) -> tuple[str, int]:
@@ -54,32 +58,58 @@ def address_of(listener: socket.socket) -> str:
     return f"http://{shown}:{port}"
 
 
+@dataclass(frozen=True)
+class WebAddress:
+    """Where a tablet opens the web console, and the evening's code (for the Priest's eyes only)."""
+
+    url: str
+    code: str
+
+    @property
+    def spaced_code(self) -> str:
+        return f"{self.code[:3]} {self.code[3:]}"
+
+    @property
+    def login_link(self) -> str:
+        return f"{self.url}/?code={self.code}"
+
+    def qr_text(self) -> str:
+        """The login link as a QR code drawn in text (half blocks), or "" without segno."""
+        try:
+            import segno
+        except ImportError:
+            return ""
+        qr = io.StringIO()
+        segno.make(self.login_link, error="m").terminal(out=qr, compact=True)
+        return qr.getvalue()
+
+
 def announce(url: str, code: str, out: TextIO | None = None) -> None:
     """Where to open the console and the code, and a QR code of the link that carries the code."""
     out = out or sys.stdout
-    print(f"web console: {url}/   the evening's code: {code[:3]} {code[3:]}", file=out)
-    try:
-        import segno
-    except ImportError:
-        return
-    qr = io.StringIO()
-    segno.make(f"{url}/?code={code}", error="m").terminal(out=qr, compact=True)
-    print("scan to open it logged in (the code is in the link: only the Priest's screen):", file=out)
-    print(qr.getvalue(), file=out, end="", flush=True)
+    address = WebAddress(url, code)
+    print(f"web console: {url}/   the evening's code: {address.spaced_code}", file=out)
+    qr = address.qr_text()
+    if qr:
+        print("scan to open it logged in (the code is in the link: only the Priest's screen):", file=out)
+        print(qr, file=out, end="", flush=True)
 
 
-def make_server(app: object) -> object:
-    """uvicorn for the console: bounded headers, idle connections closed, a cap on connections; at shutdown
-    the pages' streams are ended first (an open stream would otherwise hold the shutdown until it is cut)."""
+def make_server(app: Any) -> Any:
+    """uvicorn for the console, bounded as the project's servers are (kikimimi.serving): headers within
+    HEADER_SECONDS, idle connections closed, at most MAX_CONNECTIONS; at shutdown the pages' streams are ended
+    first (an open stream would otherwise hold the shutdown until it is cut)."""
     import uvicorn
+
+    from kikimimi.serving import server_config
 
     class ConsoleServer(uvicorn.Server):
         async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
-            app.console.close_streams()  # type: ignore[attr-defined]
+            app.state.console.close_streams()
             await super().shutdown(sockets)
 
-    config = uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=2, timeout_keep_alive=5,
-                            limit_concurrency=64, h11_max_incomplete_event_size=16 * 1024)
+    config = server_config(app, header_seconds=HEADER_SECONDS, idle_seconds=IDLE_SECONDS,
+                           max_connections=MAX_CONNECTIONS, name="web console", timeout_graceful_shutdown=2)
     return ConsoleServer(config)
 
 
@@ -110,14 +140,26 @@ def web_app(journal: Path, records: str | Path | None, language: str) -> tuple[o
     return create_app(socket_path(journal), tonight, records=records, language=language), tonight.code
 
 
-def start_beside(table: object, listen: str | None) -> Callable[[], None]:
-    """`play --web`: the web console on a thread of the table's process; returns how to stop it.
+class WebBeside:
+    """The web console served beside the table by `play --web`: its address, and calling it stops it."""
+
+    def __init__(self, address: WebAddress, stop: Callable[[], None]) -> None:
+        self.address = address
+        self._stop = stop
+
+    def __call__(self) -> None:
+        self._stop()
+
+
+def start_beside(table: object, listen: str | None) -> WebBeside:
+    """`play --web`: the web console on a thread of the table's process; calling what it returns stops it.
     ValueError when it cannot listen (the table plays on without it: said by the caller)."""
     config = table.config  # type: ignore[attr-defined]
     listener = bind(listen or DEFAULT_LISTEN)
     app, code = web_app(config.journal, None, config.language)
-    announce(address_of(listener), code)
-    return WebThread(app, listener).start().stop
+    address = WebAddress(address_of(listener), code)
+    announce(address.url, address.code)
+    return WebBeside(address, WebThread(app, listener).start().stop)
 
 
 def run_web(args: argparse.Namespace) -> int:

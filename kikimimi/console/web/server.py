@@ -5,8 +5,9 @@
 It attaches to the table like the terminal console does (`RemoteLink`), and attaches again by itself when
 the table goes away and comes back (a restart, the service's Restart=always), so a page left open on a
 tablet carries on. The page follows `/api/events` (Server-Sent Events: a snapshot after every step the
-table reports and whenever health changes) and acts through `/api/act`; every action goes to the table's
-loop through the link, and so into the journal, as the terminal console's do.
+table reports; when only the health changed, the health alone, or the turn clock alone) and acts through
+`/api/act`; every action goes to the table's loop through the link, and so into the journal, as the
+terminal console's do.
 
 Routes: `/` the page (and `/?code=` from the QR code), `/static/…`, `/api/session`, `/api/login`,
 `/api/events?reveal=0|1`, `/api/act`. Everything under /api but the session check and the login needs
@@ -33,7 +34,6 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response, StreamingResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from kikimimi.console.feed import TableFeed
 from kikimimi.console.health import HealthWatch
@@ -41,9 +41,10 @@ from kikimimi.console.link import LinkError, RemoteLink
 from kikimimi.console.records import MeetingPanel, read_meeting
 from kikimimi.console.simtable import BASKET, basket_of
 from kikimimi.console.web.access import COOKIE, Evening, Guesses
-from kikimimi.console.web.render import games_offered, hand_readers, snapshot
+from kikimimi.console.web.render import games_offered, hand_readers, health_json, snapshot
 from kikimimi.games.base import Alert, GameOver, Referee, hand
 from kikimimi.games.registry import GameInfo, UnknownGame, get_info
+from kikimimi.serving import BodyRefused, SecuredStarlette, read_body, security_headers
 from kikimimi.voice.catalog import catalog
 
 log = logging.getLogger(__name__)
@@ -58,17 +59,12 @@ POLL = 0.5  # seconds between health polls (the table pushes health about as oft
 ATTACH_EVERY = 0.5  # seconds between attempts to reach a table that is not answering
 KEPT_ALERTS = 50
 
-SECURITY_HEADERS = [
-    (b"content-security-policy", b"default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; "
-                                 b"connect-src 'self'; manifest-src 'self'; base-uri 'none'; form-action 'self'; "
-                                 b"frame-ancestors 'none'"),
-    (b"x-content-type-options", b"nosniff"),
-    (b"x-frame-options", b"DENY"),
-    (b"referrer-policy", b"no-referrer"),
-    (b"permissions-policy", b"camera=(), microphone=(), geolocation=()"),
-    (b"cross-origin-opener-policy", b"same-origin"),
-    (b"cross-origin-resource-policy", b"same-origin"),
-]
+# Beside kikimimi.serving's common headers: the page runs its own script and style sheet only and talks to
+# this server only (its manifest included).
+CONTENT_SECURITY_POLICY = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; "
+                           "connect-src 'self'; manifest-src 'self'; base-uri 'none'; form-action 'self'; "
+                           "frame-ancestors 'none'")
+SECURITY_HEADERS = security_headers(CONTENT_SECURITY_POLICY)
 
 
 class Refused(Exception):
@@ -77,43 +73,6 @@ class Refused(Exception):
     def __init__(self, status: int, message: str) -> None:
         super().__init__(message)
         self.status = status
-
-
-class Guarded:
-    """ASGI middleware: the security headers on every answer, and no body larger than MAX_BODY."""
-
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
-        self.console: WebConsole | None = None  # the app's state (the server ends its streams at shutdown)
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        length = dict(scope.get("headers") or []).get(b"content-length", b"0")
-        if not length.isdigit() or int(length) > MAX_BODY:
-            response = JSONResponse({"error": f"a request body is at most {MAX_BODY} bytes"}, status_code=413)
-            await response(scope, receive, self._headed(send))
-            return
-        received = 0
-
-        async def bounded() -> Message:
-            nonlocal received
-            message = await receive()
-            received += len(message.get("body", b""))
-            if received > MAX_BODY:  # chunked, without a length: counted as it comes
-                raise Refused(413, f"a request body is at most {MAX_BODY} bytes")
-            return message
-
-        await self.app(scope, bounded, self._headed(send))
-
-    @staticmethod
-    def _headed(send: Send) -> Send:
-        async def headed(message: Message) -> None:
-            if message["type"] == "http.response.start":
-                message["headers"] = [*message.get("headers", []), *SECURITY_HEADERS]
-            await send(message)
-        return headed
 
 
 class WebConsole:
@@ -139,15 +98,23 @@ class WebConsole:
         self.rng = random.Random()
         self._wake = asyncio.Event()
         self._loop: asyncio.AbstractEventLoop | None = None
-        self._cache: dict[bool, tuple[int, str]] = {}
+        self._cache: dict[bool, tuple[tuple[int, int], str]] = {}
         self._panels: dict[str, Any] = {}
         self._health: Any = None
+        self._health_shown: dict[str, Any] | None = None  # the health as the pages last got it
+        # Grows when only the health changed (the turn clock counts down every 0.5 s): a page that has the
+        # snapshot gets a small `health` event, not the whole snapshot again (docs/console.md, figures).
+        self.health_version = 0
+        self._clock_only_at = -1  # the health version that changed only the clock from the one before it
 
     # -- the table ----------------------------------------------------------------------------------
 
     def changed(self) -> None:
-        """Something the pages draw changed (on the event loop's thread)."""
+        """Something the pages draw changed (on the event loop's thread): each page gets a whole snapshot."""
         self.version += 1
+        self._wake_pages()
+
+    def _wake_pages(self) -> None:
         self._wake.set()
         self._wake = asyncio.Event()
 
@@ -214,9 +181,21 @@ class WebConsole:
         now = time.time()
         fresh = [(now, alert) for alert in self.health_watch.check(health.readers, health.outputs)]
         self.console_alerts.extend(fresh)
-        if health is not self._health or fresh:
-            self._health = health
+        if health is self._health and not fresh:
+            return
+        self._health = health
+        shown, before = health_json(health), self._health_shown
+        if shown == before and not fresh:
+            return  # pushed again, nothing the page shows changed
+        readers_same = before is not None and shown["readers"].keys() == before["readers"].keys()
+        self._health_shown = shown
+        if fresh or not readers_same:  # an alert, or the readers themselves (the games offered): all of it
             self.changed()
+        else:  # the turn clock ticking, a reader's count: the pages get the health alone, or the clock alone
+            self.health_version += 1
+            clock_only = before is not None and {**before, "clock": shown["clock"]} == shown
+            self._clock_only_at = self.health_version if clock_only else -1
+            self._wake_pages()
 
     def close_streams(self) -> None:
         """The server is stopping: every page's stream ends now (the pages reconnect to the next one)."""
@@ -234,11 +213,13 @@ class WebConsole:
                 self._panels[info.id] = None
         return self._panels[info.id]
 
-    def snapshot_json(self, reveal: bool) -> str:
-        """The page's snapshot now (made once per version and reveal mode, whatever the number of pages)."""
+    def snapshot_json(self, reveal: bool) -> tuple[str, int]:
+        """The page's snapshot now and the health version it holds (made once per version, health version and
+        reveal mode, whatever the number of pages)."""
+        key = (self.version, self.health_version)
         cached = self._cache.get(reveal)
-        if cached is not None and cached[0] == self.version:
-            return cached[1]
+        if cached is not None and cached[0] == key:
+            return cached[1], key[1]
         link, feed = self.link, self.feed
         data: dict[str, Any] = {"version": self.version, "connected": link is not None, "lost": self.lost,
                                 "lang": self.language}
@@ -250,19 +231,35 @@ class WebConsole:
                                  meeting=self.meeting, reveal=reveal))
             data["games"] = games_offered(self.language, hand_readers(health))
         text = json.dumps(data, ensure_ascii=False, separators=(",", ":"), default=str)
-        self._cache[reveal] = (self.version, text)
-        return text
+        self._cache[reveal] = (key, text)
+        return text, key[1]
+
+    def health_update_json(self, page_has: int) -> str:
+        """The health alone as the snapshot holds it, or only the clock when that is all that changed since
+        the health version the page has (the same for every page: health holds nothing private)."""
+        shown = self._health_shown or {}
+        if page_has == self.health_version - 1 and self._clock_only_at == self.health_version:
+            update = {"version": self.version, "clock": shown.get("clock")}
+        else:
+            update = {"version": self.version, "health": shown}
+        return json.dumps(update, ensure_ascii=False, separators=(",", ":"), default=str)
 
     async def stream(self, reveal: bool) -> AsyncIterator[str]:
         self.streams += 1
         try:
             yield f"retry: {RETRY_MS}\n\n"
-            sent = -1
+            sent = sent_health = -1
             while not self.closing.is_set() and self.evening.seconds_left() > 0:  # the evening over: log in again
                 wake = self._wake
                 if self.version != sent:
                     sent = self.version
-                    yield f"event: snapshot\ndata: {self.snapshot_json(reveal)}\n\n"
+                    text, sent_health = self.snapshot_json(reveal)
+                    yield f"event: snapshot\ndata: {text}\n\n"
+                    continue
+                if self.health_version != sent_health:
+                    update = self.health_update_json(sent_health)
+                    sent_health = self.health_version
+                    yield f"event: health\ndata: {update}\n\n"
                     continue
                 try:
                     await asyncio.wait_for(wake.wait(), KEEP_ALIVE)
@@ -455,9 +452,9 @@ async def _json_body(request: Request) -> dict[str, Any]:
     if not request.headers.get("content-type", "").startswith("application/json"):
         raise Refused(415, "send the request as application/json")
     try:
-        raw = await asyncio.wait_for(request.body(), BODY_WITHIN)
-    except TimeoutError:
-        raise Refused(408, f"the request's body did not arrive within {BODY_WITHIN:.0f} s") from None
+        raw = await read_body(request, MAX_BODY, BODY_WITHIN, "console")
+    except BodyRefused as exc:
+        raise Refused(exc.status, str(exc)) from None
     try:
         data = json.loads(raw or b"{}")
     except (ValueError, UnicodeDecodeError):
@@ -493,8 +490,10 @@ def create_app(socket: Path, evening: Evening, *, records: str | Path | None = N
                     raise Refused(401, "the evening's code is needed (printed where the console started)")
                 return await handler(request)
             except Refused as exc:
-                return JSONResponse({"error": str(exc)}, status_code=exc.status,
-                                    headers={"Cache-Control": "no-store"})
+                headers = {"Cache-Control": "no-store"}
+                if exc.status in (408, 413):  # a body refused part-way is not read to its end
+                    headers["Connection"] = "close"
+                return JSONResponse({"error": str(exc)}, status_code=exc.status, headers=headers)
         return endpoint
 
     async def page(request: Request) -> Response:
@@ -560,7 +559,6 @@ def create_app(socket: Path, evening: Evening, *, records: str | Path | None = N
         Route("/api/act", guarded(act, post=True), methods=["POST"]),
         Mount("/static", app=StaticFiles(directory=STATIC_DIR), name="static"),
     ]
-    app = Starlette(routes=routes, lifespan=lifespan)
-    guarded_app = Guarded(app)
-    guarded_app.console = console
-    return guarded_app  # type: ignore[return-value]
+    app = SecuredStarlette(routes=routes, lifespan=lifespan, headers=SECURITY_HEADERS)
+    app.state.console = console  # the server ends its streams at shutdown
+    return app

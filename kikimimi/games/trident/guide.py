@@ -79,7 +79,7 @@ def guide(report: dict[str, Any], drew: str | None = None) -> list[str]:
             if basket == 0:
                 lines.append("The basket is empty: a pass now is a crash.")
     elif phase == "over":
-        lines.append("The game is over. Press n for a new game.")
+        lines.append("The game is over. For a new game, {new_game}.")
         if competition:
             lines.append("Collect every piece back into the basket.")
     return lines

@@ -69,9 +69,9 @@ function el(tag, attrs, ...children) {
   return node;
 }
 
-function words() {
+function words(root = document) {
   document.documentElement.lang = lang;
-  for (const node of document.querySelectorAll("[data-t]")) node.textContent = t(node.dataset.t);
+  for (const node of root.querySelectorAll("[data-t]")) node.textContent = t(node.dataset.t);
 }
 
 // -- session and the live stream ------------------------------------------------------------------------
@@ -113,6 +113,7 @@ function connect() {
   if (source) source.close();
   source = new EventSource("/api/events?reveal=" + (reveal ? "1" : "0"));
   source.addEventListener("snapshot", (event) => draw(JSON.parse(event.data)));
+  source.addEventListener("health", (event) => drawHealthUpdate(JSON.parse(event.data)));
   source.onopen = () => setLink(true);
   source.onerror = () => {
     setLink(false);
@@ -181,8 +182,7 @@ function draw(data) {
   $("game-title").textContent = game.title;
   $("seats").textContent = game.seats + " " + t("seats");
   $("turn").textContent = data.over ? t("over") : data.turn ? t("to_move") + " " + data.turn : "";
-  const clock = data.health.clock;
-  $("clock").textContent = clock ? `${t("clock")} ${clock[0]}, ${Math.round(clock[1])} s` : "";
+  drawClock(data);
   $("paused").hidden = !data.paused;
   $("paused").textContent = t("paused");
   $("events").textContent = `${data.events} ${t("events")}`;
@@ -191,7 +191,7 @@ function draw(data) {
   $("b-end").disabled = data.over;
   $("b-actions").hidden = !game.actions.length;
   $("b-tapfor").hidden = false;
-  $("guide").textContent = data.guide.join("\n");
+  once("guide", [data.guide, lang], () => { $("guide").innerHTML = data.guide; words($("guide")); });
   $("last").textContent = data.last_event ? t("last") + data.last_event : "";
   html("panel", data.panel);
   html("tab-alerts", data.alerts);
@@ -200,6 +200,21 @@ function draw(data) {
   once("health", data.health, () => drawHealth(data));
   drawVirtual(data);
   document.body.dataset.events = data.events;  // last: a test or the bench reading it sees the whole page drawn
+}
+
+function drawClock(data) {
+  const clock = data.health.clock;
+  $("clock").textContent = clock ? `${t("clock")} ${clock[0]}, ${Math.round(clock[1])} s` : "";
+}
+
+// Only the health changed (the turn clock counts down): the server sends it alone, or the clock alone, not
+// the whole snapshot.
+function drawHealthUpdate(update) {
+  if (!snap || !snap.connected || update.version !== snap.version) return;  // a snapshot comes first
+  snap = { ...snap, health: update.health || { ...snap.health, clock: update.clock } };
+  drawClock(snap);
+  once("health", snap.health, () => drawHealth(snap));
+  document.body.dataset.health = (Number(document.body.dataset.health) || 0) + 1;  // a test sees it drawn
 }
 
 // A part of the page is redrawn only when what it shows changed (a tablet's battery, a phone's CPU).
