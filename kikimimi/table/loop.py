@@ -50,6 +50,42 @@ Listener = Callable[[Step], None]
 _STOP = object()
 
 
+# -- what the loop's queue carries besides the readers' events (one small frozen message each) ------------
+
+
+@dataclass(frozen=True)
+class Submitted:
+    """A referee action or a tap on a seat's behalf (the console, a script)."""
+
+    event: Event
+    received: float
+
+
+@dataclass(frozen=True)
+class NewGame:
+    setup: dict[str, Any]  # complete, `game` included
+
+
+@dataclass(frozen=True)
+class Announcement:
+    says: tuple[Say, ...]
+
+
+@dataclass(frozen=True)
+class PauseRequest:
+    paused: bool
+
+
+@dataclass(frozen=True)
+class ClockTick:
+    kind: str  # "warning" or "timeout"
+    seat: int
+    token: int
+
+
+LoopMessage = ReaderEvent | Submitted | NewGame | Announcement | PauseRequest | ClockTick
+
+
 @dataclass
 class TableStatus:
     game_id: str | None = None
@@ -183,7 +219,7 @@ class TableLoop:
 
     def submit(self, event: Event) -> None:
         """A referee action, or a tap on a seat's behalf, from the console or a script."""
-        self._queue.put((event, time.monotonic()))
+        self._queue.put(Submitted(event, time.monotonic()))
 
     def new_game(self, setup: Mapping[str, Any] | None = None) -> dict[str, Any]:
         """End the current game (kept in the journal as abandoned if unfinished) and start another.
@@ -203,20 +239,20 @@ class TableLoop:
         problem = self._playable(info.id, complete)
         if problem:
             raise ValueError(problem)
-        self._queue.put(("new", complete))
+        self._queue.put(NewGame(complete))
         return complete
 
     def announce(self, says: Sequence[Say]) -> None:
         """Speak phrases that are not the game's (reader health, meeting standings, a repeat) from the
         loop's thread, in order with the game's own speech; listeners see them as a step (seq 0)."""
-        self._queue.put(("say", list(says)))
+        self._queue.put(Announcement(tuple(says)))
 
     def pause(self, paused: bool = True) -> None:
         """The Priest's pause: the turn clock stops; taps are still heard and applied."""
-        self._queue.put(("pause", paused))
+        self._queue.put(PauseRequest(paused))
 
     def _queue_clock(self, kind: str, seat: int, token: int) -> None:
-        self._queue.put(("clock", kind, seat, token))
+        self._queue.put(ClockTick(kind, seat, token))
 
     @property
     def processed(self) -> int:
@@ -249,29 +285,28 @@ class TableLoop:
             except Exception:  # the game goes on: one bad input must not stop the table
                 log.exception("table loop: could not handle %r", item)
 
-    def _dispatch(self, item: Any) -> None:
+    def _dispatch(self, item: LoopMessage) -> None:
         if isinstance(item, ReaderEvent):
             self._reader_event(item)
-        elif isinstance(item, tuple) and item[0] == "new":
+        elif isinstance(item, NewGame):
             if self.journal is not None and self.status.game_id and not self.game.is_over(self.session.state):
                 self.journal.finish(self.status.game_id, None)
-            self._begin(item[1])
-            self._notify(Step(0, Referee("new", item[1]), [], received=time.monotonic(), journaled=False))
-        elif isinstance(item, tuple) and item[0] == "say":
-            self._speak(item[1])
-            self._notify(Step(0, Referee("announce"), list(item[1]), received=time.monotonic(), journaled=False))
-        elif isinstance(item, tuple) and item[0] == "pause":
-            self.paused = bool(item[1])
+            self._begin(item.setup)
+            self._notify(Step(0, Referee("new", item.setup), [], received=time.monotonic(), journaled=False))
+        elif isinstance(item, Announcement):
+            self._speak(list(item.says))
+            self._notify(Step(0, Referee("announce"), list(item.says), received=time.monotonic(), journaled=False))
+        elif isinstance(item, PauseRequest):
+            self.paused = item.paused
             says = [Say(SPEAKER, "table.paused" if self.paused else "table.unpaused")]
             self._speak(says)
             self._clock_after_step()
             self._notify(Step(0, Referee("pause", {"paused": self.paused}), says, received=time.monotonic(),
                               journaled=False))
-        elif isinstance(item, tuple) and item[0] == "clock":
-            self._clock_event(*item[1:])
+        elif isinstance(item, ClockTick):
+            self._clock_event(item.kind, item.seat, item.token)
         else:
-            event, received = item
-            self._apply(event, None, received)
+            self._apply(item.event, None, item.received)
 
     def _clock_after_step(self) -> None:
         """Restart, keep or stop the turn clock after the state changed (the game says whom it waits for)."""
