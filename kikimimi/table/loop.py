@@ -18,7 +18,7 @@ import time
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from kikimimi.devices.events import ReaderEvent
 from kikimimi.games.base import SPEAKER, Alert, Effect, Event, GameOver, Outcome, Referee, Say, Scan, hand, seat_of
@@ -86,6 +86,24 @@ class ClockTick:
 LoopMessage = ReaderEvent | Submitted | NewGame | Announcement | PauseRequest | ClockTick
 
 
+class TableVoice(Protocol):
+    """What the loop asks of the voice (kikimimi.voice.router's Voice)."""
+
+    def say(self, effect: Say) -> None: ...
+
+    def use_catalog(self, namespace: str) -> None: ...
+
+
+class TableHub(Protocol):
+    """What the loop asks of the readers' hub (kikimimi.devices.hub's Hub)."""
+
+    def start(self) -> None: ...
+
+    def get(self, timeout: float | None = None) -> ReaderEvent | None: ...
+
+    def stop(self) -> None: ...
+
+
 @dataclass
 class TableStatus:
     game_id: str | None = None
@@ -99,7 +117,8 @@ class TableStatus:
 class TableLoop:
     """Owns the session; every change goes through `_handle` on the loop's own thread."""
 
-    def __init__(self, config: TableConfig, journal: Journal | None = None, voice: Any = None, hub: Any = None,
+    def __init__(self, config: TableConfig, journal: Journal | None = None, voice: TableVoice | None = None,
+                 hub: TableHub | None = None,
                  on_game_over: Callable[[str, Outcome], None] | None = None) -> None:
         self.config = config
         self.journal = journal
@@ -198,7 +217,7 @@ class TableLoop:
         self.info = info
         self.game = info.game
         self.deck = self.config.deck_for(info.id)
-        if self.voice is not None and hasattr(self.voice, "use_catalog"):
+        if self.voice is not None:
             self.voice.use_catalog(info.catalog)
 
     def _begin(self, setup: Mapping[str, Any]) -> None:
@@ -270,8 +289,10 @@ class TableLoop:
     # -- the loop -------------------------------------------------------------------------------------
 
     def _pump(self) -> None:
+        hub = self.hub
+        assert hub is not None  # started only with a hub
         while not self._stopping.is_set():
-            event = self.hub.get(timeout=0.1)
+            event = hub.get(timeout=0.1)
             if event is not None:
                 self._queue.put(event)
 
