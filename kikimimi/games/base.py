@@ -118,7 +118,8 @@ class Outcome:
 
     @property
     def pieces(self) -> Mapping[int, int]:
-        return self.details.get("pieces", {})
+        pieces: Mapping[int, int] = self.details.get("pieces", {})
+        return pieces
 
     @property
     def points(self) -> Mapping[int, int]:

@@ -107,9 +107,9 @@ class Totals:
     events: int = 0
     seconds: float = 0.0
     checks: int = 0
-    wins: Counter = field(default_factory=Counter)
-    reasons: Counter = field(default_factory=Counter)
-    details: dict[str, Counter] = field(default_factory=dict)  # each plain detail of the outcomes, counted
+    wins: Counter[int] = field(default_factory=Counter)
+    reasons: Counter[str] = field(default_factory=Counter)
+    details: dict[str, Counter[Any]] = field(default_factory=dict)  # each plain detail of the outcomes, counted
     problems: list[str] = field(default_factory=list)
 
     def summary(self, info: GameInfo) -> dict[str, Any]:

@@ -24,7 +24,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from kikimimi.games.base import FIELD, Bots, GameEngine, SetupError, StepCheck, hand
 
@@ -56,9 +56,10 @@ class SetupKey:
             return f"{self._label} must be {_type_name(self.type)}, not {value!r}"
         if self.choices is not None and value not in self.choices:
             return f"{self._label} must be one of {', '.join(map(_show, self.choices))}, not {_show(value)}"
-        if self.minimum is not None and value < self.minimum:
+        number = cast(int, value)  # a range is given for integer keys only
+        if self.minimum is not None and number < self.minimum:
             return f"{self._label} must be at least {self.minimum}, not {value!r}"
-        if self.maximum is not None and value > self.maximum:
+        if self.maximum is not None and number > self.maximum:
             return f"{self._label} must be at most {self.maximum}, not {value!r}"
         return None
 

@@ -21,7 +21,7 @@ from kikimimi.records.store import RecordError, RecordStore
 from kikimimi.words import counted
 
 PlayOneGame = Callable[[Mapping[int, str]], "Outcome | tuple[Outcome, str | None]"]
-Say = Callable[[str], None]
+SayLine = Callable[[str], None]  # prints one line to the person at the command (not the core Say effect)
 
 
 @dataclass(frozen=True)
@@ -52,7 +52,7 @@ def run_meeting(
     players: Sequence[str],
     play_one_game: PlayOneGame,
     *,
-    say: Say = _quiet,
+    say: SayLine = _quiet,
     game: str = DEFAULT_GAME,
     meeting_id: int | None = None,
     games: int | None = None,

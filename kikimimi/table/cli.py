@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from kikimimi.keyvalue import parse_key_values
 from kikimimi.voice.languages import LANGUAGES
 
 if TYPE_CHECKING:
@@ -146,19 +147,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def parse_assignments(items: list[str]) -> dict[str, Any]:
-    """`--set key=value` values: JSON where it parses (numbers, true/false), else the text."""
-    import json
-
-    out: dict[str, Any] = {}
-    for item in items:
-        key, sep, value = item.partition("=")
-        if not sep or not key:
-            raise ValueError(f"--set {item!r}: write KEY=VALUE, e.g. --set first=2")
-        try:
-            out[key.strip()] = json.loads(value)
-        except json.JSONDecodeError:
-            out[key.strip()] = value
-    return out
+    """`--set key=value` values (numbers and true/false typed, else the text)."""
+    return parse_key_values(items, "--set", "--set first=2")
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:

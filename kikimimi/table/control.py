@@ -42,12 +42,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from kikimimi.devices.events import ReaderHealth
-from kikimimi.games.base import Alert, Effect, Event, GameOver, Outcome, Referee, Say, Scan, seat_of
+from kikimimi.games.base import Alert, Event, Referee, Say, Scan, seat_of
+from kikimimi.games.codec import effect_from_json, effect_to_json, event_from_json, event_to_json
 from kikimimi.games.registry import games
 from kikimimi.records.names import echoed
-from kikimimi.table.journal import event_from_json
 from kikimimi.table.loop import Step
-from kikimimi.table.script import event_to_json
 from kikimimi.voice.router import OutputHealth
 
 if TYPE_CHECKING:
@@ -71,33 +70,13 @@ def socket_path(journal: str | Path) -> Path:
 
 
 def event_json(event: Event) -> dict[str, Any]:
-    """An event as the journal writes it, with the tag's UID kept (the journal's reader reads it back)."""
-    data = event_to_json(event)
-    if isinstance(event, Scan) and event.uid is not None:
-        data["uid"] = event.uid
-    return data
+    """An event with the tag's UID kept (the one codec's form)."""
+    return event_to_json(event, keep_uid=True)
 
 
-def event_from(data: Any) -> Event:
-    if not isinstance(data, dict) or not isinstance(data.get("scan", data.get("referee")), str):
-        raise ValueError('an event is {"scan": READER, "piece": ID} or {"referee": ACTION, …}')
-    return event_from_json(data)
-
-
-def effect_json(effect: Effect) -> dict[str, Any]:
-    if isinstance(effect, Say):
-        return {"say": effect.to, "key": effect.key, "params": dict(effect.params)}
-    if isinstance(effect, Alert):
-        return {"alert": effect.key, "params": dict(effect.params)}
-    return {"over": effect.outcome.to_json()}
-
-
-def effect_from(data: Mapping[str, Any]) -> Effect:
-    if "say" in data:
-        return Say(data["say"], data["key"], data.get("params") or {})
-    if "alert" in data:
-        return Alert(data["alert"], data.get("params") or {})
-    return GameOver(Outcome.from_json(data["over"]))
+event_from = event_from_json  # the wire's names for the one codec's functions
+effect_json = effect_to_json
+effect_from = effect_from_json
 
 
 def says_from(data: Any) -> list[Say]:

@@ -17,10 +17,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from kikimimi.games.base import Event, Outcome, Referee, Scan
+from kikimimi.games.base import Event, Outcome
+from kikimimi.games.codec import event_from_json, event_to_json
 from kikimimi.paths import folder_problem
 from kikimimi.paths import private_file as private_file  # where the venue outbox takes it from
-from kikimimi.table.script import event_to_json
 
 SCHEMA_VERSION = 1
 _SCHEMA = [
@@ -55,12 +55,6 @@ class GameRecord:
     ended_at: float | None
     outcome: dict[str, Any] | None
     events: int
-
-
-def event_from_json(obj: dict[str, Any]) -> Event:
-    if "scan" in obj:
-        return Scan(obj["scan"], obj.get("piece"), obj.get("uid"))
-    return Referee(obj["referee"], {k: v for k, v in obj.items() if k != "referee"})
 
 
 class Journal:

@@ -18,7 +18,7 @@ import time
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from kikimimi.devices.events import ReaderEvent
 from kikimimi.games.base import SPEAKER, Alert, Effect, Event, GameOver, Outcome, Referee, Say, Scan, hand, seat_of
@@ -51,6 +51,60 @@ Listener = Callable[[Step], None]
 _STOP = object()
 
 
+# -- what the loop's queue carries besides the readers' events (one small frozen message each) ------------
+
+
+@dataclass(frozen=True)
+class Submitted:
+    """A referee action or a tap on a seat's behalf (the console, a script)."""
+
+    event: Event
+    received: float
+
+
+@dataclass(frozen=True)
+class NewGame:
+    setup: dict[str, Any]  # complete, `game` included
+
+
+@dataclass(frozen=True)
+class Announcement:
+    says: tuple[Say, ...]
+
+
+@dataclass(frozen=True)
+class PauseRequest:
+    paused: bool
+
+
+@dataclass(frozen=True)
+class ClockTick:
+    kind: str  # "warning" or "timeout"
+    seat: int
+    token: int
+
+
+LoopMessage = ReaderEvent | Submitted | NewGame | Announcement | PauseRequest | ClockTick
+
+
+class TableVoice(Protocol):
+    """What the loop asks of the voice (kikimimi.voice.router's Voice)."""
+
+    def say(self, effect: Say) -> None: ...
+
+    def use_catalog(self, namespace: str) -> None: ...
+
+
+class TableHub(Protocol):
+    """What the loop asks of the readers' hub (kikimimi.devices.hub's Hub)."""
+
+    def start(self) -> None: ...
+
+    def get(self, timeout: float | None = None) -> ReaderEvent | None: ...
+
+    def stop(self) -> None: ...
+
+
 @dataclass
 class TableStatus:
     game_id: str | None = None
@@ -65,7 +119,8 @@ class TableStatus:
 class TableLoop:
     """Owns the session; every change goes through `_handle` on the loop's own thread."""
 
-    def __init__(self, config: TableConfig, journal: Journal | None = None, voice: Any = None, hub: Any = None,
+    def __init__(self, config: TableConfig, journal: Journal | None = None, voice: TableVoice | None = None,
+                 hub: TableHub | None = None,
                  on_game_over: Callable[[str, Outcome], None] | None = None) -> None:
         self.config = config
         self.journal = journal
@@ -165,7 +220,7 @@ class TableLoop:
         self.info = info
         self.game = info.game
         self.deck = self.config.deck_for(info.id)
-        if self.voice is not None and hasattr(self.voice, "use_catalog"):
+        if self.voice is not None:
             self.voice.use_catalog(info.catalog)
 
     def _begin(self, setup: Mapping[str, Any]) -> None:
@@ -188,7 +243,7 @@ class TableLoop:
 
     def submit(self, event: Event) -> None:
         """A referee action, or a tap on a seat's behalf, from the console or a script."""
-        self._queue.put((event, time.monotonic()))
+        self._queue.put(Submitted(event, time.monotonic()))
 
     def new_game(self, setup: Mapping[str, Any] | None = None) -> dict[str, Any]:
         """End the current game (kept in the journal as abandoned if unfinished) and start another.
@@ -208,20 +263,20 @@ class TableLoop:
         problem = self._playable(info.id, complete)
         if problem:
             raise ValueError(problem)
-        self._queue.put(("new", complete))
+        self._queue.put(NewGame(complete))
         return complete
 
     def announce(self, says: Sequence[Say]) -> None:
         """Speak phrases that are not the game's (reader health, meeting standings, a repeat) from the
         loop's thread, in order with the game's own speech; listeners see them as a step (seq 0)."""
-        self._queue.put(("say", list(says)))
+        self._queue.put(Announcement(tuple(says)))
 
     def pause(self, paused: bool = True) -> None:
         """The Priest's pause: the turn clock stops; taps are still heard and applied."""
-        self._queue.put(("pause", paused))
+        self._queue.put(PauseRequest(paused))
 
     def _queue_clock(self, kind: str, seat: int, token: int) -> None:
-        self._queue.put(("clock", kind, seat, token))
+        self._queue.put(ClockTick(kind, seat, token))
 
     @property
     def processed(self) -> int:
@@ -239,8 +294,10 @@ class TableLoop:
     # -- the loop -------------------------------------------------------------------------------------
 
     def _pump(self) -> None:
+        hub = self.hub
+        assert hub is not None  # started only with a hub
         while not self._stopping.is_set():
-            event = self.hub.get(timeout=0.1)
+            event = hub.get(timeout=0.1)
             if event is not None:
                 self._queue.put(event)
 
@@ -254,29 +311,28 @@ class TableLoop:
             except Exception:  # the game goes on: one bad input must not stop the table
                 log.exception("table loop: could not handle %r", item)
 
-    def _dispatch(self, item: Any) -> None:
+    def _dispatch(self, item: LoopMessage) -> None:
         if isinstance(item, ReaderEvent):
             self._reader_event(item)
-        elif isinstance(item, tuple) and item[0] == "new":
+        elif isinstance(item, NewGame):
             if self.journal is not None and self.status.game_id and not self.game.is_over(self.session.state):
                 self._finish_in_journal(None)
-            self._begin(item[1])
-            self._notify(Step(0, Referee("new", item[1]), [], received=time.monotonic(), journaled=False))
-        elif isinstance(item, tuple) and item[0] == "say":
-            self._speak(item[1])
-            self._notify(Step(0, Referee("announce"), list(item[1]), received=time.monotonic(), journaled=False))
-        elif isinstance(item, tuple) and item[0] == "pause":
-            self.paused = bool(item[1])
+            self._begin(item.setup)
+            self._notify(Step(0, Referee("new", item.setup), [], received=time.monotonic(), journaled=False))
+        elif isinstance(item, Announcement):
+            self._speak(list(item.says))
+            self._notify(Step(0, Referee("announce"), list(item.says), received=time.monotonic(), journaled=False))
+        elif isinstance(item, PauseRequest):
+            self.paused = item.paused
             says = [Say(SPEAKER, "table.paused" if self.paused else "table.unpaused")]
             self._speak(says)
             self._clock_after_step()
             self._notify(Step(0, Referee("pause", {"paused": self.paused}), says, received=time.monotonic(),
                               journaled=False))
-        elif isinstance(item, tuple) and item[0] == "clock":
-            self._clock_event(*item[1:])
+        elif isinstance(item, ClockTick):
+            self._clock_event(item.kind, item.seat, item.token)
         else:
-            event, received = item
-            self._apply(event, None, received)
+            self._apply(item.event, None, item.received)
 
     def _clock_after_step(self) -> None:
         """Restart, keep or stop the turn clock after the state changed (the game says whom it waits for)."""

@@ -15,7 +15,7 @@ from kikimimi.voice.catalog import Catalog, catalog
 
 
 @dataclass
-class Step:
+class ReplayStep:
     line: int
     event: Event
     effects: list[Effect]
@@ -26,7 +26,7 @@ class Replay:
     session: Session
     lang: str
     info: GameInfo
-    steps: list[Step] = field(default_factory=list)
+    steps: list[ReplayStep] = field(default_factory=list)
     refused: list[tuple[int, str]] = field(default_factory=list)
     setup_error: str | None = None
 
@@ -80,5 +80,5 @@ def replay(lines: Iterable[str], lang: str = "ja", deck: Deck | None = None) -> 
             if line.setup is not None:
                 result.setup_error = line.error
         elif line.event is not None:
-            result.steps.append(Step(line.number, line.event, session.feed(line.event)))
+            result.steps.append(ReplayStep(line.number, line.event, session.feed(line.event)))
     return result

@@ -15,6 +15,7 @@ from typing import Any
 
 from kikimimi.devices.deck import Deck
 from kikimimi.games.base import Event, Referee, Scan, seat_of
+from kikimimi.games.codec import event_to_json  # noqa: F401 - scripts are written by the one codec
 from kikimimi.games.registry import DEFAULT_GAME, GameInfo, SetupError, UnknownGame, game_ids, get_info
 from kikimimi.records.names import echoed
 
@@ -135,10 +136,3 @@ def read_script(lines: Iterable[str], deck: Deck | None = None) -> Iterator[Scri
             yield ScriptLine(number, event=parsed)
 
 
-def event_to_json(event: Event) -> dict[str, Any]:
-    """An event as a script line (the inverse of parse_line for piece scans and referee actions)."""
-    if isinstance(event, Scan):
-        if event.piece is None:
-            return {"scan": event.reader, "uid": event.uid}
-        return {"scan": event.reader, "piece": event.piece}
-    return {"referee": event.action, **dict(event.params or {})}

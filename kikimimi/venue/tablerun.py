@@ -40,14 +40,14 @@ from kikimimi.venue.client import (
 
 log = logging.getLogger(__name__)
 
-Say = Callable[[str], None]
+SayLine = Callable[[str], None]  # prints one line to the person at the command (not the core Say effect)
 
 
 class MeetingRefused(RuntimeError):
     """The host will not have this table (wrong token, unknown table, meeting closed): nothing to play."""
 
 
-def join_or_resume(link: TableLink, outbox: Outbox, say: Say, stop: threading.Event) -> Assignment:
+def join_or_resume(link: TableLink, outbox: Outbox, say: SayLine, stop: threading.Event) -> Assignment:
     """Join the host's meeting; when the host does not answer, play on with the meeting this table
     joined before (kept in the outbox), else wait for the host (a table that never joined has no players)."""
     delay = 1.0
@@ -122,7 +122,7 @@ class TableRun:
     """One table's meeting: the games, the heartbeat, the reporter."""
 
     def __init__(self, table: LiveTable, link: TableLink, outbox: Outbox, assignment: Assignment,
-                 say: Say, bots: int | None = None, game_timeout: float | None = None, pace: float = 0.0) -> None:
+                 say: SayLine, bots: int | None = None, game_timeout: float | None = None, pace: float = 0.0) -> None:
         self.table = table
         self.link = link
         self.outbox = outbox

@@ -12,6 +12,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from kikimimi.keyvalue import parse_key_values
 from kikimimi.voice.catalog import LANGUAGES, Catalog, CatalogError, catalog
 from kikimimi.voice.config import BACKENDS, ConfigError, OutputSpec, default_backend, default_pack_dir, parse_voice
 
@@ -189,13 +190,8 @@ def game_catalogs(lang: str, game_ids: list[str] | None = None) -> list[Catalog]
 
 
 def parse_params(items: list[str]) -> dict[str, Any]:
-    params: dict[str, Any] = {}
-    for item in items:
-        name, sep, value = item.partition("=")
-        if not sep or not name:
-            raise ValueError(f"parameter {item!r}: write it as NAME=VALUE, e.g. seat=2")
-        params[name] = int(value) if value.lstrip("-").isdigit() else value
-    return params
+    """A phrase's parameters, typed as `--set` values are (the one KEY=VALUE reader)."""
+    return parse_key_values(items, "parameter", "seat=2")
 
 
 def load_table_voice(config: Path | None, lang: str | None, backend: str | None, to: str):

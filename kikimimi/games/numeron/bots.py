@@ -148,7 +148,10 @@ class NumeronBots:
             if not call.startswith(done):
                 return Scan(hand(seat), "ctl-clear")
             return Scan(FIELD, digit_tag(call[len(done)], 3))
-        plan = decision[2] if kind == "item" else ()
+        if kind != "item" or obs["item"] != decision[1]:
+            # An item this bot did not start (bots taking over a game in progress, a tap by hand): cancel it.
+            return Scan(hand(seat), "ctl-clear")
+        plan = decision[2]
         work = obs["work"]
         if step == TARGET:
             return Scan(FIELD, digit_tag(plan[0], 3))
