@@ -196,11 +196,18 @@ def _open(config: TableConfig, journal: bool, record_dir: Path | None, transcrip
     announce = _ReaderAnnouncer(on_reader_health)
     # The hub first: it refuses readers it cannot tell apart (ValueError) before any device is opened.
     hub = Hub(config.readers, debounce=config.debounce, on_health=announce)
-    voice_spec, outputs = redirect_outputs(config.voice, list(config.outputs), record_dir, transcript_only)
-    voice = Voice.open(voice_spec, outputs, on_line=on_line, on_first_frame=on_first_frame,
-                       phrases=catalog(config.language, config.info.catalog),
-                       used=config.info.outputs(config.game_setup))
+    # The journal before the voice: a journal that cannot open is the one line said, before any warning
+    # about sound cards or voice packs.
     book = Journal(config.journal) if journal else None
+    voice_spec, outputs = redirect_outputs(config.voice, list(config.outputs), record_dir, transcript_only)
+    try:
+        voice = Voice.open(voice_spec, outputs, on_line=on_line, on_first_frame=on_first_frame,
+                           phrases=catalog(config.language, config.info.catalog),
+                           used=config.info.outputs(config.game_setup))
+    except BaseException:
+        if book is not None:
+            book.close()
+        raise
     loop = TableLoop(config, journal=book, voice=voice, hub=hub)
     announce.speak = loop.announce
     return LiveTable(config, loop, hub, voice, book, announcer=announce)
