@@ -68,9 +68,16 @@ def test_sigterm_stops_the_table_cleanly_and_keeps_the_game(sim_config):
 
     proc = subprocess.Popen([sys.executable, "-m", "kikimimi", "play", "--config", str(sim_config)],
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    time.sleep(2.0)
+    seen: list[str] = []
+    deadline = time.monotonic() + 60
+    for line in proc.stdout:  # the table's own word that it is ready, however long it took to start
+        seen.append(line)
+        if "table ready" in line or time.monotonic() > deadline:
+            break
+    assert any("table ready" in line for line in seen), "".join(seen)
     proc.send_signal(signal.SIGTERM)
-    out, _ = proc.communicate(timeout=10)
+    rest, _ = proc.communicate(timeout=30)
+    out = "".join(seen) + rest
     assert proc.returncode == 0, out
     assert "table stopped" in out
     assert Journal(load_config(sim_config).journal).unfinished() is not None  # resumable next time
