@@ -11,7 +11,7 @@ from kikimimi.games.trident.invariants import check
 from kikimimi.games.trident.pieces import BIT, UNKNOWN_MASK
 from kikimimi.games.trident.playout import playout, random_policy
 from kikimimi.games.trident.state import TURN, TridentState
-from kikimimi.games.trident.strong import MonteCarlo, Tracker, choices, seat_view, world
+from kikimimi.games.trident.strong import MonteCarlo, choices, seat_view, world
 
 
 def _a_turn(seed: int) -> TridentState:
@@ -93,36 +93,3 @@ def test_rule_based_and_monte_carlo_bots_play_whole_games_through_apply():
             assert check(state, event, effects) == []
             assert not state.penalties, state.penalties  # they never make a wrong play
         assert game.is_over(state) and turns > 5
-
-
-def test_what_the_tracker_infers_from_draws_holds_against_players_who_play_when_they_can():
-    tracker = Tracker(1)
-    checked = 0
-
-    def policy(s, seat, legal, r):
-        nonlocal checked
-        view = seat_view(s, 1, tracker)
-        for other in (2, 3):
-            lacks, count = view.lacks[other]
-            if count:  # at least `count` of its pieces are outside `lacks`
-                assert (s.masks[other] & ~lacks).bit_count() >= count
-                checked += 1
-        return random_policy(s, seat, legal, r)
-
-    rnd = random.Random(2).random
-    for index in range(60):
-        s = TridentState(first=index % 3 + 1)
-        playout(s, (None, policy, random_policy, random_policy), rnd, tracker.watch)
-    assert checked > 100
-
-
-def test_worlds_respect_what_the_table_saw():
-    s = _a_turn(4)
-    seat = s.turn
-    other = seat % 3 + 1
-    lacks = s.basket_mask | s.masks[(seat + 1) % 3 + 1]  # all but `other`'s own pieces
-    view = seat_view(s, seat)
-    view = type(view)(**{**{f: getattr(view, f) for f in view.__slots__},
-                         "lacks": tuple((lacks, s.count(other)) if x == other else (0, 0) for x in range(4))})
-    for n in range(10):
-        assert world(view, random.Random(n)).masks[other] == s.masks[other]

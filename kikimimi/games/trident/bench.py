@@ -34,7 +34,7 @@ from kikimimi.games.trident.bots import BotRates
 from kikimimi.games.trident.playout import Policy, playout, random_policy, rule_policy
 from kikimimi.games.trident.simulate import simulate
 from kikimimi.games.trident.state import TridentState
-from kikimimi.games.trident.strong import MonteCarlo, Tracker, real_piece, seat_view
+from kikimimi.games.trident.strong import MonteCarlo, real_piece, seat_view
 
 RLCARD_SCRIPT = Path(__file__).resolve().parents[3] / "benchmarks" / "rlcard_uno.py"
 RLCARD_VENV = RLCARD_SCRIPT.parent / ".venv-rlcard"
@@ -161,22 +161,20 @@ def run(args: argparse.Namespace) -> int:
 # -- bench trident: the bots' strength --------------------------------------------------------------
 
 
-def _policy(name: str, seed: int, worlds: int, timings: list[float], seat: int = 0) -> Policy:
+def _policy(name: str, seed: int, worlds: int, timings: list[float]) -> Policy:
     if name == "random":
         return random_policy
     if name == "rules":
         return rule_policy
     search = MonteCarlo(worlds=worlds, seed=seed)
-    tracker = Tracker(seat)
 
     def timed(s: TridentState, seat: int, legal: int, rnd: Callable[[], float]) -> int:
         started = time.process_time()
         # The reference ("seeing-all") runs the same search on the true state, every hand known.
-        choice = search.best(seat, s.copy) if name == "seeing-all" else search.decide(seat_view(s, seat, tracker))
+        choice = search.best(seat, s.copy) if name == "seeing-all" else search.decide(seat_view(s, seat))
         timings.append(time.process_time() - started)
         return real_piece(s.masks[seat], legal, choice, rnd)
 
-    timed.watch = tracker.watch  # type: ignore[attr-defined]
     return timed
 
 
@@ -190,9 +188,9 @@ def series_chunk(job: tuple[str, str, int, int, int, int]) -> dict[str, Any]:
         rnd = random.Random(seed * 1_000_003 + index).random
         me = index % 3 + 1
         policies: list[Policy | None] = [None, *(_policy(against, 0, worlds, timings) for _ in range(3))]
-        policies[me] = _policy(who, seed * 1_000_003 + index, worlds, timings, me)
+        policies[me] = _policy(who, seed * 1_000_003 + index, worlds, timings)
         s = TridentState(first=(index // 3) % 3 + 1, rules="competition")
-        playout(s, policies, rnd, getattr(policies[me], "watch", None))
+        playout(s, policies, rnd)
         assert s.result is not None
         wins += s.result.ranking[0] == me
         points += s.points(me)

@@ -188,11 +188,8 @@ class PolicyBots:
         self.table = BotTable(seed, BotRates.perfect())
         self.rng = random.Random(seed * 7919 + 1)
         self.policies = {seat: policy(seat) for seat in SEATS}
-        self.watchers = [w for p in self.policies.values() if (w := getattr(p, "watch", None))]
 
     def next_event(self, state: TridentState, humans: Collection[int] = ()) -> Event | None:
-        for watch in self.watchers:  # what each bot saw happen (the public part of every state)
-            watch(state)
         if humans and state.phase != DEAL and seat_to_move(state) in humans:
             return None
         if state.phase != TURN:
@@ -218,7 +215,7 @@ def strong_bots(seed: int, setup: Mapping[str, Any]) -> PolicyBots:
     """The Monte-Carlo player at every seat (strong.py): it decides from what its seat has heard."""
     from kikimimi.games.trident.strong import MonteCarlo, mc_policy
 
-    return PolicyBots(seed, lambda seat: mc_policy(MonteCarlo(seed=seed * 3 + seat), seat))
+    return PolicyBots(seed, lambda seat: mc_policy(MonteCarlo(seed=seed * 3 + seat)))
 
 
 def table_bots(seed: int, setup: Mapping[str, Any]) -> TridentBots:

@@ -64,16 +64,12 @@ def best_suit(held: int) -> str:
     return max(SUITS, key=lambda suit: (held & SUIT_MASK[suit]).bit_count())
 
 
-def playout(s: TridentState, policies: Sequence[Policy | None], random: Callable[[], float],
-            watch: Callable[[TridentState], None] | None = None) -> int:
-    """Play `s` to the end in place (`policies[seat]` for each seat 1-3); returns the number of moves.
-    `watch`, if given, sees every state on the way (what a seat remembers of the game is made from it)."""
+def playout(s: TridentState, policies: Sequence[Policy | None], random: Callable[[], float]) -> int:
+    """Play `s` to the end in place (`policies[seat]` for each seat 1-3); returns the number of moves."""
     moves = 0
     pieces, legal_of, basket = PIECE_AT, legal_mask, basket_bit  # locals: this loop is the bench's hot path
     while True:
         moves += 1
-        if watch is not None:
-            watch(s)
         phase = s.phase
         if phase == TURN:
             seat = s.turn
@@ -122,7 +118,6 @@ for _p in PIECES.values():
     _BY_KIND[_p.kind] = _BY_KIND.get(_p.kind, 0) | BIT[_p.id]
 DRAW_ATTACKS = _BY_KIND["draw2"] | _BY_KIND["draw4"]
 CHANGE_DRAW4 = _BY_KIND["change-draw4"]
-TURN_AROUND = _BY_KIND["unknown-turn-right"] | _BY_KIND["unknown-turn-left"]
 CHANGES = {suit: _BY_KIND[f"change-{suit}"] for suit in SUITS}  # the change pieces a hand reader names
 KNOWN_CHANGES = CHANGES["heart"] | CHANGES["diamond"] | CHANGES["spade"] | CHANGES["clover"]
 assert DRAW_ATTACKS | CHANGE_DRAW4 | UNKNOWN_MASK == ANSWERS_MASK

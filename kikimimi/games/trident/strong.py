@@ -16,24 +16,16 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from kikimimi.games.trident.engine import draw, legal_mask, pass_turn, play
-from kikimimi.games.trident.pieces import (
-    FULL_MASK,
-    NON_BASIC_MASK,
-    PIECE_OF,
-    SUIT_MASK,
-    UNKNOWN_MASK,
-    mask_of,
-)
+from kikimimi.games.trident.pieces import FULL_MASK, PIECE_OF, UNKNOWN_MASK, mask_of
 from kikimimi.games.trident.playout import (
     DRAW,
     PASS,
-    TURN_AROUND,
     basket_bit,
     playout,
     random_bit,
     random_policy,
 )
-from kikimimi.games.trident.state import DEAL, TURN, TridentState
+from kikimimi.games.trident.state import TURN, TridentState
 
 # The kinds of play a seat can tell apart by ear: pieces of one kind are interchangeable, and the four
 # Unknowns are one kind to their holder.
@@ -65,59 +57,16 @@ class SeatView:
     required: str | None
     first: int
     rules: str
-    # Per seat, what the table saw it show: (pieces it did not hold, how many of its pieces that holds for).
-    lacks: tuple[tuple[int, int], ...] = ((0, 0),) * 4
 
 
-def seat_view(s: TridentState, seat: int, tracker: Tracker | None = None) -> SeatView:
-    """The one place a seat's knowledge is taken from the state (and from what it saw happen)."""
+def seat_view(s: TridentState, seat: int) -> SeatView:
+    """The one place a seat's knowledge is taken from the state."""
     own = s.masks[seat]
     drew_unknown = bool(s.drew_bit & UNKNOWN_MASK)
     return SeatView(seat, own & ~UNKNOWN_MASK, (own & UNKNOWN_MASK).bit_count(), drew_unknown,
                     0 if drew_unknown else s.drew_bit, s.field_mask,
                     (0, *(s.masks[x].bit_count() for x in (1, 2, 3))),  # type: ignore[arg-type]
-                    s.declared_mask, s.pending, s.required, s.first, s.rules,
-                    tuple(tracker.lacks) if tracker is not None else ((0, 0),) * 4)
-
-
-class Tracker:
-    """What the whole table sees a seat do, kept over a game: a seat that draws in its turn, with no draw
-    pending and before any play, held nothing it could play (as a player who plays when it can): no basic
-    piece of the required kind, and no other piece unless it held only one. That holds for the pieces it
-    held then, less one for each piece it plays later that it could have held then. It reads only the
-    public part of each state: the phase, the seat to move, the pending draw, the required kind, the
-    field and the counts."""
-
-    def __init__(self, seat: int) -> None:
-        self.seat = seat
-        self.prev: tuple | None = None
-        self.lacks: list[tuple[int, int]] = [(0, 0)] * 4
-        self.drew = [False] * 4
-
-    def watch(self, s: TridentState) -> None:
-        cur = (s.phase, s.turn, s.pending, s.required, s.field_mask,
-               s.masks[1].bit_count(), s.masks[2].bit_count(), s.masks[3].bit_count())
-        prev, self.prev = self.prev, cur
-        if prev is None or cur[4] & prev[4] != prev[4] or cur[0] == DEAL:  # a new game
-            self.lacks = [(0, 0)] * 4
-            self.drew = [False] * 4
-            return
-        phase, turn, pending, required, field_mask = prev[:5]
-        if cur[4] != field_mask:
-            played = cur[4] & ~field_mask
-            if played & TURN_AROUND:
-                self.lacks = [(0, 0)] * 4  # every hand moved on: what was known of them no longer holds
-            elif phase == TURN and turn is not None:
-                lacks, count = self.lacks[turn]
-                if count and not played & lacks:
-                    self.lacks[turn] = (lacks, count - 1)
-        elif (phase == TURN == cur[0] and turn == cur[1] and turn != self.seat and turn is not None
-              and not pending and not self.drew[turn] and cur[4 + turn] == prev[4 + turn] + 1):
-            held = prev[4 + turn]
-            self.lacks[turn] = (SUIT_MASK[required] | (NON_BASIC_MASK if held > 1 else 0), held)
-            self.drew[turn] = True
-        if cur[1] != turn:
-            self.drew = [False] * 4
+                    s.declared_mask, s.pending, s.required, s.first, s.rules)
 
 
 def world(view: SeatView, rng: _random.Random) -> TridentState:
@@ -139,25 +88,14 @@ def world(view: SeatView, rng: _random.Random) -> TridentState:
     s = TridentState(rules=view.rules, first=view.first, phase=TURN, turn=view.seat, required=view.required,
                      pending=view.pending, field_mask=view.field_mask, declared_mask=view.declared_mask)
     s.masks[view.seat] = own
-    others = [x for x in (1, 2, 3) if x != view.seat]
-    others.sort(key=lambda x: -view.lacks[x][1])  # the seats the table knows something of are dealt first
-    for other in others:
-        lacks, known = view.lacks[other]
-        need = view.counts[other]
+    at = 0
+    for other in (1, 2, 3):
+        if other == view.seat:
+            continue
         hand = 0
-        if known:
-            keep = []
-            for b in rest:
-                if need and known and not b & lacks:
-                    hand |= b
-                    need -= 1
-                    known -= 1
-                else:
-                    keep.append(b)
-            rest = keep
-        for b in rest[:need]:
+        for b in rest[at:at + view.counts[other]]:
             hand |= b
-        rest = rest[need:]
+        at += view.counts[other]
         s.masks[other] = hand
     s.drew_bit = mine[0] if view.drew_unknown and mine else view.drew_bit
     return s
@@ -228,16 +166,13 @@ class MonteCarlo:
         return options[max(range(len(options)), key=totals.__getitem__)]
 
 
-def mc_policy(search: MonteCarlo, seat: int) -> Callable[[TridentState, int, int, Callable[[], float]], int]:
-    """A playout policy (see playout.py) that decides by `search` from the seat's view only; its `watch`
-    must be shown every state of the game (what the table sees happen)."""
-    tracker = Tracker(seat)
+def mc_policy(search: MonteCarlo) -> Callable[[TridentState, int, int, Callable[[], float]], int]:
+    """A playout policy (see playout.py) that decides by `search` from the seat's view only."""
 
     def policy(s: TridentState, seat: int, legal: int, random: Callable[[], float]) -> int:
-        choice = search.decide(seat_view(s, seat, tracker))
+        choice = search.decide(seat_view(s, seat))
         return real_piece(s.masks[seat], legal, choice, random)
 
-    policy.watch = tracker.watch  # type: ignore[attr-defined]
     return policy
 
 
@@ -252,5 +187,4 @@ def real_piece(held: int, legal: int, choice: int, random: Callable[[], float]) 
     return of_kind & -of_kind
 
 
-__all__ = ["MonteCarlo", "SeatView", "Tracker", "seat_view", "world", "choices", "mc_policy", "real_piece",
-           "KIND_MASKS"]
+__all__ = ["MonteCarlo", "SeatView", "seat_view", "world", "choices", "mc_policy", "real_piece", "KIND_MASKS"]
