@@ -1,6 +1,6 @@
 """What the table waits for, in words for the Priest: the game's own guide, else a generic line.
 
-A game may give the console a guide (`GameInfo.guide`, "module:function(report, state) -> list[str]":
+A game may give the console a guide (its UI object's `guide(report, state) -> list[str]`:
 finished lines such as "Priest: give seat 2 two pieces from the basket"). Without one the console
 says whose turn it is, or that the game is over. Pure: a function of the state report.
 

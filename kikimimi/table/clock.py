@@ -1,6 +1,6 @@
 """The turn clock of the live table: the rules say whom the game waits for; the table keeps the time.
 
-A game that has a clock (`GameInfo.clock`) answers, after every step, `(seat, seconds)` or None. The
+A game that has a clock (its game class's `clock`) answers, after every step, `(seat, seconds)` or None. The
 clock restarts whenever that answer changes, warns the seat `warning_seconds` before the end (on its
 earphone) and then asks the loop to apply `Referee("timeout")`, a journaled event like any other, so
 a resumed game is the same game. Timers call back into the loop's queue; the loop drops a callback
