@@ -5,10 +5,10 @@ Run under umockdev's preload (`umockdev-wrapper python usb_umockdev.py [rcs380|a
 the process a /sys with the reader (at bus 1, device 2, its descriptors) and a /dev/bus/usb/001/002 whose
 usbdevfs ioctls come to `UsbdevfsChip` below, which answers them as the kernel would (capabilities,
 claiming the interface, URBs submitted, reaped and discarded) and hands the bulk transfers to the chip
-emulator (kikimimi/devices/rcs380_emulator.py, kikimimi/devices/acr122_emulator.py). libusb, python-libusb1, nfcpy's transport and driver and
-kikimimi's hub all run for real above it.
+emulator (kikimimi/devices/rcs380_emulator.py, kikimimi/devices/acr122_emulator.py). libusb,
+python-libusb1, nfcpy's transport and driver and kikimimi's hub all run for real above it.
 
-The process reads commands on stdin (`tag IDM`, `lift`, `quit`) and prints one JSON line per reader
+The process reads commands on stdin (`tag UID`, `lift`, `quit`) and prints one JSON line per reader
 event and health change. umockdev's Python bindings are Debian's python3-gi (gir1.2-umockdev-1.0).
 """
 
