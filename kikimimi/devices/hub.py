@@ -127,6 +127,11 @@ class Hub:
         with self._lock:
             return {role: replace(h, dropped=self._drivers[role].dropped) for role, h in self._health.items()}
 
+    def held(self, role: str) -> str | None:
+        """The UID of the tag the reader of `role` has on it now, as its driver last saw (before debounce)."""
+        state = self._tags.get(role)
+        return state.held if state is not None else None
+
     def simulated(self, role: str) -> SimulatedReader:
         try:
             return self._sims[role]

@@ -204,7 +204,7 @@ def _lock_within(fd: int, wait: float) -> bool:
 
 
 _PROCESS_SHARE: list[SharedPcscd] = []  # this process's one share, however many fixtures or benches use it
-LEASE_WAIT = 60.0  # seconds to wait for a named entry another process holds, before giving up
+LEASE_WAIT = 60.0  # seconds to wait for an entry other processes hold, before giving up
 
 
 class SharedPcscd:
@@ -371,22 +371,28 @@ class SharedPcscd:
     def lease(self, entry: int | None = None) -> list[VirtualReader]:
         """An entry's two readers, for this process alone: until the end of the in_use()/leasing() block
         it is taken in, else until release(). If none is named: one this process holds, else the first
-        free one. A named entry another process holds is waited for (LEASE_WAIT s at most)."""
+        free one. Entries other processes hold are waited for (LEASE_WAIT s at most)."""
         order = [entry] if entry is not None else sorted(self._slots) + list(range(len(ENTRIES)))
-        for index in order:
-            if index not in self._slots:
-                fd = os.open(self.dir / f"slot-{index}.lock", os.O_RDWR | os.O_CREAT, 0o666)
-                if not _lock_within(fd, LEASE_WAIT if entry is not None else 0.0):
-                    os.close(fd)
-                    continue
-                self._slots[index] = fd
-                if self._scopes:
-                    self._scopes[-1].add(index)
-            return self.readers(index)
+        end = time.monotonic() + LEASE_WAIT
+        while True:
+            for index in order:
+                if index not in self._slots:
+                    fd = os.open(self.dir / f"slot-{index}.lock", os.O_RDWR | os.O_CREAT, 0o666)
+                    if not _lock_within(fd, 0.0):
+                        os.close(fd)
+                        continue
+                    self._slots[index] = fd
+                    if self._scopes:
+                        self._scopes[-1].add(index)
+                return self.readers(index)
+            if time.monotonic() >= end:
+                break
+            time.sleep(0.1)  # other tests give their entries back when they end
         if entry is not None:
             raise PcscdUnavailable(f"virtual PC/SC reader entry {entry} stayed in use by another process "
                                    f"for {LEASE_WAIT:g} s")
-        raise PcscdUnavailable("every virtual PC/SC reader is in use by other tests")
+        raise PcscdUnavailable(f"every virtual PC/SC reader stayed in use by other test processes for "
+                               f"{LEASE_WAIT:g} s")
 
     def _free(self, index: int) -> None:
         fd = self._slots.pop(index, None)

@@ -31,5 +31,10 @@ class ReaderTapper(SimTapper):
         last = self._last_tap.get(key)
         if last is not None:  # the same tag again on the same reader: past the debounce of its removal
             time.sleep(max(0.0, self.debounce + self.same_tag_gap - (time.monotonic() - last)))
+        # A hand puts the next tag down after the last one left the reader: wait until the reader saw it go
+        # (pcscd's vpcd would otherwise take a card swapped within one of its polls for the same card).
+        end = time.monotonic() + 5.0
+        while self.hub.held(reader) is not None and time.monotonic() < end:
+            time.sleep(0.01)
         self._lift = self.readers[reader](uid)
         self._last_tap[key] = time.monotonic()

@@ -8,7 +8,7 @@ claiming the interface, URBs submitted, reaped and discarded) and hands the bulk
 emulator (kikimimi/devices/rcs380_emulator.py, kikimimi/devices/acr122_emulator.py). libusb,
 python-libusb1, nfcpy's transport and driver and kikimimi's hub all run for real above it.
 
-The process reads commands on stdin (`tag IDM`, `lift`, `quit`) and prints one JSON line per reader
+The process reads commands on stdin (`tag UID`, `lift`, `quit`) and prints one JSON line per reader
 event and health change. umockdev's Python bindings are Debian's python3-gi (gir1.2-umockdev-1.0).
 """
 
