@@ -26,6 +26,7 @@ import hashlib
 import io
 import json
 import logging
+import multiprocessing
 import os
 import re
 import time
@@ -421,7 +422,10 @@ def _render_all(todo: list, folder: Path, backend_name: str, lang: str, synth: S
     window = 4 * jobs  # a few in flight per process: every core busy, memory flat
     pending: dict[Future, tuple] = {}
     items = iter(todo)
-    with ProcessPoolExecutor(jobs, initializer=_start_worker, initargs=(backend_name, lang)) as pool:
+    # Spawned, not forked: a fork of a process whose espeak-ng (pyttsx3) threads already run hangs.
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(jobs, mp_context=context, initializer=_start_worker,
+                             initargs=(backend_name, lang)) as pool:
         try:
             while True:
                 while len(pending) < window and (item := next(items, None)) is not None:

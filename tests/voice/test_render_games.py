@@ -31,3 +31,21 @@ def test_an_unknown_game_is_refused_naming_the_known_ones(capsys, tmp_path):
     assert code == 1
     assert "unknown game 'chess'" in err and "trident" in err
     assert not (tmp_path / "pack").exists()
+
+
+def test_render_on_every_core_from_the_command_line_in_a_pipe(tmp_path):
+    """Two espeak-ng render processes, started by a parent whose own espeak-ng already runs (a forked one
+    used to hang), with the progress bar's plain lines for a pipe."""
+    import subprocess
+    import sys
+
+    from voice_helpers import make_catalog
+
+    out = tmp_path / "pack"
+    proc = subprocess.run([sys.executable, "-m", "kikimimi", "voices", "render", "--lang", "en", "--catalog",
+                           str(make_catalog(tmp_path)), "--out", str(out), "--jobs", "2"],
+                          capture_output=True, text=True, timeout=180)
+    assert proc.returncode == 0, proc.stderr
+    assert "126 rendered" in proc.stdout and "phrases per CPU second" in proc.stdout
+    assert "126/126 rendered (100%)" in proc.stderr and "\x1b[" not in proc.stderr  # plain lines, no escapes
+    assert len(list((out / "audio").glob("*.flac"))) == 126
