@@ -24,6 +24,7 @@ from kikimimi.console.app import ConsoleApp
 from kikimimi.games.base import Scan
 from kikimimi.table.config import load_config
 from kikimimi.table.control import connect, socket_path
+from kikimimi.table.journal import Journal
 from kikimimi.table.live import LiveTable, open_table
 
 SIZE = (120, 40)
@@ -58,6 +59,15 @@ def known_position() -> list[Scan]:
     """Dealt, started on heart-3; seat 1 played heart-1; seat 2 drew spade-8 and passed: seat 3 to move."""
     return [*deal_events(), Scan("field", "heart-3"), Scan("field", "heart-1"),
             Scan("hand:2", "spade-8"), Scan("hand:2", "ctl-pass")]
+
+
+def journaled(table) -> list:
+    """The events of the current game as the journal holds them (read through its own connection)."""
+    book = Journal(table.config.journal)
+    try:
+        return list(book.events(table.loop.status.game_id))
+    finally:
+        book.close()
 
 
 def wait_for(condition: Callable[[], bool], timeout: float = 5.0) -> bool:

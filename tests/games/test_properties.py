@@ -7,6 +7,7 @@ input, and the game's own invariants and privacy check hold. Each game keeps onl
 from __future__ import annotations
 
 import copy
+import os
 import random
 from typing import Any
 
@@ -20,6 +21,9 @@ from kikimimi.games.registry import GameInfo, SetupKey, games
 from kikimimi.games.session import Session
 
 GAMES = games()
+# Random games per registered game: 15 in `./run test` (a game's 30 steps each; 6 nimmt! alone took 20 s at 30 on
+# a loaded machine); KIKIMIMI_PROPERTY_EXAMPLES=300 (or more) for the long run before a release.
+EXAMPLES = int(os.environ.get("KIKIMIMI_PROPERTY_EXAMPLES", "15"))
 
 
 def _values(key: SetupKey) -> st.SearchStrategy[Any]:
@@ -112,7 +116,7 @@ def machine_for(info: GameInfo) -> type[RuleBasedStateMachine]:
 @pytest.mark.parametrize("info", GAMES, ids=[info.id for info in GAMES])
 def test_random_play_keeps_every_rule_of_every_game(info: GameInfo) -> None:
     machine = machine_for(info)
-    machine.TestCase.settings = settings(max_examples=30, stateful_step_count=30, deadline=None,
+    machine.TestCase.settings = settings(max_examples=EXAMPLES, stateful_step_count=30, deadline=None,
                                          suppress_health_check=[HealthCheck.too_slow,
                                                                 HealthCheck.filter_too_much])
     machine.TestCase().runTest()

@@ -5,13 +5,17 @@ migration reads the same."""
 
 from __future__ import annotations
 
+import contextlib
+import itertools
 import random
+import sqlite3
 
 import pytest
 import sqlalchemy as sa
 
 from kikimimi.games.trident.ladder import pack_game
 from kikimimi.records import schema
+from kikimimi.records.pgcluster import create_database
 from kikimimi.records.results import PlayerResult
 from kikimimi.records.store import RecordStore
 
@@ -92,11 +96,35 @@ def replayed(store: RecordStore) -> dict[str, object]:
     return {p.name: store.status(p.name) for p in store.players()}
 
 
-@pytest.fixture
-def played(records_url):
-    with RecordStore(records_url) as store:
+_COPIES = itertools.count(1)
+_PLAYED = "summaries_played"
+
+
+@pytest.fixture(scope="module", params=["sqlite", "postgresql"])
+def played_once(request, tmp_path_factory):
+    """The meetings of `play` recorded once per database kind for the module: recording them is the slow part
+    (3 to 15 s a time on a loaded machine), and each test changes its own copy (`played`)."""
+    if request.param == "sqlite":
+        url = f"sqlite:///{tmp_path_factory.mktemp('played') / 'records.sqlite'}"
+    else:
+        url = create_database(request.getfixturevalue("postgres_cluster"), _PLAYED)
+    with RecordStore(url) as store:
         made = play(store)
-    return records_url, made
+    return url, made
+
+
+@pytest.fixture
+def played(played_once, tmp_path):
+    """A copy of the played database of the test's own: SQLite through its backup API (whatever its journal
+    mode), PostgreSQL as a new database made from the played one as its template."""
+    url, made = played_once
+    if url.startswith("sqlite"):
+        copy = tmp_path / "records.sqlite"
+        with contextlib.closing(sqlite3.connect(sa.make_url(url).database)) as source, \
+                contextlib.closing(sqlite3.connect(copy)) as target:
+            source.backup(target)
+        return f"sqlite:///{copy}", made
+    return create_database(url, f"summaries_{next(_COPIES)}", template=_PLAYED), made
 
 
 def test_finishing_a_meeting_summarizes_what_its_results_give(played):

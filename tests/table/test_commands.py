@@ -63,21 +63,26 @@ def test_a_bad_table_config_is_a_clear_error(tmp_path, capsys):
 
 
 def test_sigterm_stops_the_table_cleanly_and_keeps_the_game(sim_config):
+    import contextlib
     import signal
     import time
 
+    from kikimimi.table.control import connect, socket_path
+
     proc = subprocess.Popen([sys.executable, "-m", "kikimimi", "play", "--config", str(sim_config)],
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    seen: list[str] = []
-    deadline = time.monotonic() + 60
-    for line in proc.stdout:  # the table's own word that it is ready, however long it took to start
-        seen.append(line)
-        if "table ready" in line or time.monotonic() > deadline:
+    # The table's own signal that it runs (its control socket answers), not a fixed sleep: faster when idle,
+    # and never a SIGTERM before the table is up when the machine is loaded.
+    sock, deadline = socket_path(load_config(sim_config).journal), time.monotonic() + 60
+    while True:
+        assert proc.poll() is None, proc.communicate()[0]
+        with contextlib.suppress(OSError):
+            connect(sock, timeout=1.0).close()
             break
-    assert any("table ready" in line for line in seen), "".join(seen)
+        assert time.monotonic() < deadline, "the table's control socket never answered"
+        time.sleep(0.05)
     proc.send_signal(signal.SIGTERM)
-    rest, _ = proc.communicate(timeout=30)
-    out = "".join(seen) + rest
+    out, _ = proc.communicate(timeout=10)
     assert proc.returncode == 0, out
     assert "table stopped" in out
     assert Journal(load_config(sim_config).journal).unfinished() is not None  # resumable next time
