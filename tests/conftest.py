@@ -2,7 +2,9 @@
 
 import itertools
 import os
+import sys
 import tempfile
+from pathlib import Path
 
 import pytest
 import sqlalchemy
@@ -10,6 +12,8 @@ import sqlalchemy
 from kikimimi.records import schema
 from kikimimi.records.pgcluster import ClusterUnavailable, create_database, throwaway_cluster
 from kikimimi.records.store import RecordStore
+
+sys.path.insert(0, str(Path(__file__).parent))  # helpers shared by several folders (chromium_helpers)
 
 
 def pytest_configure(config):

@@ -14,7 +14,6 @@ Regenerate the screenshot in docs/ with
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import copy
 import json
 import os
@@ -25,6 +24,8 @@ from typing import Any
 
 import httpx
 import pytest
+from chromium_helpers import CHROMIUM
+from chromium_helpers import chromium as chromium_browser
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
@@ -39,10 +40,6 @@ from kikimimi.venue import page
 from kikimimi.venue.client import TableLink
 from kikimimi.venue.host import create_app
 from kikimimi.voice.catalog import Catalog
-
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 
 DOCS_SCREENSHOT = Path(__file__).resolve().parents[2] / "docs" / "venue-standings.png"
 
@@ -88,19 +85,6 @@ def meeting_snapshot(*, players: int = 12, tables: int = 4, names: list[str] | N
                     "kind": "full", "status": "open", "tables": tables, "games_due": 10},
         "standings": standings, "tables": table_rows,
     }
-
-
-@contextlib.contextmanager
-def browser_session() -> Iterator[Any]:
-    """Debian's Chromium driven by Playwright (its own browser builds are never downloaded)."""
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        try:
-            yield chromium
-        finally:
-            chromium.close()
 
 
 class HostDouble:
@@ -157,7 +141,7 @@ class HostDouble:
 def browser() -> Iterator[Any]:
     if not Path(CHROMIUM).exists():
         pytest.skip(f"{CHROMIUM} is missing: install Debian's chromium package (apt-get install chromium)")
-    with browser_session() as chromium:
+    with chromium_browser() as chromium:
         yield chromium
 
 

@@ -12,19 +12,17 @@ import sqlite3
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "table"))
+from chromium_helpers import CHROMIUM, chromium  # noqa: E402,F401
 from table_helpers import bot_script, write_config  # noqa: E402,F401
 
 from kikimimi.console.web.access import access_path  # noqa: E402
 from kikimimi.table.control import connect, socket_path  # noqa: E402
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 SIZES = {"tablet-portrait": (768, 1024), "tablet-landscape": (1024, 768), "phone": (390, 844)}
 
 
@@ -125,19 +123,6 @@ def answers(port: int) -> bool:
     with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), timeout=0.5):
         return True
     return False
-
-
-@contextlib.contextmanager
-def chromium() -> Iterator[Any]:
-    """Debian's Chromium driven by Playwright (its own browser builds are never downloaded)."""
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        try:
-            yield browser
-        finally:
-            browser.close()
 
 
 def tablet(browser: Any, size: str = "tablet-portrait", strict: bool = False) -> Any:
