@@ -408,17 +408,11 @@ class SharedPcscd:
         port = state["base"] + 2 * entry
         return [VirtualReader(name, port + i, entry) for i, name in enumerate(names[:2])]
 
-    @contextlib.contextmanager
-    def in_use(self, alone: bool = False):
+    def in_use(self, alone: bool = False) -> contextlib.AbstractContextManager[None]:
         """Readers are being read: a restart waits for this to end. `alone`: no other process puts
         cards on any reader meanwhile (a test that listens to every reader). Entries leased inside are
         given back at the end."""
-        fd = _lock(self.dir / "use.lock", fcntl.LOCK_EX if alone else fcntl.LOCK_SH)
-        try:
-            with self.leasing():
-                yield
-        finally:
-            _unlock(fd)
+        return self._holding("use.lock", fcntl.LOCK_EX if alone else fcntl.LOCK_SH)
 
     @contextlib.contextmanager
     def leasing(self):
@@ -430,11 +424,15 @@ class SharedPcscd:
             for index in self._scopes.pop():
                 self._free(index)
 
-    @contextlib.contextmanager
-    def restarting(self):
+    def restarting(self) -> contextlib.AbstractContextManager[None]:
         """For a test that restarts pcscd itself (and so cannot hold in_use()): no other process restarts it
         meanwhile, and entries leased inside are given back at the end."""
-        fd = _lock(self.dir / "restart.lock", fcntl.LOCK_EX)
+        return self._holding("restart.lock", fcntl.LOCK_EX)
+
+    @contextlib.contextmanager
+    def _holding(self, lock: str, mode: int):
+        """`lock` held in `mode` for the block, and the entries leased inside given back at its end."""
+        fd = _lock(self.dir / lock, mode)
         try:
             with self.leasing():
                 yield
