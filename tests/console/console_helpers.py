@@ -5,11 +5,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import html
-import json
 import os
 import re
 import signal
-import sqlite3
 import subprocess
 import sys
 import time
@@ -115,7 +113,7 @@ def screen_text(app: ConsoleApp) -> str:
 # -- a table in its own process (the console attaches to it over its control socket) ---------------------
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "table"))
-from table_helpers import write_config  # noqa: E402
+from table_helpers import journal_events, write_config  # noqa: E402
 
 
 class TableProcess:
@@ -146,13 +144,7 @@ class TableProcess:
         raise AssertionError(f"the table's control socket {self.socket} did not answer in {timeout} s")
 
     def events(self) -> list[dict[str, Any]]:
-        """The journal's events as the table wrote them (read-only: never under the table's feet)."""
-        db = sqlite3.connect(f"file:{self.journal}?mode=ro", uri=True)
-        try:
-            rows = db.execute("SELECT event FROM events ORDER BY game_id, seq").fetchall()
-        finally:
-            db.close()
-        return [json.loads(row[0]) for row in rows]
+        return journal_events(self.journal)
 
     def stderr(self) -> str:
         return self.errors.read_text(errors="replace")

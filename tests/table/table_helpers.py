@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import sqlite3
 from pathlib import Path
+from typing import Any
 
 from kikimimi.games.trident.bots import BotTable
 from kikimimi.games.trident.engine import Trident
@@ -41,3 +43,14 @@ def bot_script(seed: int, folder: Path) -> Path:
     path = folder / f"bots-{seed}.jsonl"
     path.write_text("\n".join(lines) + "\n")
     return path
+
+
+def journal_events(journal: Path) -> list[dict[str, Any]]:
+    """A journal's events as the table wrote them, read-only: a table may be writing it in another process,
+    and a read-only open never creates the schema under its feet."""
+    db = sqlite3.connect(f"file:{journal}?mode=ro", uri=True)
+    try:
+        rows = db.execute("SELECT event FROM events ORDER BY game_id, seq").fetchall()
+    finally:
+        db.close()
+    return [json.loads(row[0]) for row in rows]

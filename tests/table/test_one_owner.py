@@ -3,7 +3,6 @@ first table's game alone; a table killed with SIGKILL leaves no stale lock, so t
 
 from __future__ import annotations
 
-import json
 import os
 import signal
 import sqlite3
@@ -12,7 +11,7 @@ import sys
 import time
 
 import pytest
-from table_helpers import bot_script, write_config
+from table_helpers import bot_script, journal_events, write_config
 
 from kikimimi.table.config import load_config
 from kikimimi.table.journal import Journal
@@ -38,14 +37,9 @@ def events_now(folder) -> list | None:
     """The journal's events while another process writes it: read-only, so this never creates the schema under
     the table's feet."""
     try:
-        db = sqlite3.connect(f"file:{folder / 'journal.sqlite'}?mode=ro", uri=True)
-        try:
-            rows = db.execute("SELECT event FROM events ORDER BY game_id, seq").fetchall()
-        finally:
-            db.close()
+        return journal_events(folder / "journal.sqlite")
     except sqlite3.Error:
         return None
-    return [json.loads(row[0]) for row in rows]
 
 
 def wait_for(check, timeout: float, what: str, proc: subprocess.Popen):

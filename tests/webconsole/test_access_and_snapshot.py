@@ -12,10 +12,8 @@ import stat
 import sys
 from pathlib import Path
 
-import pytest
-
 sys.path.insert(0, str(Path(__file__).parents[1] / "console"))
-from console_helpers import DEAL, deal_events, open_sim_table, submit_all  # noqa: E402
+from console_helpers import DEAL, deal_events, submit_all  # noqa: E402
 
 from kikimimi.console.feed import TableFeed  # noqa: E402
 from kikimimi.console.records import MeetingPanel  # noqa: E402
@@ -53,13 +51,6 @@ def test_guessing_the_code_is_braked():
     now[0] = 61.0
     assert guesses.wait() == 0
 
-
-@pytest.fixture
-def table(tmp_path, monkeypatch):
-    monkeypatch.setenv("KIKIMIMI_DATA", str(tmp_path / "data"))
-    live = open_sim_table(tmp_path)
-    yield live
-    live.close()
 
 
 def test_an_unrevealed_snapshot_holds_no_hand_and_no_private_line(table):

@@ -8,20 +8,11 @@ import sys
 from pathlib import Path
 
 import httpx
-import pytest
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "console"))
-from console_helpers import drive, open_sim_table, screen_text, settle  # noqa: E402
+from console_helpers import drive, screen_text, settle  # noqa: E402
 
 from kikimimi.console import cli  # noqa: E402
-
-
-@pytest.fixture
-def table(tmp_path, monkeypatch):
-    monkeypatch.setenv("KIKIMIMI_DATA", str(tmp_path / "data"))
-    live = open_sim_table(tmp_path)
-    yield live
-    live.close()
 
 
 def test_the_code_is_on_the_terminal_console_when_the_priest_asks(table, capsys):

@@ -6,22 +6,12 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-import pytest
-
 sys.path.insert(0, str(Path(__file__).parents[1] / "console"))
-from console_helpers import deal_events, drive, open_sim_table, settle, shown, submit_all  # noqa: E402
+from console_helpers import deal_events, drive, settle, shown, submit_all  # noqa: E402
 
 from kikimimi.console.web.render import guide_html  # noqa: E402
 from kikimimi.games.base import Referee, Scan  # noqa: E402
 from kikimimi.games.trident.guide import console_guide  # noqa: E402
-
-
-@pytest.fixture
-def table(tmp_path, monkeypatch):
-    monkeypatch.setenv("KIKIMIMI_DATA", str(tmp_path / "data"))
-    live = open_sim_table(tmp_path)
-    yield live
-    live.close()
 
 
 def test_the_web_page_gets_the_button_and_the_text_escaped():

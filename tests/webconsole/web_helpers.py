@@ -18,7 +18,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "table"))
 from chromium_helpers import CHROMIUM, chromium  # noqa: E402,F401
-from table_helpers import bot_script, write_config  # noqa: E402,F401
+from table_helpers import bot_script, journal_events, write_config  # noqa: E402,F401
 
 from kikimimi.console.web.access import access_path  # noqa: E402
 from kikimimi.table.control import connect, socket_path  # noqa: E402
@@ -102,13 +102,7 @@ class WebTable:
         return str(json.loads(access_path(self.journal).read_text())["code"])
 
     def events(self) -> list[dict[str, Any]]:
-        """The journal's events (read-only: never under the table's feet)."""
-        db = sqlite3.connect(f"file:{self.journal}?mode=ro", uri=True)
-        try:
-            rows = db.execute("SELECT event FROM events ORDER BY game_id, seq").fetchall()
-        finally:
-            db.close()
-        return [json.loads(row[0]) for row in rows]
+        return journal_events(self.journal)
 
     def games(self) -> list[str]:
         db = sqlite3.connect(f"file:{self.journal}?mode=ro", uri=True)
