@@ -114,7 +114,7 @@ def _measure(home: Path, n: int, taps: int, sync_playwright: Any) -> dict[str, A
     from kikimimi.console.link import RemoteLink
     from kikimimi.console.web.access import access_path
     from kikimimi.games.base import Referee
-    from kikimimi.games.registry import get_info
+    from kikimimi.games.registry import DEFAULT_GAME, get_info
     from kikimimi.table.control import socket_path
 
     port = _free_port()
@@ -147,7 +147,8 @@ def _measure(home: Path, n: int, taps: int, sync_playwright: Any) -> dict[str, A
             # Taps on the table's simulated reader, from outside the page: to the page showing them.
             link = RemoteLink.attach(socket_path(journal))
             page.evaluate(_WATCH_TAPS)
-            pieces = list(get_info("trident").pieces)  # never the same tag twice within the reader's debounce
+            # The default table's pieces, never the same tag twice within the reader's debounce
+            pieces = list(get_info(DEFAULT_GAME).pieces)
             tap_ms = []
             try:
                 for i in range(taps):

@@ -1,7 +1,8 @@
 """What one page's stream costs while the turn clock runs: bytes per minute per page, by kind of update.
 
-`kikimimi bench console --stream [--seconds 60] [--pace 2]`: Numeron on its simulated table (the game with
-a turn clock, 60 s a turn), the web console served beside it as `play --web` serves it, and one page's
+`kikimimi bench console --stream [--seconds 60] [--pace 2]`: the first registered game with a turn clock
+(Numeron among the shipped games) on its simulated table, 60 s a turn, the web console served beside it
+as `play --web` serves it, and one page's
 stream (`/api/events`, logged in with the evening's code) read for `--seconds` while bots play a game at
 `--pace` seconds a tap (a new game when one ends). Every byte the page receives is counted, by the event
 it came in: the full snapshots, the small health updates, the keep-alive comments.
@@ -22,6 +23,15 @@ from typing import Any
 
 from kikimimi.benchclock import Stopwatch, load_average
 
+
+def clocked_game() -> Any:
+    """The first registered game that keeps a turn clock set by `turn_seconds` (a GameInfo)."""
+    from kikimimi.games.registry import games
+
+    for info in games():
+        if any(key.name == "turn_seconds" for key in info.setup_keys) and info.clock_function() is not None:
+            return info
+    raise SystemExit("bench console --stream: no registered game keeps a turn clock")
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--stream", action="store_true",
@@ -49,8 +59,9 @@ def measure(home: Path, seconds: float, pace: float, seed: int = 1) -> dict[str,
     from kikimimi.table.feed import SimTapper
     from kikimimi.table.live import open_table
 
-    config = load_config(default_config_path("numeron"), {"journal": str(home / "journal.sqlite"),
-                                                           "turn_seconds": 60, "language": "en"})
+    game = clocked_game()
+    config = load_config(default_config_path(game.id), {"journal": str(home / "journal.sqlite"),
+                                                        "turn_seconds": 60, "language": "en"})
     table = open_table(config, transcript_only=True)
     with contextlib.redirect_stdout(io.StringIO()):  # the address and code, printed for the Priest
         beside = start_beside(table, "127.0.0.1:0")
@@ -95,7 +106,8 @@ def measure(home: Path, seconds: float, pace: float, seed: int = 1) -> dict[str,
             while time.monotonic() < deadline:
                 event = bots.next_event(table.loop.state)
                 if event is None:  # the game is over: the next one
-                    link.new_game({"game": "numeron", "first": rng.choice((1, 2))})
+                    first = rng.randint(1, game.seat_count(table.loop.session.setup))
+                    link.new_game({"game": game.id, "first": first})
                     bots = table.loop.info.new_bots(seed + steps, table.loop.session.setup)
                     continue
                 tapper.perform(event)
@@ -112,7 +124,7 @@ def measure(home: Path, seconds: float, pace: float, seed: int = 1) -> dict[str,
         table.close()
     total = sum(t["bytes"] for t in counts_now.values())
     per_minute = 60.0 / clock.wall
-    return {"seconds": clock.wall, "steps": steps, "clock_running_s": clocked,
+    return {"game": game.title("en"), "seconds": clock.wall, "steps": steps, "clock_running_s": clocked,
             "events": {kind: {"n": t["n"], "bytes": t["bytes"], "bytes_per_min": t["bytes"] * per_minute}
                        for kind, t in sorted(counts_now.items())},
             "snapshot": counts_now.get("snapshot", {"n": 0, "bytes": 0}),
@@ -120,7 +132,7 @@ def measure(home: Path, seconds: float, pace: float, seed: int = 1) -> dict[str,
 
 
 def print_figures(figures: dict[str, Any]) -> None:
-    print(f"one page's stream, Numeron with the turn clock running {figures['clock_running_s']:.0f} s of "
+    print(f"one page's stream, {figures['game']} with the turn clock running {figures['clock_running_s']:.0f} s of "
           f"{figures['seconds']:.0f} s, {figures['steps']} taps by bots:")
     for kind, tally in figures["events"].items():
         mean = tally["bytes"] / tally["n"] if tally["n"] else 0
