@@ -1,5 +1,6 @@
 """6 nimmt!: 2 to 10 players choose cards in secret; the 6th card of a row takes it."""
 
+from collections.abc import Mapping
 from typing import Any
 
 from kikimimi.games.base import GameEngine
@@ -19,7 +20,7 @@ def _ui() -> GameUI:
     return GameUI(view=state_text)
 
 
-def _setup_check(setup: dict) -> str | None:
+def _setup_check(setup: Mapping[str, Any]) -> str | None:
     from kikimimi.games.nimmt.engine import setup_problem
 
     return setup_problem(setup)

@@ -24,7 +24,7 @@ ITEM_NAMES = {"double": "DOUBLE", "high-low": "HIGH&LOW", "target": "TARGET", "s
 
 
 def _item_text(entry: Mapping[str, Any]) -> str:
-    name = ITEM_NAMES.get(entry["item"], entry["item"])
+    name: str = ITEM_NAMES.get(entry["item"], entry["item"])
     if entry["item"] == "high-low":
         return f"{name} {' '.join(entry['answer'])}"
     if entry["item"] == "slash":

@@ -6,7 +6,7 @@ has nothing more to show: the pile's cards are never in the report.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from rich.text import Text
@@ -15,7 +15,7 @@ PHASES = {"deal": "deal", "turn": "turn", "scoring": "scoring (declarations)", "
           "over": "game over"}
 
 
-def _values(cards) -> str:
+def _values(cards: Iterable[str]) -> str:
     return " ".join(str(card).split("-")[1] for card in cards) or "–"
 
 
