@@ -1,33 +1,17 @@
 """The Trident: the flagship game of the kikimimi table."""
 
-from collections.abc import Sequence
 from typing import Any
 
-from kikimimi.games.base import Effect, Event, GameEngine
+from kikimimi.games.base import GameEngine
 from kikimimi.games.registry import GameInfo, GameUI, RefereeAction, SetupKey, register
 from kikimimi.games.trident.pieces import CONTROLS, PIECES
 
 
 def trident_game() -> type[GameEngine[Any]]:
-    """The Trident's game class: its engine with its capabilities, imported when a game is played. The
-    capabilities are declared here, on a subclass, until the engine's rewrite takes them onto Trident."""
-    from kikimimi.games.trident import bots, invariants, ladder
+    """The Trident's game class (its engine, capabilities included), imported when a game is played."""
     from kikimimi.games.trident.engine import Trident
-    from kikimimi.games.trident.state import TridentState
 
-    class TridentGame(Trident):
-        privacy = staticmethod(invariants.privacy_leaks)
-
-        def bots(self) -> dict[str, Any]:
-            return {"bot": bots.table_bots, "perfect": bots.perfect_bots, "rules": bots.rule_bots,
-                    "strong": bots.strong_bots}
-
-        def invariants(self, before: TridentState, event: Event, effects: Sequence[Effect],
-                       after: TridentState) -> list[str]:
-            return invariants.check(after, event, effects)  # its check reads the state after only
-
-    TridentGame.ladder = ladder
-    return TridentGame
+    return Trident
 
 
 def trident_ui() -> GameUI:

@@ -11,13 +11,15 @@ the bots' look-ahead plays whole games through them in place, without taps or ph
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Mapping, Sequence
+from types import ModuleType
+from typing import Any, ClassVar
 
 from kikimimi.games.base import (
     FIELD,
     SPEAKER,
     Alert,
+    BotFactory,
     Effect,
     Event,
     GameEngine,
@@ -28,6 +30,8 @@ from kikimimi.games.base import (
     SetupError,
     hand,
 )
+from kikimimi.games.trident import invariants as trident_invariants
+from kikimimi.games.trident import ladder as trident_ladder
 from kikimimi.games.trident.phrases import PIECE_HIDDEN, piece_key
 from kikimimi.games.trident.pieces import (
     ANSWERS_MASK,
@@ -92,6 +96,19 @@ _CHANGE_DRAW4 = "change-draw4"
 
 class Trident(GameEngine[TridentState]):
     """The Trident for three seats (its own `apply` whole: the engine's speed is counted per event)."""
+
+    ladder: ClassVar[ModuleType | None] = trident_ladder
+    privacy = staticmethod(trident_invariants.privacy_leaks)
+
+    def bots(self) -> Mapping[str, BotFactory]:
+        from kikimimi.games.trident import bots  # the bots import this module (legality is shared)
+
+        return {"bot": bots.table_bots, "perfect": bots.perfect_bots, "rules": bots.rule_bots,
+                "strong": bots.strong_bots}
+
+    def invariants(self, before: TridentState, event: Event, effects: Sequence[Effect],
+                   after: TridentState) -> list[str]:
+        return trident_invariants.check(after, event, effects)  # its check reads the state after only
 
     def initial(self, setup: Mapping[str, Any] | None = None) -> TridentState:
         setup = setup or {}
