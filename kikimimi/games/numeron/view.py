@@ -11,7 +11,9 @@ from typing import Any
 
 from rich.text import Text
 
+from kikimimi.games.numeron.keyboard import KeyboardSeat
 from kikimimi.games.numeron.pieces import ITEMS
+from kikimimi.games.registry import GameUI
 
 CALLS_SHOWN = 12
 STEPS = {
@@ -118,3 +120,7 @@ def state_text(report: Mapping[str, Any], *, reveal: bool = False,
             text.append(f"  (the solver: {report['solver_calls']})")
         text.append("\n")
     return text
+
+
+# What the console, the demo and bring-up use of Numeron (the entry's `ui` loader takes it from here).
+UI = GameUI(view=state_text, keyboard=KeyboardSeat)
