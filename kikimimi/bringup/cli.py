@@ -27,7 +27,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from kikimimi.devices.cli import reader_options, reader_specs
-from kikimimi.devices.config import PROTOCOLS, ConfigError
+from kikimimi.devices.config import PROTOCOLS, ReaderConfigError
 from kikimimi.devices.events import ReaderHealth
 
 if TYPE_CHECKING:
@@ -339,7 +339,7 @@ def cmd_enroll(args: argparse.Namespace) -> int:
 
         enrollment = Enrollment(args.deck, get_info(args.game or DEFAULT_GAME), args.control_sets)
         specs = reader_specs([args.reader], args)
-    except (DeckError, ConfigError, KeyError, ValueError) as exc:
+    except (DeckError, ReaderConfigError, KeyError, ValueError) as exc:
         print(f"kikimimi enroll: {exc}", file=sys.stderr)
         return 2
 

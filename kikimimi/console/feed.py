@@ -16,9 +16,10 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from kikimimi.games.base import SPEAKER, Referee, Say
+from kikimimi.games.base import SPEAKER, Say
 from kikimimi.games.registry import UnknownGame, get_info
 from kikimimi.table.loop import Step
+from kikimimi.table.messages import Announcement, NewGame
 from kikimimi.voice.catalog import Catalog, catalog
 
 KEEP_LINES = 400
@@ -62,9 +63,9 @@ class TableFeed:
     def on_step(self, step: Step) -> None:
         says = [e for e in step.effects if isinstance(e, Say)]
         with self._lock:
-            announce = isinstance(step.event, Referee) and step.event.action == "announce" and not step.journaled
-            if isinstance(step.event, Referee) and step.event.action == "new" and not step.journaled:
-                self._lines.append(Spoken(0, SPEAKER, self._new_game(dict(step.event.params)), note=True))
+            announce = isinstance(step.event, Announcement)
+            if isinstance(step.event, NewGame):
+                self._lines.append(Spoken(0, SPEAKER, self._new_game(dict(step.event.setup)), note=True))
                 self._last_public = []
                 self._repeating = []
             repeat = announce and bool(says) and says in self._repeating

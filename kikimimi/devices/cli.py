@@ -9,7 +9,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from kikimimi.devices.config import PROTOCOLS, ConfigError, ReaderSpec, parse_readers
+from kikimimi.devices.config import PROTOCOLS, ReaderConfigError, ReaderSpec, parse_readers
 from kikimimi.devices.events import ReaderHealth
 
 if TYPE_CHECKING:
@@ -88,7 +88,7 @@ def cmd_list(args: argparse.Namespace) -> int:
 def cmd_watch(args: argparse.Namespace) -> int:
     try:
         specs = reader_specs(args.paths, args)
-    except ConfigError as exc:
+    except ReaderConfigError as exc:
         print(f"kikimimi devices watch: {exc}", file=sys.stderr)
         return 2
     try:

@@ -34,7 +34,7 @@ NFC_TARGETS = ("106A", "106B", "212F", "424F")
 PROTOCOLS = ("nfc", "pcsc", "rdm6300", "uid-line", "sim")
 
 
-class ConfigError(ValueError):
+class ReaderConfigError(ValueError):
     """A reader configuration that cannot be used; the message names the file, the role and the key."""
 
 
@@ -108,30 +108,30 @@ def load_profile(name: str) -> dict[str, Any]:
         with path.open("rb") as fh:
             data = tomllib.load(fh)
     except FileNotFoundError:
-        raise ConfigError(f"no reader profile {name!r}; choose one of {profile_names()}") from None
+        raise ReaderConfigError(f"no reader profile {name!r}; choose one of {profile_names()}") from None
     except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{path}: not valid TOML: {exc}") from exc
+        raise ReaderConfigError(f"{path}: not valid TOML: {exc}") from exc
     return data
 
 
 def parse_readers(table: Mapping[str, Any], source: str) -> list[ReaderSpec]:
     """Reader specs from the parsed `[readers]` section; `source` (a file name) is named in errors."""
     if not isinstance(table, Mapping):
-        raise ConfigError(f"{source}: [readers] must be a table of [readers.ROLE] sections")
+        raise ReaderConfigError(f"{source}: [readers] must be a table of [readers.ROLE] sections")
     specs: list[ReaderSpec] = []
     paths: dict[str, str] = {}
     for role, entry in table.items():
         where = f"{source}: [readers.{_quote(role)}]"
         if not isinstance(entry, Mapping):
-            raise ConfigError(f"{where}: expected a table with at least `path = \"...\"`, got {entry!r}; "
+            raise ReaderConfigError(f"{where}: expected a table with at least `path = \"...\"`, got {entry!r}; "
                               f"write it as [readers.{_quote(role)}] followed by path = \"...\"")
         if not _ROLE.match(role):
-            raise ConfigError(f"{where}: {role!r} is not a reader role; use `field`, `hand:1`, `hand:2`... "
+            raise ReaderConfigError(f"{where}: {role!r} is not a reader role; use `field`, `hand:1`, `hand:2`... "
                               "(lower case, an optional :N seat number)")
         spec = _parse_one(role, entry, where)
         if spec.path != "sim":
             if spec.path in paths:
-                raise ConfigError(f"{where}: path {spec.path!r} is already the reader of role "
+                raise ReaderConfigError(f"{where}: path {spec.path!r} is already the reader of role "
                                   f"{paths[spec.path]!r}; each physical reader serves one role")
             paths[spec.path] = role
         specs.append(spec)
@@ -145,37 +145,37 @@ def _quote(role: str) -> str:
 def _parse_one(role: str, entry: Mapping[str, Any], where: str) -> ReaderSpec:
     path = entry.get("path")
     if not isinstance(path, str) or not path:
-        raise ConfigError(f"{where}: key `path` is missing or empty; set e.g. path = \"usb:054c:06c1\" "
+        raise ReaderConfigError(f"{where}: key `path` is missing or empty; set e.g. path = \"usb:054c:06c1\" "
                           "(nfcpy), path = \"/dev/serial/by-id/...\" (serial) or path = \"sim\"")
     profile: dict[str, Any] = {}
     if "profile" in entry:
         if not isinstance(entry["profile"], str):
-            raise ConfigError(f"{where}: key `profile` must be a name such as \"rcs380\"")
+            raise ReaderConfigError(f"{where}: key `profile` must be a name such as \"rcs380\"")
         try:
             profile = load_profile(entry["profile"])
-        except ConfigError as exc:
-            raise ConfigError(f"{where}: key `profile`: {exc}") from None
+        except ReaderConfigError as exc:
+            raise ReaderConfigError(f"{where}: key `profile`: {exc}") from None
     protocol = entry.get("protocol", profile.get("protocol") or infer_protocol(path))
     if protocol is None:
-        raise ConfigError(f"{where}: path {path!r} is a serial port, so key `protocol` is needed: "
+        raise ReaderConfigError(f"{where}: path {path!r} is a serial port, so key `protocol` is needed: "
                           "protocol = \"rdm6300\" (125 kHz module) or \"uid-line\" (Arduino bridge), "
                           "or a profile such as profile = \"rdm6300\"")
     if protocol not in PROTOCOLS:
-        raise ConfigError(f"{where}: key `protocol`: unknown protocol {protocol!r}; "
+        raise ReaderConfigError(f"{where}: key `protocol`: unknown protocol {protocol!r}; "
                           f"choose one of {list(PROTOCOLS)}")
     inferred = infer_protocol(path)
     if protocol == "nfc" and not _NFC_PATH.match(path):
-        raise ConfigError(f"{where}: key `path`: {path!r} is not an nfcpy device path; use usb:VID:PID, "
+        raise ReaderConfigError(f"{where}: key `path`: {path!r} is not an nfcpy device path; use usb:VID:PID, "
                           "usb:BUS:DEV, usb-port:BUS-PORT (e.g. usb-port:1-1.2), tty:PORT:DRIVER "
                           "(e.g. tty:USB0:pn532) or udp:HOST:PORT")
     if protocol in ("rdm6300", "uid-line") and inferred is not None:
-        raise ConfigError(f"{where}: key `path`: protocol {protocol!r} reads a serial port such as "
+        raise ReaderConfigError(f"{where}: key `path`: protocol {protocol!r} reads a serial port such as "
                           f"/dev/ttyUSB0, not {path!r}")
     if protocol == "pcsc" and (not path.startswith("pcsc:") or not path[5:].strip()):
-        raise ConfigError(f"{where}: key `path`: a PC/SC reader's path is pcsc:NAME (NAME: pcscd's reader "
+        raise ReaderConfigError(f"{where}: key `path`: a PC/SC reader's path is pcsc:NAME (NAME: pcscd's reader "
                           f"name or a part matching one reader, see `kikimimi devices list`), not {path!r}")
     if protocol == "sim" and path != "sim":
-        raise ConfigError(f"{where}: key `path`: a simulated reader has path = \"sim\", not {path!r}")
+        raise ReaderConfigError(f"{where}: key `path`: a simulated reader has path = \"sim\", not {path!r}")
 
     schema = {**OPTIONS[protocol], **_COMMON}
     options: dict[str, Any] = default_options(protocol)
@@ -186,13 +186,13 @@ def _parse_one(role: str, entry: Mapping[str, Any], where: str) -> ReaderSpec:
             label = f"{where}: key `{key}`" + (f" (from {origin})" if origin else "")
             if key not in schema:
                 known = ", ".join(sorted(schema)) or "none"
-                raise ConfigError(f"{label}: not an option of protocol {protocol!r}; "
+                raise ReaderConfigError(f"{label}: not an option of protocol {protocol!r}; "
                                   f"its options are: {known}")
             options[key] = _check_value(label, key, value, schema[key])
     if protocol == "nfc":
         bad = [t for t in options["targets"] if t not in NFC_TARGETS]
         if bad or not options["targets"]:
-            raise ConfigError(f"{where}: key `targets`: {bad or 'empty'} — use a non-empty list of "
+            raise ReaderConfigError(f"{where}: key `targets`: {bad or 'empty'} — use a non-empty list of "
                               f"{list(NFC_TARGETS)}")
     return ReaderSpec(role, path, protocol, MappingProxyType(options))
 
@@ -200,15 +200,15 @@ def _parse_one(role: str, entry: Mapping[str, Any], where: str) -> ReaderSpec:
 def _check_value(label: str, key: str, value: Any, opt: _Option) -> Any:
     if opt.kind is float and isinstance(value, int | float) and not isinstance(value, bool):
         if value < 0:
-            raise ConfigError(f"{label}: must be 0 or more seconds, not {value}")
+            raise ReaderConfigError(f"{label}: must be 0 or more seconds, not {value}")
         return float(value)
     if opt.kind is int and isinstance(value, int) and not isinstance(value, bool):
         if value <= 0:
-            raise ConfigError(f"{label}: must be a positive number, not {value}")
+            raise ReaderConfigError(f"{label}: must be a positive number, not {value}")
         return value
     if opt.kind is list and isinstance(value, list) and all(isinstance(v, str) for v in value):
         return [v.upper() for v in value]
     if opt.kind is str and isinstance(value, str):
         return value
     kind = {float: "a number of seconds", int: "a whole number", list: "a list of strings", str: "a string"}
-    raise ConfigError(f"{label}: must be {kind[opt.kind]} ({opt.help}), not {value!r}")
+    raise ReaderConfigError(f"{label}: must be {kind[opt.kind]} ({opt.help}), not {value!r}")

@@ -3,10 +3,11 @@
 In the spirit of OpenSpiel's `register_game` and python-chess's variants: a game package
 (`kikimimi/games/<package>/__init__.py`) builds one small `GameInfo` (what listing and set-up need) and
 calls `register(info)`. The table, journal, replay, voice, console, bring-up, decks, records and the
-conformance suite ask the registry and never name a game. The entry holds two loaders: the game class
-(a `GameEngine`, whose typed methods are the game's capabilities: bots, invariants, privacy, clock,
-prepare, ladder) and the UI object (`GameUI`); each is imported on first use, so that listing the games
-costs no engine imports. A benchmark is the package's `bench` module.
+conformance suite ask the registry and never name a game. The entry's `game_class` loader (`GameClass`)
+imports the game class (a `GameEngine`, whose typed methods are the game's capabilities: bots, invariants,
+privacy, clock, prepare, ladder) on first use; the UI object (`GameUI`) is the package's `view.UI`, also
+imported on first use: listing the games costs no engine imports. A benchmark is the package's `bench`
+module.
 
 Adding a game: its package under `kikimimi/games/<package>/` (which registers itself), its catalogs
 `voices/catalog/<id>.{ja,en}.toml`, its deck `devices/decks/<id>.toml`, its rules page
@@ -116,6 +117,38 @@ class GameUI:
     #   phrase that names a tag on a reader in bring-up (privacy as in play); else "a tag of the deck"
 
 
+# -- the entry's loaders: one piece that every game's package uses, so no package writes its own -------------
+
+
+@dataclass(frozen=True)
+class GameClass:
+    """The entry's `game_class` loader: the class `name` of the package's `engine` module, imported on the
+    first call (the entry itself stays free of engine imports)."""
+
+    package: str  # the game's package: its `__name__` where the entry is built
+    name: str
+
+    def __call__(self) -> type[GameEngine[Any]]:
+        found = getattr(importlib.import_module(f"{self.package}.engine"), self.name)
+        if not (isinstance(found, type) and issubclass(found, GameEngine)):
+            raise TypeError(f"{self.package}.engine.{self.name} is not a GameEngine class")
+        return found
+
+
+@dataclass(frozen=True)
+class EngineCheck:
+    """A `setup_check` kept beside the rules in the package's `engine` module (`name`), imported when a
+    set-up is first checked: listing the games still imports no engine."""
+
+    package: str
+    name: str
+
+    def __call__(self, setup: Mapping[str, Any]) -> str | None:
+        check: Callable[[Mapping[str, Any]], str | None] = getattr(
+            importlib.import_module(f"{self.package}.engine"), self.name)
+        return check(setup)
+
+
 @dataclass(frozen=True)
 class GameInfo:
     """A game's small eager entry: what listing and set-up need. The game class (rules and capabilities)
@@ -132,7 +165,8 @@ class GameInfo:
     seat_key: str | None = None  # the set-up key that gives the seat count (6 nimmt!'s `players`)
     setup_check: Callable[[Mapping[str, Any]], str | None] | None = None  # rules across keys
     extra_readers: tuple[str, ...] = ()  # reader roles besides field and hand:N
-    ui: Callable[[], GameUI] | None = None  # imports and returns the game's UI object
+    ui: Callable[[], GameUI] | None = None  # imports and returns the game's UI object; without one, the
+    #   `UI` of the package's `view` module when it has one
     referee_actions: tuple[RefereeAction, ...] = ()
     max_events: int = 5000  # a bot game longer than this is a bug (the conformance suite's bound)
     summary: str = ""  # one line for `kikimimi games`
@@ -146,6 +180,8 @@ class GameInfo:
     @property
     def package(self) -> str:
         """The game's package (where its entry, and so its loader, is defined)."""
+        if isinstance(self.game_class, GameClass):
+            return self.game_class.package
         return self.game_class.__module__
 
     @property
@@ -171,7 +207,14 @@ class GameInfo:
 
     @cached_property
     def _ui(self) -> GameUI:
-        return self.ui() if self.ui is not None else GameUI()
+        if self.ui is not None:
+            return self.ui()
+        if importlib.util.find_spec(f"{self.package}.view") is None:
+            return GameUI()
+        found = getattr(importlib.import_module(f"{self.package}.view"), "UI", None)
+        if not isinstance(found, GameUI):
+            raise TypeError(f"{self.package}.view has no UI = GameUI(...)")
+        return found
 
     @property
     def catalog(self) -> str:

@@ -199,7 +199,7 @@ def load_config(path: str | Path | None = None, overrides: dict[str, Any] | None
     try:
         readers = parse_readers(raw["readers"], where)
         voice, outputs = parse_voice(raw.get("voice", {}), raw.get("outputs", {}), language, where, base)
-    except ValueError as exc:  # the devices' and the voice's ConfigError
+    except ValueError as exc:  # ReaderConfigError and VoiceConfigError
         raise TableConfigError(str(exc)) from exc
     problem = _missing_hardware(info, game_setup, {spec.role for spec in readers}, {o.name for o in outputs}, where)
     if problem:

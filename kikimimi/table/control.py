@@ -20,6 +20,9 @@ Protocol: one JSON object per line, both ways (UTF-8).
     → {"id": 9, "op": "view"}                 ← {"id": 9, "ok": true, "view": …, "health": …}
     anything wrong                            ← {"id": …, "error": "what was wrong"}   (the table goes on)
 
+A step's event is a game event (a script line) or one of the table's own steps: {"table": "new", "setup": …},
+{"table": "announce"} (what it said is the step's effects) or {"table": "pause", "paused": …}.
+
 Privacy: the view holds the hands (the console hides them until the Priest reveals them), so the socket
 is its owner's only (0600, and the peer's uid is checked); nothing private is ever logged here.
 """
@@ -42,11 +45,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from kikimimi.devices.events import ReaderHealth
-from kikimimi.games.base import Alert, Event, Referee, Say, Scan, seat_of
+from kikimimi.games.base import Alert, Effect, Event, Say, Scan, seat_of
 from kikimimi.games.codec import effect_from_json, effect_to_json, event_from_json, event_to_json
 from kikimimi.games.registry import games
 from kikimimi.records.names import echoed
 from kikimimi.table.loop import Step
+from kikimimi.table.messages import Announcement, NewGame, PauseRequest, TableAction
 from kikimimi.voice.router import OutputHealth
 
 if TYPE_CHECKING:
@@ -87,13 +91,46 @@ def says_from(data: Any) -> list[Say]:
 
 
 def step_json(step: Step) -> dict[str, Any]:
-    return {"seq": step.seq, "event": event_json(step.event), "effects": [effect_json(e) for e in step.effects],
+    event = table_action_json(step.event) if isinstance(step.event, TableAction) else event_json(step.event)
+    return {"seq": step.seq, "event": event, "effects": [effect_json(e) for e in step.effects],
             "uid": step.uid, "journaled": step.journaled}
 
 
 def step_from(data: Mapping[str, Any]) -> Step:
-    return Step(int(data["seq"]), event_from_json(data["event"]), [effect_from(e) for e in data["effects"]],
-                data.get("uid"), journaled=bool(data.get("journaled", True)))
+    effects = [effect_from(e) for e in data["effects"]]
+    journaled = bool(data.get("journaled", True))
+    obj = data["event"]
+    if isinstance(obj, Mapping) and "referee" in obj and obj["referee"] in _OLD_TABLE_ACTIONS and not journaled:
+        # A table that predates the typed steps sent its own as referee lines: read them as what they were.
+        obj = {"table": obj["referee"], "setup": {k: v for k, v in obj.items() if k != "referee"},
+               "paused": obj.get("paused")}
+    event = table_action_from(obj, effects) if isinstance(obj, Mapping) and "table" in obj else event_from_json(obj)
+    return Step(int(data["seq"]), event, effects, data.get("uid"), journaled=journaled)
+
+
+_OLD_TABLE_ACTIONS = ("new", "announce", "pause")
+
+
+def table_action_json(action: TableAction) -> dict[str, Any]:
+    """The table's own step on the wire: `{"table": "new", "setup": …}`, `{"table": "announce"}` (what it
+    said is the step's effects) or `{"table": "pause", "paused": …}`."""
+    if isinstance(action, NewGame):
+        return {"table": "new", "setup": dict(action.setup)}
+    if isinstance(action, Announcement):
+        return {"table": "announce"}
+    return {"table": "pause", "paused": action.paused}
+
+
+def table_action_from(obj: Mapping[str, Any], effects: Sequence[Effect]) -> TableAction:
+    """The inverse of `table_action_json`; ValueError for an unknown kind."""
+    kind = obj.get("table")
+    if kind == "new":
+        return NewGame(dict(obj.get("setup") or {}))
+    if kind == "announce":
+        return Announcement(tuple(e for e in effects if isinstance(e, Say)))
+    if kind == "pause":
+        return PauseRequest(bool(obj.get("paused")))
+    raise ValueError(f'a table step is {{"table": "new"|"announce"|"pause", …}}, not {kind!r}')
 
 
 def to_line(message: Mapping[str, Any]) -> bytes:
@@ -477,7 +514,7 @@ class ControlServer:
 
     def _on_step(self, step: Step) -> None:
         with self._lock:
-            if isinstance(step.event, Referee) and step.event.action == "new" and not step.journaled:
+            if isinstance(step.event, NewGame):
                 self._backlog.clear()  # the backlog is the current game's
             self._backlog.append(step)
             if not self._clients:

@@ -47,7 +47,10 @@ class JournalError(RuntimeError):
 
 
 @dataclass(frozen=True)
-class GameRecord:
+class JournaledGame:
+    """One game as the journal holds it: its set-up, times, outcome and event count (a meeting's
+    recorded game is the records' `GameRecord`)."""
+
     id: str
     game: str
     setup: dict[str, Any]
@@ -150,15 +153,15 @@ class Journal:
 
     # -- reading ---------------------------------------------------------------------------------
 
-    def games(self) -> list[GameRecord]:
+    def games(self) -> list[JournaledGame]:
         rows = self._read(
             "SELECT g.id, g.game, g.setup, g.started_at, g.ended_at, g.outcome, "
             "(SELECT COUNT(*) FROM events e WHERE e.game_id = g.id) FROM games g ORDER BY g.started_at, g.rowid"
         )
-        return [GameRecord(r[0], r[1], self._json(r[2], f"game {r[0]}'s set-up") or {}, r[3], r[4],
+        return [JournaledGame(r[0], r[1], self._json(r[2], f"game {r[0]}'s set-up") or {}, r[3], r[4],
                            self._json(r[5], f"game {r[0]}'s outcome"), r[6]) for r in rows]
 
-    def unfinished(self) -> GameRecord | None:
+    def unfinished(self) -> JournaledGame | None:
         """The latest game that has not ended (the one to resume), if any."""
         open_games = [g for g in self.games() if g.ended_at is None]
         return open_games[-1] if open_games else None
@@ -170,7 +173,7 @@ class Journal:
                 raise self._damaged(f"game {game_id} event {seq} is not an event")
             yield event_from_json(obj)
 
-    def game(self, game_id: str) -> GameRecord | None:
+    def game(self, game_id: str) -> JournaledGame | None:
         matches = [g for g in self.games() if g.id == game_id or g.id.startswith(game_id)]
         return matches[0] if len(matches) == 1 else None
 

@@ -28,6 +28,7 @@ from kikimimi.table.alternation import AlternationWatch
 from kikimimi.table.clock import TurnClock
 from kikimimi.table.config import TableConfig, TableConfigError
 from kikimimi.table.journal import Journal, JournalError
+from kikimimi.table.messages import Announcement, ClockTick, NewGame, PauseRequest, Submitted, TableAction
 from kikimimi.words import counted
 
 log = logging.getLogger(__name__)
@@ -37,10 +38,11 @@ REFUSED = "referee.refused"  # what a game says when it refuses a referee action
 
 @dataclass(frozen=True)
 class Step:
-    """One thing the loop did: an event applied (seq > 0) or answered without changing the game (seq 0)."""
+    """One thing the loop did: an event applied (seq > 0) or answered without changing the game (seq 0),
+    or one of the table's own steps (a `TableAction`: seq 0, never journaled)."""
 
     seq: int
-    event: Event
+    event: Event | TableAction
     effects: list[Effect]
     uid: str | None = None
     received: float = 0.0  # time.monotonic() the reader saw the tap, or the referee acted
@@ -51,40 +53,7 @@ Listener = Callable[[Step], None]
 _STOP = object()
 
 
-# -- what the loop's queue carries besides the readers' events (one small frozen message each) ------------
-
-
-@dataclass(frozen=True)
-class Submitted:
-    """A referee action or a tap on a seat's behalf (the console, a script)."""
-
-    event: Event
-    received: float
-
-
-@dataclass(frozen=True)
-class NewGame:
-    setup: dict[str, Any]  # complete, `game` included
-
-
-@dataclass(frozen=True)
-class Announcement:
-    says: tuple[Say, ...]
-
-
-@dataclass(frozen=True)
-class PauseRequest:
-    paused: bool
-
-
-@dataclass(frozen=True)
-class ClockTick:
-    kind: str  # "warning" or "timeout"
-    seat: int
-    token: int
-
-
-LoopMessage = ReaderEvent | Submitted | NewGame | Announcement | PauseRequest | ClockTick
+LoopMessage = ReaderEvent | Submitted | TableAction | ClockTick  # the queue's items (kikimimi.table.messages)
 
 
 class TableVoice(Protocol):
@@ -318,17 +287,16 @@ class TableLoop:
             if self.journal is not None and self.status.game_id and not self.game.is_over(self.session.state):
                 self._finish_in_journal(None)
             self._begin(item.setup)
-            self._notify(Step(0, Referee("new", item.setup), [], received=time.monotonic(), journaled=False))
+            self._notify(Step(0, item, [], received=time.monotonic(), journaled=False))
         elif isinstance(item, Announcement):
             self._speak(list(item.says))
-            self._notify(Step(0, Referee("announce"), list(item.says), received=time.monotonic(), journaled=False))
+            self._notify(Step(0, item, list(item.says), received=time.monotonic(), journaled=False))
         elif isinstance(item, PauseRequest):
             self.paused = item.paused
             says = [Say(SPEAKER, "table.paused" if self.paused else "table.unpaused")]
             self._speak(says)
             self._clock_after_step()
-            self._notify(Step(0, Referee("pause", {"paused": self.paused}), says, received=time.monotonic(),
-                              journaled=False))
+            self._notify(Step(0, item, says, received=time.monotonic(), journaled=False))
         elif isinstance(item, ClockTick):
             self._clock_event(item.kind, item.seat, item.token)
         else:

@@ -12,15 +12,23 @@ from rich.text import Text
 
 from kikimimi.games.base import FIELD, SPEAKER, Alert, Effect, Event, Referee, Say, hears
 from kikimimi.records.names import printable
+from kikimimi.table.messages import Announcement, NewGame, PauseRequest, TableAction
 from kikimimi.voice.catalog import Catalog
 
 _OUTPUT_STYLE = {"speaker": "bold yellow", "hand:1": "cyan", "hand:2": "green", "hand:3": "magenta"}
 
 
-def describe_event(event: Event, hidden: bool = False) -> str:
+def describe_event(event: Event | TableAction, hidden: bool = False) -> str:
     """One line for an event. `hidden`: no piece is named (the log players may see): a tap says only which
     reader was tapped, a referee action leaves out its `piece`. Whatever a script put there is escaped as
-    names are (`printable`): an escape sequence in a parameter must not reach the terminal."""
+    names are (`printable`): an escape sequence in a parameter must not reach the terminal. The table's own
+    steps read as the referee lines they were once written as."""
+    if isinstance(event, NewGame):
+        return printable(" ".join(["referee new", *(f"{k}={v}" for k, v in event.setup.items())]))
+    if isinstance(event, Announcement):
+        return "referee announce"
+    if isinstance(event, PauseRequest):
+        return f"referee pause paused={event.paused}"
     if isinstance(event, Referee):
         extra = " ".join(f"{k}={v}" for k, v in dict(event.params or {}).items() if not (hidden and k == "piece"))
         return printable(f"referee {event.action} {extra}".rstrip())
@@ -33,7 +41,7 @@ def describe_event(event: Event, hidden: bool = False) -> str:
 PUBLIC = 0  # `seat` value of print_step for a screen anyone at the table may see
 
 
-def print_step(console: Console, label: str, event: Event, effects: Iterable[Effect], words: Catalog,
+def print_step(console: Console, label: str, event: Event | TableAction, effects: Iterable[Effect], words: Catalog,
                seat: int | None = None) -> None:
     """An event and what each output said.
 

@@ -38,7 +38,7 @@ from kikimimi.games.base import GameOver
 from kikimimi.games.registry import DEFAULT_GAME, get_info
 from kikimimi.records.ontable import meeting_setup
 from kikimimi.table.journal import Journal
-from kikimimi.venue.client import Heartbeat, HostUnreachable, Outbox, Reporter, TableLink
+from kikimimi.venue.client import Heartbeat, HostLink, HostUnreachable, Outbox, Reporter
 
 TARGET_P99 = 2.0
 
@@ -280,7 +280,7 @@ class SimTable(threading.Thread):
         self.folder.mkdir(parents=True, exist_ok=True)
         journal_path = self.folder / "journal.sqlite"
         journal, outbox = Journal(journal_path), Outbox(journal_path)
-        link = TableLink(self.base, self.number, token=self.token, controller=f"sim-{self.number}")
+        link = HostLink(self.base, self.number, token=self.token, controller=f"sim-{self.number}")
         try:
             assignment = outbox.remember(link.url, link.join())
             rng = random.Random(self.seed)

@@ -149,7 +149,7 @@ def _join(args: argparse.Namespace) -> int:
     from kikimimi.table.journal import JournalError
     from kikimimi.table.live import open_table
     from kikimimi.table.run import setup_logging
-    from kikimimi.venue.client import Outbox, TableLink
+    from kikimimi.venue.client import HostLink, Outbox
     from kikimimi.venue.tablerun import MeetingRefused, TableRun, join_or_resume
 
     if args.pace and args.bots is None or not 0 <= args.pace <= 60:
@@ -175,7 +175,7 @@ def _join(args: argparse.Namespace) -> int:
         console.print(Text(printable(text)))
 
     stop = threading.Event()
-    link = TableLink(args.url, args.table, token=args.token, meeting=args.meeting,
+    link = HostLink(args.url, args.table, token=args.token, meeting=args.meeting,
                      controller=args.controller or socket.gethostname())
     outbox = Outbox(config.journal)
     try:

@@ -25,7 +25,7 @@ from typing import Any
 
 import httpx
 
-from kikimimi.table.journal import GameRecord, Journal, private_file
+from kikimimi.table.journal import Journal, JournaledGame, private_file
 
 log = logging.getLogger(__name__)
 
@@ -47,7 +47,7 @@ class HostRefused(RuntimeError):
         self.status = status
 
 
-class TableLink:
+class HostLink:
     """The venue API from a table's side (docs/meetings.md). One httpx client; thread-safe calls."""
 
     def __init__(self, url: str, table: int, *, token: str | None = None, controller: str = "",
@@ -131,7 +131,7 @@ class Assignment:
     def seat_players(self) -> dict[int, str]:
         return {seat: name for seat, name in enumerate(self.players, start=1)}
 
-    def is_meeting_game(self, record: GameRecord) -> bool:
+    def is_meeting_game(self, record: JournaledGame) -> bool:
         """A game of the journal that belongs to this meeting: the meeting's game and set-up, begun after
         the table joined (an abandoned game has no outcome and never counts)."""
         return (record.game == self.game and record.started_at >= self.joined_at
@@ -204,7 +204,7 @@ def _assignment(answer: Mapping[str, Any], joined_at: float) -> Assignment:
                       answer.get("credential") if isinstance(answer.get("credential"), str) else None)
 
 
-def meeting_games(journal: Journal, assignment: Assignment) -> list[GameRecord]:
+def meeting_games(journal: Journal, assignment: Assignment) -> list[JournaledGame]:
     """The meeting's games this table has finished, in the order played (at most its games due)."""
     games = [g for g in journal.games() if g.outcome is not None and assignment.is_meeting_game(g)]
     return games[: assignment.games_due] if assignment.games_due is not None else games
@@ -217,7 +217,7 @@ class Reporter:
     so that 30 tables do not knock all at once when it is back); `wake()` (a game just ended) tries at
     once. A result the host refuses is kept in the outbox with the refusal and said in the log."""
 
-    def __init__(self, link: TableLink, outbox: Outbox, assignment: Assignment,
+    def __init__(self, link: HostLink, outbox: Outbox, assignment: Assignment,
                  on_reported: Callable[[str, dict[str, Any]], None] | None = None) -> None:
         self.link = link
         self.outbox = outbox
@@ -316,7 +316,7 @@ class Heartbeat:
     """The table's state to the host every HEARTBEAT_SECONDS (and at once on `beat()`); a silent host
     changes nothing at the table."""
 
-    def __init__(self, link: TableLink, state: Callable[[], dict[str, Any]],
+    def __init__(self, link: HostLink, state: Callable[[], dict[str, Any]],
                  every: float = HEARTBEAT_SECONDS, on_answer: Callable[[], None] | None = None) -> None:
         self.link = link
         self.state = state

@@ -30,11 +30,11 @@ from kikimimi.venue.client import (
     BACKOFF_MOST,
     Assignment,
     Heartbeat,
+    HostLink,
     HostRefused,
     HostUnreachable,
     Outbox,
     Reporter,
-    TableLink,
     meeting_games,
 )
 
@@ -47,7 +47,7 @@ class MeetingRefused(RuntimeError):
     """The host will not have this table (wrong token, unknown table, meeting closed): nothing to play."""
 
 
-def join_or_resume(link: TableLink, outbox: Outbox, say: SayLine, stop: threading.Event) -> Assignment:
+def join_or_resume(link: HostLink, outbox: Outbox, say: SayLine, stop: threading.Event) -> Assignment:
     """Join the host's meeting; when the host does not answer, play on with the meeting this table
     joined before (kept in the outbox), else wait for the host (a table that never joined has no players)."""
     delay = 1.0
@@ -121,7 +121,7 @@ class BotSeats:
 class TableRun:
     """One table's meeting: the games, the heartbeat, the reporter."""
 
-    def __init__(self, table: LiveTable, link: TableLink, outbox: Outbox, assignment: Assignment,
+    def __init__(self, table: LiveTable, link: HostLink, outbox: Outbox, assignment: Assignment,
                  say: SayLine, bots: int | None = None, game_timeout: float | None = None, pace: float = 0.0) -> None:
         self.table = table
         self.link = link

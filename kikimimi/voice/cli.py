@@ -14,7 +14,7 @@ from typing import Any
 
 from kikimimi.keyvalue import parse_key_values
 from kikimimi.voice.catalog import LANGUAGES, Catalog, CatalogError, catalog
-from kikimimi.voice.config import BACKENDS, ConfigError, OutputSpec, default_backend, default_pack_dir, parse_voice
+from kikimimi.voice.config import BACKENDS, OutputSpec, VoiceConfigError, default_backend, default_pack_dir, parse_voice
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -218,7 +218,7 @@ def cmd_say(args: argparse.Namespace) -> int:
     try:
         params = parse_params(args.params)
         spec, outputs = load_table_voice(args.config, args.lang, args.backend, args.to)
-    except (OSError, ValueError, tomllib.TOMLDecodeError) as exc:  # ConfigError is a ValueError
+    except (OSError, ValueError, tomllib.TOMLDecodeError) as exc:  # VoiceConfigError is a ValueError
         print(f"voices say: {exc}", file=sys.stderr)
         return 2
     chosen: list[OutputSpec] = [o for o in outputs if o.name == args.to]
@@ -230,7 +230,7 @@ def cmd_say(args: argparse.Namespace) -> int:
         return 2
     try:
         voice = Voice.open(spec, chosen, on_line=lambda out, line: print(f"{out}: {line.text}"))
-    except (ConfigError, CatalogError) as exc:
+    except (VoiceConfigError, CatalogError) as exc:
         print(f"voices say: {exc}", file=sys.stderr)
         return 2
     try:

@@ -44,7 +44,7 @@ OUTPUT_KEYS = {"device", "channels", "volume", "sink"}
 VOICE_KEYS = {"backend", "pack", "recorded", "allow_shared_channels", "wav_dir", "latency"}
 
 
-class ConfigError(ValueError):
+class VoiceConfigError(ValueError):
     """A voice or output setting that cannot be used: says where, what, and how to fix it."""
 
 
@@ -99,19 +99,19 @@ def parse_voice(
     _unknown_keys(voice_table, VOICE_KEYS, source, "[voice]")
     backend = voice_table.get("backend") or default_backend(lang)
     if backend not in BACKENDS:
-        raise ConfigError(
+        raise VoiceConfigError(
             f"{source}: [voice] backend = {backend!r} is unknown; use one of {', '.join(BACKENDS)}"
         )
     allow_shared = voice_table.get("allow_shared_channels", False)
     if not isinstance(allow_shared, bool):
-        raise ConfigError(
+        raise VoiceConfigError(
             f"{source}: [voice] allow_shared_channels must be true or false, not {allow_shared!r}"
         )
     latency = voice_table.get("latency")
     if latency is None:
         latency = default_latency()
     if not (latency in ("low", "high") or (isinstance(latency, int | float) and 0 < latency < 2)):
-        raise ConfigError(
+        raise VoiceConfigError(
             f'{source}: [voice] latency = {latency!r}: use "low", "high" or seconds (e.g. 0.02)'
         )
     pack = _path(voice_table, "pack", source, base_dir)
@@ -128,7 +128,7 @@ def parse_voice(
     )
     outputs = [_output(name, table, source) for name, table in (outputs_table or {}).items()]
     if any(o.sink == "wav" for o in outputs) and spec.wav_dir is None:
-        raise ConfigError(
+        raise VoiceConfigError(
             f'{source}: an output has sink = "wav" but [voice] has no wav_dir; add e.g. wav_dir = "var/audio"'
         )
     if not allow_shared:
@@ -139,23 +139,23 @@ def parse_voice(
 def _output(name: str, table: Any, source: str) -> OutputSpec:
     where = f'{source}: [outputs."{name}"]'
     if name != "speaker" and not (name.startswith("hand:") and name[5:].isdigit() and int(name[5:]) >= 1):
-        raise ConfigError(f'{where}: unknown output name; use "speaker" or "hand:N" (N = a seat, 1 to 10)')
+        raise VoiceConfigError(f'{where}: unknown output name; use "speaker" or "hand:N" (N = a seat, 1 to 10)')
     if not isinstance(table, Mapping):
-        raise ConfigError(f"{where}: expected a table with device, channels, volume")
+        raise VoiceConfigError(f"{where}: expected a table with device, channels, volume")
     _unknown_keys(table, OUTPUT_KEYS, source, f'[outputs."{name}"]')
     sink = table.get("sink", "audio")
     if sink not in SINKS:
-        raise ConfigError(f"{where} sink = {sink!r} is unknown; use one of {', '.join(SINKS)}")
+        raise VoiceConfigError(f"{where} sink = {sink!r} is unknown; use one of {', '.join(SINKS)}")
     device = table.get("device")
     if device == "default" or device == "":
         device = None
     if device is not None and (isinstance(device, bool) or not isinstance(device, str | int)):
-        raise ConfigError(
+        raise VoiceConfigError(
             f"{where} device = {device!r}: use a device name, an index "
             f'(see `kikimimi voices list-outputs`) or "default"'
         )
     if isinstance(device, int) and device < 0:
-        raise ConfigError(
+        raise VoiceConfigError(
             f"{where} device = {device}: indexes start at 0 (see `kikimimi voices list-outputs`)"
         )
     channels = table.get("channels", [1])
@@ -166,15 +166,15 @@ def _output(name: str, table: Any, source: str) -> OutputSpec:
         or not channels
         or not all(isinstance(c, int) and not isinstance(c, bool) and c >= 1 for c in channels)
     ):
-        raise ConfigError(
+        raise VoiceConfigError(
             f"{where} channels = {channels!r}: use a list of 1-based channel numbers, e.g. [2] "
             f"or [1, 2] for both sides of a stereo earphone"
         )
     if len(set(channels)) != len(channels):
-        raise ConfigError(f"{where} channels = {channels!r} lists a channel twice")
+        raise VoiceConfigError(f"{where} channels = {channels!r} lists a channel twice")
     volume = table.get("volume", 1.0)
     if isinstance(volume, bool) or not isinstance(volume, int | float) or not 0.0 <= volume <= 1.0:
-        raise ConfigError(f"{where} volume = {volume!r}: use a number from 0.0 (silent) to 1.0 (full)")
+        raise VoiceConfigError(f"{where} volume = {volume!r}: use a number from 0.0 (silent) to 1.0 (full)")
     return OutputSpec(name, device, tuple(channels), float(volume), sink)
 
 
@@ -187,7 +187,7 @@ def check_private_channels(outputs: list[OutputSpec], source: str) -> None:
         for ch in out.channels:
             slot = (device_key(out.device), ch)
             if slot in owner:
-                raise ConfigError(
+                raise VoiceConfigError(
                     f'{source}: outputs "{owner[slot]}" and "{out.name}" share channel {ch} of device '
                     f"{device_key(out.device)!r}, so a private phrase would reach the other;"
                     f" give each its own channel or device (a demo on one headset may set "
@@ -204,7 +204,7 @@ def device_key(device: str | int | None) -> str:
 def _unknown_keys(table: Mapping[str, Any], known: set[str], source: str, where: str) -> None:
     unknown = sorted(set(table) - known)
     if unknown:
-        raise ConfigError(f"{source}: {where} has unknown key(s) {unknown}; known: {sorted(known)}")
+        raise VoiceConfigError(f"{source}: {where} has unknown key(s) {unknown}; known: {sorted(known)}")
 
 
 def _path(table: Mapping[str, Any], key: str, source: str, base_dir: Path) -> Path | None:
@@ -212,7 +212,7 @@ def _path(table: Mapping[str, Any], key: str, source: str, base_dir: Path) -> Pa
     if value is None:
         return None
     if not isinstance(value, str) or not value:
-        raise ConfigError(f"{source}: [voice] {key} = {value!r}: expected a folder path")
+        raise VoiceConfigError(f"{source}: [voice] {key} = {value!r}: expected a folder path")
     path = Path(value).expanduser()
     return path if path.is_absolute() else base_dir / path
 

@@ -44,8 +44,8 @@ from kikimimi.voice.catalog import Catalog, Line, catalog
 from kikimimi.voice.clip import Clip, first_sound, resample, time_stretch
 from kikimimi.voice.config import (
     FALLBACK_BACKEND,
-    ConfigError,
     OutputSpec,
+    VoiceConfigError,
     VoiceSpec,
     default_pack_dir,
     device_key,
@@ -364,7 +364,7 @@ class Voice:
             for out in outs:
                 for ch in out.spec.channels:
                     if ch in owner:
-                        raise ConfigError(
+                        raise VoiceConfigError(
                             f'outputs "{owner[ch]}" and "{out.name}" name the same device '
                             f"({outs[0].spec.device!r} / {out.spec.device!r}) and share channel {ch}, "
                             f"so a private phrase would reach the other; give each its own channel"

@@ -11,7 +11,7 @@ from kikimimi.bringup.binding import bind
 from kikimimi.bringup.candidates import discover
 from kikimimi.bringup.configfile import rewrite_readers, write_atomic
 from kikimimi.bringup.stable import stable_nfc_path, stable_serial_path
-from kikimimi.devices.config import ConfigError, parse_readers
+from kikimimi.devices.config import ReaderConfigError, parse_readers
 from kikimimi.devices.listing import SerialPort, UsbReader
 from kikimimi.devices.usbport import port_of, resolve_port
 from kikimimi.table.config import load_config
@@ -43,7 +43,7 @@ def test_a_usb_port_resolves_to_the_bus_and_device_plugged_in_there_now(tmp_path
 def test_usb_port_paths_are_nfc_paths_in_a_config():
     spec = parse_readers({"field": {"path": "usb-port:3-1.4.2", "profile": "rcs380"}}, "t")[0]
     assert spec.protocol == "nfc"
-    with pytest.raises(ConfigError, match="usb-port:BUS-PORT"):
+    with pytest.raises(ReaderConfigError, match="usb-port:BUS-PORT"):
         parse_readers({"field": {"path": "usb-port:one"}}, "t")
 
 

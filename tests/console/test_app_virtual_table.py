@@ -15,7 +15,8 @@ from console_helpers import (
     wait_for,
 )
 
-from kikimimi.games.base import Referee, Scan
+from kikimimi.games.base import Scan
+from kikimimi.table.messages import Announcement
 
 
 def test_repeat_the_last_public_announcement_through_the_loop(table):
@@ -55,7 +56,9 @@ def test_repeat_the_last_public_announcement_through_the_loop(table):
     assert wait_for(lambda: said("speaker") == before["speaker"] + last)
     assert all(said(out) == before[out] for out in ("hand:1", "hand:2", "hand:3"))  # nothing private repeated
     assert len(table.loop.session.events) == 16  # a repeat is not an event
-    assert steps[-1].event == Referee("announce") and not steps[-1].journaled
+    repeat = steps[-1]  # the loop's own step, as its type: an announcement of what the speaker said last
+    assert isinstance(repeat.event, Announcement) and not repeat.journaled
+    assert list(repeat.event.says) == repeat.effects and len(repeat.effects) == len(last)
     assert set(callers) == {"table-loop"}
 
 

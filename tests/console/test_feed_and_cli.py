@@ -9,6 +9,7 @@ from kikimimi.console.feed import TableFeed
 from kikimimi.console.simtable import groups, reader_named, rows_of, short_label
 from kikimimi.games.base import Referee, Say, Scan
 from kikimimi.table.loop import Step
+from kikimimi.table.messages import Announcement, NewGame
 from kikimimi.voice.catalog import catalog
 
 READERS = ["field", "hand:1", "hand:2", "hand:3"]
@@ -24,7 +25,7 @@ class Announcer:
     def __call__(self, says: list[Say]) -> None:
         self.asked.append(list(says))
         if self.feed is not None:
-            self.feed.on_step(Step(0, Referee("announce"), list(says), journaled=False))
+            self.feed.on_step(Step(0, Announcement(tuple(says)), list(says), journaled=False))
 
 
 def test_feed_keeps_each_line_on_its_output_and_repeats_only_public_ones_through_the_loop():
@@ -45,14 +46,15 @@ def test_feed_keeps_each_line_on_its_output_and_repeats_only_public_ones_through
     assert announce.asked == [repeated] == [[Say("speaker", "piece.heart"),
                                              Say("speaker", "effect.required", {"suit": "heart"})]]
     assert len(feed.lines()) == 4  # nothing is shown until the loop says it
-    feed.on_step(Step(0, Referee("announce"), repeated, journaled=False))
+    feed.on_step(Step(0, Announcement(tuple(repeated)), repeated, journaled=False))
     assert [s.repeat for s in feed.lines()[-2:]] == [True, True]
 
 
 def test_the_tables_own_announcements_are_shown_but_not_repeated_as_the_game_s():
     feed = TableFeed(catalog("en"))
     feed.on_step(Step(1, Scan("field", "heart-3"), [Say("speaker", "piece.heart")]))
-    feed.on_step(Step(0, Referee("announce"), [Say("speaker", "table.field_reader_lost")], journaled=False))
+    lost = Say("speaker", "table.field_reader_lost")
+    feed.on_step(Step(0, Announcement((lost,)), [lost], journaled=False))
     assert not feed.lines()[-1].repeat
     assert feed.last_public == [Say("speaker", "piece.heart")]
 
@@ -60,7 +62,7 @@ def test_the_tables_own_announcements_are_shown_but_not_repeated_as_the_game_s()
 def test_feed_marks_a_new_game_and_forgets_the_old_announcement():
     feed = TableFeed(catalog("en"))
     feed.on_step(Step(1, Scan("field", "heart-3"), [Say("speaker", "piece.heart")]))
-    feed.on_step(Step(0, Referee("new", {"game": "trident", "first": 3, "rules": "competition", "secret": "x"}),
+    feed.on_step(Step(0, NewGame({"game": "trident", "first": 3, "rules": "competition", "secret": "x"}),
                       [], journaled=False))
     note = feed.lines()[-1]
     assert note.note and "new game: The Trident (first 3, rules competition)" in note.text
@@ -74,9 +76,9 @@ def test_feed_renders_each_line_with_the_phrases_of_the_game_that_said_it():
 
     feed = TableFeed(catalog("en", "trident"))
     for info in games():
-        feed.on_step(Step(0, Referee("new", {"game": info.id}), [], journaled=False))
+        feed.on_step(Step(0, NewGame({"game": info.id}), [], journaled=False))
         assert feed.words.namespace == info.catalog
-    feed.on_step(Step(0, Referee("new", {"game": "chess"}), [], journaled=False))
+    feed.on_step(Step(0, NewGame({"game": "chess"}), [], journaled=False))
     assert "new game: chess" in feed.lines()[-1].text  # an unknown game: a note, no crash
 
 

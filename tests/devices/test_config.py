@@ -4,7 +4,7 @@ import tomllib
 
 import pytest
 
-from kikimimi.devices.config import ConfigError, load_profile, parse_readers, profile_names
+from kikimimi.devices.config import ReaderConfigError, load_profile, parse_readers, profile_names
 
 EXAMPLE = """
 [readers.field]
@@ -73,7 +73,7 @@ def test_acr122u_carries_nfcpy_warning():
     ({"path": "pcsc:", "protocol": "pcsc"}, ["`path`", "pcsc:NAME"]),
 ])
 def test_errors_name_source_role_and_key(entry, words):
-    with pytest.raises(ConfigError) as err:
+    with pytest.raises(ReaderConfigError) as err:
         parse_readers({"hand:1": entry}, "tables/home.toml")
     message = str(err.value)
     assert "tables/home.toml" in message and '"hand:1"' in message
@@ -82,13 +82,13 @@ def test_errors_name_source_role_and_key(entry, words):
 
 
 def test_same_path_for_two_roles_is_refused():
-    with pytest.raises(ConfigError, match="already the reader of role 'field'"):
+    with pytest.raises(ReaderConfigError, match="already the reader of role 'field'"):
         parse_readers({"field": {"path": "usb:001:004"}, "hand:1": {"path": "usb:001:004"}}, "t.toml")
 
 
 def test_bad_role_and_non_table_entry():
-    with pytest.raises(ConfigError, match="not a reader role"):
+    with pytest.raises(ReaderConfigError, match="not a reader role"):
         parse_readers({"Hand 1": {"path": "sim"}}, "t.toml")
-    with pytest.raises(ConfigError, match="expected a table"):
+    with pytest.raises(ReaderConfigError, match="expected a table"):
         parse_readers({"field": "usb"}, "t.toml")
-    assert issubclass(ConfigError, ValueError)
+    assert issubclass(ReaderConfigError, ValueError)

@@ -49,6 +49,7 @@ def test_the_registry_entry_is_complete(info):
     assert isinstance(info.game, GameEngine), "an engine builds on the shared base"
     assert info.game.bots() and info.privacy_check(), "a game declares its bots and what is private"
     assert info.game.default_bot in info.game.bots()
+    assert info.view_function() is not None, "a game shows a console panel (the UI of its view module)"
     assert info.data_file("decks", f"{info.id}-sim.toml", data_dir("devices") / "decks").exists()
     assert info.data_file("tables", f"{info.id}-sim.toml", data_dir("devices") / "tables").exists()
     assert info.data_file("rules", f"{info.id}.md", Path(__file__).parents[2] / "docs" / "rules").exists()

@@ -22,8 +22,9 @@ sys.path.insert(0, str(Path(__file__).parents[1] / "console"))
 from console_helpers import TableProcess, kikimimi, open_sim_table, write_config  # noqa: E402
 
 from kikimimi.console.link import RemoteLink  # noqa: E402
-from kikimimi.games.base import Referee, Scan  # noqa: E402
+from kikimimi.games.base import SPEAKER, Referee, Say, Scan  # noqa: E402
 from kikimimi.table.control import MAX_LINE, connect  # noqa: E402
+from kikimimi.table.messages import Announcement, NewGame, PauseRequest  # noqa: E402
 
 # (what is sent, what the error reply says): every one answered, none of them stops the table.
 MALFORMED = [
@@ -142,6 +143,30 @@ def test_every_attached_console_gets_every_step_and_one_that_vanishes_disturbs_n
     finally:
         first.close()
         second.close()
+    assert running.proc.poll() is None
+
+
+def test_an_attached_console_gets_the_tables_own_steps_as_their_types(running):
+    link = RemoteLink.attach(running.socket)
+    steps = []
+    link.subscribe(steps.append)
+    earlier = len(steps)
+    hello = Say(SPEAKER, "table.resuming")
+    try:
+        link.pause(True)
+        link.pause(False)
+        link.announce([hello])
+        setup = link.new_game({"game": "trident"})
+        def ours() -> list:  # from the first pause on: an earlier test's new game may still be on its way
+            events = [step.event for step in steps[earlier:]]
+            return steps[earlier + events.index(PauseRequest(True)):] if PauseRequest(True) in events else []
+
+        _wait(lambda: len(ours()) >= 4)
+        assert [step.event for step in ours()] == [PauseRequest(True), PauseRequest(False), Announcement((hello,)),
+                                                   NewGame(setup)]
+        assert all(step.seq == 0 and not step.journaled for step in ours())
+    finally:
+        link.close()
     assert running.proc.poll() is None
 
 

@@ -603,3 +603,14 @@ def test_referee_penalty_and_unknown_action():
     t.hand_tap(3, "spade-8")
     t.referee("shuffle")
     assert t.said() == ["referee.refused"]
+
+
+def test_the_registry_plays_the_engine_class_itself_with_its_capabilities():
+    """The Trident's hooks are declared on its engine class, as every other game's: its loader makes no subclass."""
+    from kikimimi.games.registry import get_info
+    from kikimimi.games.trident import invariants, ladder
+
+    info = get_info("trident")
+    assert type(info.game) is Trident
+    assert Trident.ladder is ladder and Trident.privacy is invariants.privacy_leaks
+    assert info.invariant_check() is not None and info.privacy_check() is not None and "bot" in info.game.bots()

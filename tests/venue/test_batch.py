@@ -10,7 +10,7 @@ from typing import Any
 from venue_helpers import TOKEN, bot_outcome, new_meeting, serve, wait_for
 
 from kikimimi.records.store import RecordStore
-from kikimimi.venue.client import HostRefused, TableLink
+from kikimimi.venue.client import HostLink, HostRefused
 from kikimimi.venue.host import create_app
 
 
@@ -33,7 +33,7 @@ def test_results_waiting_together_are_one_batch_each_counted_once(records_url, m
     answers: dict[str, Any] = {}
 
     def send(key: str, table: int, journal_id: str, seats: dict[int, str], seed: int) -> None:
-        link = TableLink(url, table, token=TOKEN, meeting=meeting)
+        link = HostLink(url, table, token=TOKEN, meeting=meeting)
         try:
             answers[key] = link.report(journal_id, seats, bot_outcome(seed).to_json())
         except HostRefused as exc:
@@ -44,7 +44,7 @@ def test_results_waiting_together_are_one_batch_each_counted_once(records_url, m
     with serve(app) as url:
         seats = {}
         for table in (1, 2, 3):
-            link = TableLink(url, table, token=TOKEN, meeting=meeting)
+            link = HostLink(url, table, token=TOKEN, meeting=meeting)
             seats[table] = dict(enumerate(link.join()["players"], start=1))
             link.close()
         first = threading.Thread(target=send, args=("first", 1, "t1-g1", seats[1], 1))

@@ -19,7 +19,7 @@ from kikimimi.records.kinds import ladder
 from kikimimi.records.ontable import meeting_setup
 from kikimimi.records.standings import standings
 from kikimimi.records.store import RecordStore
-from kikimimi.venue.client import HostRefused, TableLink
+from kikimimi.venue.client import HostLink, HostRefused
 from kikimimi.venue.host import create_app, table_credential
 
 
@@ -32,7 +32,7 @@ def host_app(db: Path | str, **options: Any) -> Any:
     return create_app(lambda: RecordStore(db), token=TOKEN, meeting_id=None, **options)
 
 
-def report(link: TableLink, journal_id: str, seed: int) -> dict[str, Any]:
+def report(link: HostLink, journal_id: str, seed: int) -> dict[str, Any]:
     answer = link.join()
     seats = {seat: name for seat, name in enumerate(answer["players"], start=1)}
     return link.report(journal_id, seats, bot_outcome(seed).to_json())
@@ -42,7 +42,7 @@ def test_join_report_and_a_repeated_report_counted_once(records_url):
     db = records_url  # on SQLite and on PostgreSQL
     meeting = new_meeting(db, tables=2)
     with serve(host_app(db)) as url:
-        link = TableLink(url, 2, token=TOKEN, controller="table-two")
+        link = HostLink(url, 2, token=TOKEN, controller="table-two")
         joined = link.join()
         first = report(link, "20261122-100000-aaaaaa", seed=1)
         again = report(link, "20261122-100000-aaaaaa", seed=1)  # the answer was lost: the table sends it again
@@ -69,7 +69,7 @@ def test_join_report_and_a_repeated_report_counted_once(records_url):
 def test_a_wrong_token_is_refused_with_a_clear_message(db, capsys):
     meeting = new_meeting(db, tables=2)
     with serve(host_app(db)) as url:
-        wrong = TableLink(url, 1, token="not-the-token")
+        wrong = HostLink(url, 1, token="not-the-token")
         with pytest.raises(HostRefused) as refused:
             wrong.join()
         none = httpx.post(f"{url}/api/meetings/{meeting}/tables/1/results", json={})
@@ -88,13 +88,13 @@ def test_a_wrong_token_is_refused_with_a_clear_message(db, capsys):
 def test_results_the_host_cannot_take_say_why(db):
     meeting = new_meeting(db, tables=2)
     with serve(host_app(db)) as url:
-        link = TableLink(url, 1, token=TOKEN)
+        link = HostLink(url, 1, token=TOKEN)
         players = link.join()["players"]
         outcome = bot_outcome(3).to_json()
         with pytest.raises(HostRefused) as strangers:  # table 2's players reported by table 1
             link.report("x-1", {1: "P04", 2: "P05", 3: "P06"}, outcome)
         with pytest.raises(HostRefused) as no_table:
-            TableLink(url, 7, token=TOKEN).join()
+            HostLink(url, 7, token=TOKEN).join()
         bad = httpx.post(f"{url}/api/meetings/{meeting}/tables/1/results", content=b"{not json",
                          headers={"Authorization": f"Bearer {TOKEN}"})
         no_meeting = httpx.get(f"{url}/api/meetings/99")
@@ -129,7 +129,7 @@ def test_the_host_sees_each_table_and_pushes_every_change(db):
                                   daemon=True)
         reader.start()
         wait_for(lambda: seen, 5, "the first snapshot")
-        link = TableLink(url, 1, token=TOKEN, controller="t1")
+        link = HostLink(url, 1, token=TOKEN, controller="t1")
         link.join()
         health = {"readers": {"field": "ok", "hand:2": "reconnecting"}, "outputs": {"speaker": "ok"}}
         link.send_state({"round": 3, "phase": "play", "game_id": "g-3", "health": health})
@@ -159,7 +159,7 @@ def test_the_host_sees_each_table_and_pushes_every_change(db):
 def test_venue_status_shows_every_table_and_says_when_the_host_is_away(db, capsys):
     meeting = new_meeting(db, tables=2)
     with serve(host_app(db)) as url:
-        link = TableLink(url, 2, token=TOKEN, controller="corner-table")
+        link = HostLink(url, 2, token=TOKEN, controller="corner-table")
         link.join()
         link.send_state({"round": 2, "phase": "play", "game_id": None,
                          "health": {"readers": {"field": "stalled"}, "outputs": {}}})
@@ -181,7 +181,7 @@ def test_venue_status_shows_every_table_and_says_when_the_host_is_away(db, capsy
 def test_a_restarted_host_shows_where_each_table_was(db):
     meeting = new_meeting(db, tables=2)
     with serve(host_app(db)) as url:
-        link = TableLink(url, 1, token=TOKEN, controller="t1")
+        link = HostLink(url, 1, token=TOKEN, controller="t1")
         link.join()
         link.send_state({"round": 4, "phase": "play", "game_id": "g-4", "health": {"readers": {"field": "ok"}}})
         link.close()
@@ -198,7 +198,7 @@ def test_a_table_that_played_its_games_is_done_not_lost_and_one_never_joined_say
     status` but "not joined" on the page. Both now read the same everywhere."""
     meeting = new_meeting(db, tables=2)  # a half trial: 5 games per table
     with serve(host_app(db, connected_seconds=0.5)) as url:
-        link = TableLink(url, 2, token=TOKEN, controller="t2")
+        link = HostLink(url, 2, token=TOKEN, controller="t2")
         for n in range(5):
             report(link, f"g-{n}", seed=n)
         link.send_state({"round": 5, "phase": "done", "game_id": None, "health": {}})
@@ -265,7 +265,7 @@ def test_each_table_has_its_own_credential_and_reports_only_its_own_games(record
     one, two = (table_credential(TOKEN, meeting, n) for n in (1, 2))
     assert len({one, two, TOKEN}) == 3
     with serve(host_app(db)) as url:
-        table_one = TableLink(url, 1, token=one, controller="t1")
+        table_one = HostLink(url, 1, token=one, controller="t1")
         seats = dict(enumerate(table_one.join()["players"], start=1))
         assert table_one.report("own-1", seats, bot_outcome(1).to_json())["number"] == 1
         forged = {"journal_game_id": "forged-1", "seat_players": {"1": "P04", "2": "P05", "3": "P06"},
@@ -278,7 +278,7 @@ def test_each_table_has_its_own_credential_and_reports_only_its_own_games(record
                              headers={"Authorization": f"Bearer {two[:-2]}xx"})
         # The organiser's token joins a table on its behalf: the answer hands over that table's credential,
         # and the table uses it from then on.
-        organiser = TableLink(url, 2, token=TOKEN, controller="t2")
+        organiser = HostLink(url, 2, token=TOKEN, controller="t2")
         joined = organiser.join()
         assert joined["credential"] == two and organiser.token == two
         table_one.close()

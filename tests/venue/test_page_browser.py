@@ -37,7 +37,7 @@ from kikimimi.records.kinds import ladder
 from kikimimi.records.standings import standings
 from kikimimi.records.store import RecordStore
 from kikimimi.venue import page
-from kikimimi.venue.client import TableLink
+from kikimimi.venue.client import HostLink
 from kikimimi.venue.host import create_app
 from kikimimi.voice.catalog import Catalog
 
@@ -465,7 +465,7 @@ def test_a_result_recorded_through_the_real_host_shows_on_the_page(open_tab: Any
         assert sorted(row[1] for row in standings_rows(tab)) == sorted(n for t in tables for n in t.players)
         assert tab.locator(".table-card .badge").all_text_contents() == ["Not joined"] * 4
 
-        link = TableLink(url, 2, token=TOKEN, controller="table-two")
+        link = HostLink(url, 2, token=TOKEN, controller="table-two")
         try:
             seats = dict(enumerate(link.join()["players"], start=1))
             link.send_state({"round": 1, "phase": "turn", "game_id": "20261122-100000-aaaaaa",

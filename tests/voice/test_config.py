@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from kikimimi.voice.config import ConfigError, parse_voice
+from kikimimi.voice.config import VoiceConfigError, parse_voice
 
 FOUR = {
     "speaker": {"device": "USB Audio Device", "channels": [1], "volume": 0.9},
@@ -27,7 +27,7 @@ def test_four_outputs_parse(tmp_path: Path) -> None:
 
 def test_a_seat_sharing_the_speaker_channel_is_refused(tmp_path: Path) -> None:
     outputs = {**FOUR, "hand:2": {"device": "USB Audio Device", "channels": [1]}}
-    with pytest.raises(ConfigError) as err:
+    with pytest.raises(VoiceConfigError) as err:
         parse_voice({}, outputs, "en", "table.toml", tmp_path)
     message = str(err.value)
     assert "table.toml" in message and '"speaker"' in message and '"hand:2"' in message and "channel 1" in message
@@ -53,7 +53,7 @@ def test_sharing_allowed_explicitly_for_a_demo(tmp_path: Path) -> None:
     ],
 )
 def test_bad_settings_say_where_and_how(tmp_path: Path, voice: dict, outputs: dict, expected: str) -> None:
-    with pytest.raises(ConfigError, match=expected) as err:
+    with pytest.raises(VoiceConfigError, match=expected) as err:
         parse_voice(voice, outputs, "en", "my-table.toml", tmp_path)
     assert "my-table.toml" in str(err.value)
 

@@ -65,11 +65,11 @@ class NimmtBots:
                     return Scan(FIELD, card_id(self._seat_player(seat).card(obs, self.rng)))
             return None
         if phase == TAKE_ROW:
-            seat = state.taker
-            if seat is None or seat in humans:
+            taker = state.taker
+            if taker is None or taker in humans:
                 return None
-            obs = _GAME.observe(state, seat)
-            return Scan(FIELD, row_tag(self._seat_player(seat).row(obs, self.rng)))
+            obs = _GAME.observe(state, taker)
+            return Scan(FIELD, row_tag(self._seat_player(taker).row(obs, self.rng)))
         if phase == DEAL:
             return self._deal(state, humans)
         return None

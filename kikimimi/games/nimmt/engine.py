@@ -146,6 +146,7 @@ def _hand_card(s: NimmtState, seat: int, card: int, fx: list[Effect]) -> None:
     if where == seat:
         fx.append(card_say(out, card))
     elif where == IN_ROW:
+        assert which is not None  # a card in a row comes with its row's number
         _reading(s, which, out, fx)
     elif where == CHOSEN and which == seat:
         fx.append(Say(out, "choose.you_chose", {"card": card}))
@@ -169,6 +170,7 @@ def _hand_card(s: NimmtState, seat: int, card: int, fx: list[Effect]) -> None:
 def _field_card(s: NimmtState, card: int, fx: list[Effect]) -> None:
     where, which = s.where(card)
     if where == IN_ROW:
+        assert which is not None  # a card in a row comes with its row's number
         if s.phase == TAKE_ROW:
             _take_row(s, which, fx)
         else:

@@ -81,7 +81,8 @@ def _safest_index(hands: np.ndarray, last: np.ndarray, cnt: np.ndarray, bull: np
         cost = np.where(better, cost6[:, j, None, None], cost)
     low = gap == _NO_ROW
     cost = np.where(low, bull.min(1)[:, None, None], cost)
-    return (cost * 1_000_000 + np.where(low, 105, gap) * 1000 + hands).argmin(-1)
+    safest: np.ndarray = (cost * 1_000_000 + np.where(low, 105, gap) * 1000 + hands).argmin(-1)
+    return safest
 
 
 def rollout_costs(last: np.ndarray, cnt: np.ndarray, bull: np.ndarray, hands: np.ndarray, forced_first: bool,
@@ -195,11 +196,12 @@ class MonteCarlo:
 
     def _score(self, costs: np.ndarray, candidates: int) -> np.ndarray:
         score = costs[:, 0] - self.others_weight * costs[:, 1:].mean(1)
-        return score.reshape(candidates, self.samples).mean(1)
+        mean: np.ndarray = score.reshape(candidates, self.samples).mean(1)
+        return mean
 
     def choose(self, obs: Mapping[str, Any]) -> int:
         """The card to lay face down (phase choose)."""
-        hand = sorted(obs["hands"][str(obs["seat"])])
+        hand: list[int] = sorted(obs["hands"][str(obs["seat"])])
         k, n, r = len(hand), len(hand), self.samples
         if self.model_others:
             if self._turn(obs, k) == (1, 1):  # a new game: forget the last one's seats

@@ -44,7 +44,7 @@ class NimmtState:
 
     @classmethod
     def new(cls, players: int, first: int = 1, target: int = 0) -> NimmtState:
-        empty = tuple(frozenset() for _ in range(players))
+        empty = tuple(frozenset[int]() for _ in range(players))
         return cls(players=players, first=first, target=target, hands=empty,
                    chosen=(None,) * players, taken=((),) * players, past=(0,) * players)
 

@@ -12,6 +12,7 @@ from typing import Any
 from rich.text import Text
 
 from kikimimi.games.nimmt.pieces import BULLHEADS
+from kikimimi.games.registry import GameUI
 
 PHASES = {"deal": "deal", "choose": "choosing", "take_row": "a row to take", "over": "game over"}
 
@@ -85,3 +86,7 @@ def state_text(report: Mapping[str, Any], *, reveal: bool = False,
         text.append("  ".join(f"{seat}: {total}" for seat, total in result["bullheads"].items()))
         text.append("\n")
     return text
+
+
+# What the console, the demo and bring-up use of 6 nimmt! (the entry's `ui` loader takes it from here).
+UI = GameUI(view=state_text)

@@ -5,22 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from kikimimi.games.base import GameEngine
 from kikimimi.games.numeron.pieces import CONTROLS, PIECES
-from kikimimi.games.registry import GameInfo, GameUI, SetupKey, register
-
-
-def game_class() -> type[GameEngine[Any]]:
-    from kikimimi.games.numeron.engine import Numeron
-
-    return Numeron
-
-
-def ui() -> GameUI:
-    from kikimimi.games.numeron.keyboard import KeyboardSeat
-    from kikimimi.games.numeron.view import state_text
-
-    return GameUI(view=state_text, keyboard=KeyboardSeat)
+from kikimimi.games.registry import GameClass, GameInfo, SetupKey, register
 
 
 def setup_check(setup: Mapping[str, Any]) -> str | None:
@@ -43,13 +29,9 @@ def setup_check(setup: Mapping[str, Any]) -> str | None:
 
 
 INFO = register(GameInfo(
-    id="numeron",
-    titles={"ja": "ヌメロン", "en": "Numeron"},
-    seats=(2, 2),
-    game_class=game_class,
-    ui=ui,
-    pieces=PIECES,
-    controls=CONTROLS,
+    id="numeron", titles={"ja": "ヌメロン", "en": "Numeron"}, seats=(2, 2),
+    game_class=GameClass(__name__, "Numeron"), pieces=PIECES, controls=CONTROLS,
+    setup_check=setup_check, max_events=2000,
     setup_keys=(
         SetupKey("first", 1, int, choices=(1, 2), help="the seat that calls first"),
         SetupKey("digits", 3, int, choices=(3, 4, 5), help="digits in each number"),
@@ -58,8 +40,6 @@ INFO = register(GameInfo(
         SetupKey("practice", False, bool, help="one player (seat 1) against the table"),
         SetupKey("secret", "", str, help="practice: the table's number (drawn when empty)"),
     ),
-    setup_check=setup_check,
-    max_events=2000,
     summary="two players guess each other's number by EAT and BITE; seven items",
 ))
 

@@ -75,7 +75,7 @@ def privacy_leaks(before: NumeronState, event: Event, effects: Iterable[Effect],
                 problems.append(f"{effect.to} heard the speaker's phrase {key!r}")
             if effect.to != reader and not (key in _FOR_FIELD_TAP and reader == FIELD and before.turn == seat):
                 problems.append(f"{effect.to} heard {key!r} for an event on {reader or 'the referee'}")
-            own = {before.number(seat), after.number(seat)} - {None}
+            own = {number for number in (before.number(seat), after.number(seat)) if number is not None}
             if "number" in params and params["number"] not in own:
                 problems.append(f"{effect.to} heard a number that is not its own ({key})")
             if "digit" in params:

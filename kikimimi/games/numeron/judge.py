@@ -36,7 +36,8 @@ def tree(digits: int) -> dict[str, str]:
         data = resources.files("kikimimi.games.numeron").joinpath(f"data/tree{digits}.json.gz").read_bytes()
     except (FileNotFoundError, OSError):
         return {}
-    return json.loads(gzip.decompress(data))["tree"]
+    calls: dict[str, str] = json.loads(gzip.decompress(data))["tree"]
+    return calls
 
 
 def tree_calls(secret: str, digits: int, book: dict[str, str] | None = None) -> int | None:

@@ -66,7 +66,7 @@ class KeyboardSeat(KeyboardPlayer):
     def _taps(self, s: NumeronState, command: str, arg: str, mine: str) -> list[Event] | None:
         if command in ("s", "c") and arg.isdigit():
             if command == "s":
-                clear = [Scan(mine, CTL_CLEAR)] if s.entries[self.seat - 1] else []
+                clear: list[Event] = [Scan(mine, CTL_CLEAR)] if s.entries[self.seat - 1] else []
                 return clear + [Scan(mine, f"digit-{d}-{self.seat}") for d in arg]
             return [Scan(FIELD, f"digit-{d}-{CALL_STRIP}") for d in arg]
         if command == "i" and arg in ITEMS:

@@ -29,7 +29,8 @@ def _lookup(digits: int) -> np.ndarray:
 def _values(digits: int) -> np.ndarray:
     arr, _ = _arrays(digits)
     weights = 10 ** np.arange(digits - 1, -1, -1, dtype=np.int64)
-    return (arr.astype(np.int64) * weights).sum(axis=1)
+    values: np.ndarray = (arr.astype(np.int64) * weights).sum(axis=1)
+    return values
 
 
 def _klass_mask(arr: np.ndarray, place: int, cls: str) -> np.ndarray:

@@ -75,6 +75,7 @@ def build(digits: int, width: int | None = None) -> tuple[dict[str, str], int]:
                     best = (cost, deepest, sub)
                 if deepest <= MAX_CALLS[digits] or tried >= RETRIES:
                     break
+            assert best is not None  # `ranked` holds the greedy guess at least
             if best[1] <= MAX_CALLS[digits] or tried >= RETRIES or len(ranked) >= len(nums) or len(cands) <= 2:
                 break
             seen = set(ranked)  # too deep: try every other guess, best estimate first

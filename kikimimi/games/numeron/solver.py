@@ -64,7 +64,8 @@ def codes(digits: int, guesses: np.ndarray, cands: np.ndarray) -> np.ndarray:
     for k in range(digits):
         eat += g[:, k, None] == c[None, :, k]
     common = _POP[masks[guesses][:, None] & masks[cands][None, :]]
-    return (eat * 7 + common).astype(np.int16)  # eat * 8 + (common - eat)
+    table: np.ndarray = (eat * 7 + common).astype(np.int16)  # eat * 8 + (common - eat)
+    return table
 
 
 def score(digits: int, guesses: np.ndarray, cands: np.ndarray) -> np.ndarray:
@@ -79,7 +80,8 @@ def score(digits: int, guesses: np.ndarray, cands: np.ndarray) -> np.ndarray:
     c = np.arange(n + 1, dtype=np.float64)
     c_log_c = c * np.log2(np.maximum(c, 1))  # sum of c log c over the parts gives the entropy
     entropy = np.log2(n) - c_log_c[counts].sum(axis=1) / n
-    return entropy + np.isin(guesses, cands) * 1e-6
+    scores: np.ndarray = entropy + np.isin(guesses, cands) * 1e-6
+    return scores
 
 
 def guess_pool(digits: int, cands: np.ndarray, limit: int, rng: np.random.Generator | None) -> np.ndarray:

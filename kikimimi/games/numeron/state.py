@@ -72,4 +72,5 @@ class NumeronState:
         """A per-seat pair with one side replaced."""
         pair = list(getattr(self, field))
         pair[seat - 1] = value
-        return replace(self, **{field: tuple(pair)})
+        changes: dict[str, Any] = {field: tuple(pair)}  # the field is named at run time
+        return replace(self, **changes)

@@ -11,7 +11,9 @@ from typing import Any
 
 from rich.text import Text
 
+from kikimimi.games.numeron.keyboard import KeyboardSeat
 from kikimimi.games.numeron.pieces import ITEMS
+from kikimimi.games.registry import GameUI
 
 CALLS_SHOWN = 12
 STEPS = {
@@ -24,7 +26,7 @@ ITEM_NAMES = {"double": "DOUBLE", "high-low": "HIGH&LOW", "target": "TARGET", "s
 
 
 def _item_text(entry: Mapping[str, Any]) -> str:
-    name = ITEM_NAMES.get(entry["item"], entry["item"])
+    name: str = ITEM_NAMES.get(entry["item"], entry["item"])
     if entry["item"] == "high-low":
         return f"{name} {' '.join(entry['answer'])}"
     if entry["item"] == "slash":
@@ -118,3 +120,7 @@ def state_text(report: Mapping[str, Any], *, reveal: bool = False,
             text.append(f"  (the solver: {report['solver_calls']})")
         text.append("\n")
     return text
+
+
+# What the console, the demo and bring-up use of Numeron (the entry's `ui` loader takes it from here).
+UI = GameUI(view=state_text, keyboard=KeyboardSeat)

@@ -10,7 +10,7 @@ completes) or a random one. With human seats the dealer does nothing: people dea
 from __future__ import annotations
 
 import random
-from collections.abc import Collection, Mapping
+from collections.abc import Callable, Collection, Mapping
 from typing import Any
 
 from kikimimi.games.base import FIELD, Event, Scan, hand
@@ -88,7 +88,7 @@ class RoyalNineBots:
         return Scan(rng.choice((FIELD, hand(seat))), rng.choice(deck(True)))
 
 
-def _factory(name: str, chatter: float = 0.0):
+def _factory(name: str, chatter: float = 0.0) -> Callable[[int, Mapping[str, Any]], RoyalNineBots]:
     def make(seed: int, setup: Mapping[str, Any]) -> RoyalNineBots:
         return RoyalNineBots(seed, POLICIES[name], chatter)
     return make

@@ -64,7 +64,8 @@ def brute_values(fixed: Mapping[int, str], hand: Iterable[str], unseen: Iterable
 def _line(flat: np.ndarray, full: np.ndarray, cells: tuple[int, ...]) -> np.ndarray:
     a, b, d = cells
     n = int(round(len(flat) ** (1 / 3)))
-    return flat[(full[:, :, a] * n + full[:, :, b]) * n + full[:, :, d]]
+    points: np.ndarray = flat[(full[:, :, a] * n + full[:, :, b]) * n + full[:, :, d]]
+    return points
 
 
 def brute_best(fixed: Mapping[int, str], hand: Iterable[str], unseen: Iterable[str], future: int) -> tuple[int, ...]:

@@ -278,10 +278,10 @@ def _seats_say(s: RoyalNineState, key: str) -> Say:
 def _open(s: RoyalNineState, fx: list[Effect]) -> RoyalNineState:
     common = s.common
     assert common is not None
-    roles = tuple(tuple(grid_roles(s.grid(seat), common)) for seat in SEATS)
-    scores = tuple(score(r) for r in roles)
-    round_scores = tuple(s.round_scores[i] + (scores[i],) for i in range(2))
-    s = replace(s, opened=True, last_roles=roles, round_scores=round_scores, phase=SCORED)  # type: ignore[arg-type]
+    roles = (tuple(grid_roles(s.grid(1), common)), tuple(grid_roles(s.grid(2), common)))
+    scores = (score(roles[0]), score(roles[1]))
+    round_scores = (s.round_scores[0] + (scores[0],), s.round_scores[1] + (scores[1],))
+    s = replace(s, opened=True, last_roles=roles, round_scores=round_scores, phase=SCORED)
     fx.append(Say(SPEAKER, "reveal.card", {"card": common}))
     for seat in order(s.first):
         fx.append(Say(SPEAKER, "score.seat", {"seat": seat}))
@@ -320,8 +320,9 @@ def _end(s: RoyalNineState, fx: list[Effect], reason: str) -> RoyalNineState:
     played_out = reason == "rounds"
     best = winner(s) if played_out else None
     first, second = order(s.first)
-    if winner(s) is not None:  # the ranking follows the totals even when the Priest ends the game
-        first, second = order(winner(s))  # type: ignore[arg-type]
+    leader = winner(s)
+    if leader is not None:  # the ranking follows the totals even when the Priest ends the game
+        first, second = order(leader)
     outcome = Outcome(
         ranking=(first, second),
         winners=(best,) if best is not None else (),

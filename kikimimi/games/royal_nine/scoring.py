@@ -10,7 +10,7 @@ of one colour, the common card of the other) makes the round 0.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from kikimimi.games.royal_nine.cards import CENTRE, OWN_CELLS, colour, value
 
@@ -39,7 +39,7 @@ class Role(NamedTuple):
     role: str
     points: int  # as counted (doubled on row-2 and col-2)
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"line": self.line, "role": self.role, "points": self.points}
 
 
@@ -62,15 +62,15 @@ def grid_roles(grid: Sequence[str | None], common: str) -> list[Role]:
 
     A spoiled nine is the only entry when it happens (the round scores 0 whatever the lines).
     """
-    cells = [common if i == CENTRE else grid[i] for i in range(9)]
-    if any(card is None for card in cells):
+    cells = [card for card in (common if i == CENTRE else grid[i] for i in range(9)) if card is not None]
+    if len(cells) != 9:
         raise ValueError("a grid is scored only when full")
-    own_colours = {colour(cells[i]) for i in OWN_CELLS}  # type: ignore[arg-type]
+    own_colours = {colour(cells[i]) for i in OWN_CELLS}
     if len(own_colours) == 1 and colour(common) not in own_colours:
         return [Role("grid", SPOILED_NINE, 0)]
     roles = []
     for name, indices in LINES.items():
-        found = line_role([cells[i] for i in indices])  # type: ignore[misc]
+        found = line_role([cells[i] for i in indices])
         if found:
             role, points = found
             roles.append(Role(name, role, points * 2 if name in DOUBLED else points))

@@ -111,8 +111,8 @@ def _shape(fixed_cells: tuple[int, ...], k: int, future: int) -> _Shape:
         computed = list(range(len(placements)))
         value_of = np.arange(len(placements))
     sigma_list = list(permutations(range(future)))
-    triple_lookup = {t: i for i, t in enumerate(_TRIPLES)}
-    pair_lookup = {p: i for i, p in enumerate(_PAIRS)}
+    triple_lookup: dict[tuple[int, ...], int] = {t: i for i, t in enumerate(_TRIPLES)}
+    pair_lookup: dict[tuple[int, ...], int] = {p: i for i, p in enumerate(_PAIRS)}
     triple_ids: list[list[int]] = [[] for _ in _OUTER]
     pair_ids: list[list[int]] = [[] for _ in _INNER]
     for i in computed:

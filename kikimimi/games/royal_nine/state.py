@@ -86,7 +86,7 @@ class RoyalNineState:
 
     def with_seat(self, seat: int, **values: Any) -> RoyalNineState:
         """A copy with one seat's entry of `grids`, `hands` or `selected` replaced."""
-        changes = {}
+        changes: dict[str, Any] = {}  # the fields are named at run time
         for name, new in values.items():
             pair = list(getattr(self, name))
             pair[seat - 1] = new

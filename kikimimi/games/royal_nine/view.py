@@ -11,6 +11,9 @@ from typing import Any
 
 from rich.text import Text
 
+from kikimimi.games.registry import GameUI
+from kikimimi.games.royal_nine.keyboard import KeyboardSeat
+
 PHASES = {
     "common": "lay the common card",
     "deal1": "first deal",
@@ -100,3 +103,7 @@ def state_text(report: Mapping[str, Any], *, reveal: bool = False,
         text.append("  " + ", ".join(f"seat {k}: {v}" for k, v in sorted(totals.items())))
         text.append("\n")
     return text
+
+
+# What the console, the demo and bring-up use of Royal Nine (the entry's `ui` loader takes it from here).
+UI = GameUI(view=state_text, keyboard=KeyboardSeat)

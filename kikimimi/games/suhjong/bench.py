@@ -87,7 +87,9 @@ def run(args: argparse.Namespace) -> int:
     d = s["distribution"]
     print(f"        {d['multisets']} multisets: {d['no_role']} with no role, {d['role']} with a role, "
           f"{d['96_or_more']} with 96 or more")
-    for name, m in (figures.get("matches") or {}).items():
+    matches = figures.get("matches") or {}
+    assert isinstance(matches, dict)
+    for name, m in matches.items():
         low, high = m["interval95"]
         print(f"{name}: share {m['share']:.3f} (95% {low:.3f}-{high:.3f}) over {m['games']} games: "
               f"{m['wins']} won, {m['draws']} drawn, {m['losses']} lost, bot first in half ({m['seconds']:.0f} s)")

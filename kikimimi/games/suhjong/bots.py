@@ -24,11 +24,11 @@ Every player declares its hand's best role (the solver finds it; the table judge
 from __future__ import annotations
 
 import random
-from collections.abc import Collection, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass
 from functools import cache
 from itertools import combinations, combinations_with_replacement
-from typing import Any
+from typing import Any, Protocol
 
 from kikimimi.games.base import FIELD, Event, Scan, hand
 from kikimimi.games.suhjong import solver
@@ -161,7 +161,7 @@ def _showdown_plan(mine: Digits, river: Digits, cap: int) -> tuple[int | None, P
     return found
 
 
-def _digits(cards) -> Digits:
+def _digits(cards: Iterable[str]) -> Digits:
     return tuple(sorted(VALUE[c] for c in cards))
 
 
@@ -214,11 +214,12 @@ class Bot:
                    odds: list[float]) -> bool:
         """In the last round a fold pays only when the lead survives the fold points; before it, when
         the outlook trails the other hand's by more than the fold points."""
-        lead = obs["totals"][str(seat)] - obs["totals"][str(3 - seat)]
+        lead: int = obs["totals"][str(seat)] - obs["totals"][str(3 - seat)]
+        fold_points: int = obs["fold_points"]
         if obs["round"] >= obs["rounds"]:
-            return lead > obs["fold_points"]
+            return lead > fold_points
         theirs_worth, _ = best_plan(theirs, (), cap, odds, {}, pickups=False)
-        return worth < theirs_worth - obs["fold_points"]
+        return worth < theirs_worth - fold_points
 
 
 def winning_plan(mine: Digits, river: Digits, cap: int, odds: list[float], target: int) -> Plan:
@@ -274,7 +275,11 @@ class GreedyPlayer:
         return Plan(discard=(out,), pick=pick)
 
 
-PLAYERS = {"bot": Bot, "random": RandomPlayer, "greedy": GreedyPlayer}
+class Player(Protocol):
+    def plan(self, obs: Mapping[str, Any], seat: int) -> Plan: ...
+
+
+PLAYERS: dict[str, Callable[[random.Random], Player]] = {"bot": Bot, "random": RandomPlayer, "greedy": GreedyPlayer}
 
 
 # -- the driver ---------------------------------------------------------------------------------------------
@@ -287,7 +292,7 @@ class SuhjongBots:
         self.rng = random.Random(seed)
         kinds = players or {1: "bot", 2: "bot"}
         self.players = {seat: PLAYERS[kinds[seat]](self.rng) for seat in SEATS}
-        self._plans: dict[tuple, tuple[Plan, frozenset[str]]] = {}
+        self._plans: dict[tuple[int, int, int, bool], tuple[Plan, frozenset[str]]] = {}
 
     def _pile_card(self, state: SuhjongState) -> str:
         pile = state.pile()  # the driver's own tap (a card taken blind), not the player's decision

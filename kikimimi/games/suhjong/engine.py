@@ -8,7 +8,7 @@ or drawn); in fact no refusal names a card at all.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from kikimimi.games.base import (
@@ -178,7 +178,7 @@ def table_readout(s: SuhjongState, seat: int) -> list[Effect]:
     return fx
 
 
-def _spaced(values) -> str:
+def _spaced(values: Iterable[object]) -> str:
     return " ".join(str(v) for v in values)
 
 

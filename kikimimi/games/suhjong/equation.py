@@ -118,10 +118,10 @@ def parse(tokens: Sequence[str]) -> Equation | None:
     if tokens.count(OP_EQUALS) != 1:
         return None
     at = tokens.index(OP_EQUALS)
-    sides = [parse_side(tokens[:at]), parse_side(tokens[at + 1:])]
-    if sides[0] is None or sides[1] is None:
+    first, second = parse_side(tokens[:at]), parse_side(tokens[at + 1:])
+    if first is None or second is None:
         return None
-    (a, na), (b, nb) = sides  # type: ignore[misc]
+    (a, na), (b, nb) = first, second
     if {na, nb} != {2, 3}:
         return None
     left, right = (a, b) if na == 3 else (b, a)
@@ -140,7 +140,7 @@ def normalize(node: Node) -> Node:
             items.extend(item.items)
         else:
             items.append(item)
-    single = [x for x in items if isinstance(x, Num) and len(x.text) == 1]
+    single: list[Node] = [x for x in items if isinstance(x, Num) and len(x.text) == 1]
     other = [x for x in items if not (isinstance(x, Num) and len(x.text) == 1)]
     return Op(node.kind, tuple(other + single))
 

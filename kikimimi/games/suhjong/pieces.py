@@ -7,6 +7,8 @@ equation on the field reader; control tags (`ctl-*`) are a seat's acts.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 VALUES = tuple(range(10))
 COPIES = 5
 CARDS: tuple[str, ...] = tuple(f"digit-{v}-{c}" for v in VALUES for c in range(1, COPIES + 1))
@@ -40,6 +42,6 @@ def value(card: str) -> int:
     return VALUE[card]
 
 
-def digits(cards) -> tuple[int, ...]:
+def digits(cards: Iterable[str]) -> tuple[int, ...]:
     """The sorted digits of some cards: the key the solver's tables use."""
     return tuple(sorted(VALUE[c] for c in cards))

@@ -11,10 +11,10 @@ from typing import Any
 from kikimimi.games.suhjong import solver
 from kikimimi.games.suhjong.equation import written
 from kikimimi.games.suhjong.pieces import digits
-from kikimimi.games.suhjong.state import HAND_SIZE, SEATS, TURN, SuhjongState
+from kikimimi.games.suhjong.state import HAND_SIZE, SEATS, TURN, Declared, SuhjongState
 
 
-def _declared(value) -> dict[str, Any] | None:
+def _declared(value: Declared) -> dict[str, Any] | None:
     if value is None:
         return None
     return {"equation": value[0], "points": value[1]}

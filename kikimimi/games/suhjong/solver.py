@@ -42,9 +42,9 @@ def _mask(values: Iterable[int]) -> int:
 def build_tables() -> tuple[dict[Digits, int], dict[Digits, int], dict[Digits, int | None]]:
     """(three-side masks, two-side masks, best role of every 5-multiset; None: no role). No caching:
     the benchmark times this from nothing."""
-    three = {key: _mask(v for p in set(permutations(key)) for v in _three_values(*p))
+    three: dict[Digits, int] = {key: _mask(v for p in set(permutations(key)) for v in _three_values(*p))
              for key in combinations_with_replacement(range(10), 3)}
-    two = {key: _mask(v for p in ((key[0], key[1]), (key[1], key[0])) for v in _two_values(*p))
+    two: dict[Digits, int] = {key: _mask(v for p in ((key[0], key[1]), (key[1], key[0])) for v in _two_values(*p))
            for key in combinations_with_replacement(range(10), 2)}
     best: dict[Digits, int | None] = {}
     splits = [(pair, tuple(i for i in range(5) if i not in pair)) for pair in combinations(range(5), 2)]

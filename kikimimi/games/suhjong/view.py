@@ -6,16 +6,18 @@ has nothing more to show: the pile's cards are never in the report.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from rich.text import Text
+
+from kikimimi.games.registry import GameUI
 
 PHASES = {"deal": "deal", "turn": "turn", "scoring": "scoring (declarations)", "scored": "between rounds",
           "over": "game over"}
 
 
-def _values(cards) -> str:
+def _values(cards: Iterable[str]) -> str:
     return " ".join(str(card).split("-")[1] for card in cards) or "–"
 
 
@@ -73,3 +75,7 @@ def state_text(report: Mapping[str, Any], *, reveal: bool = False,
         text.append(f"seat {winner} wins" if winner else "equal totals: no winner", "bold green")
         text.append(f"  ({totals.get('1', 0)} : {totals.get('2', 0)})\n")
     return text
+
+
+# What the console, the demo and bring-up use of Suhjong (the entry's `ui` loader takes it from here).
+UI = GameUI(view=state_text)

@@ -11,13 +11,15 @@ the bots' look-ahead plays whole games through them in place, without taps or ph
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Mapping, Sequence
+from types import ModuleType
+from typing import Any, ClassVar
 
 from kikimimi.games.base import (
     FIELD,
     SPEAKER,
     Alert,
+    BotFactory,
     Effect,
     Event,
     GameEngine,
@@ -28,6 +30,8 @@ from kikimimi.games.base import (
     SetupError,
     hand,
 )
+from kikimimi.games.trident import invariants as trident_invariants
+from kikimimi.games.trident import ladder as trident_ladder
 from kikimimi.games.trident.phrases import PIECE_HIDDEN, piece_key
 from kikimimi.games.trident.pieces import (
     ANSWERS_MASK,
@@ -67,7 +71,7 @@ RULES = ("standard", "competition")
 READERS = (FIELD, *(hand(seat) for seat in SEATS))
 _OUTPUT_OF = {FIELD: SPEAKER, **{hand(seat): hand(seat) for seat in SEATS}}
 _SEAT_OF = {hand(seat): seat for seat in SEATS}
-_HAND_OUT = (None, *(hand(seat) for seat in SEATS))  # seat -> its earphone, without formatting per event
+_HAND_OUT = ("", *(hand(seat) for seat in SEATS))  # seat -> its earphone, without formatting per event (0: none)
 PENALTY_DRAWS = 2
 
 
@@ -84,14 +88,27 @@ def name_key(piece: Piece, private: bool) -> str:
 _NAME_SAY = {(out, piece.id): Say(out, name_key(piece, out != SPEAKER)) for out in _OUTPUT_OF.values()
              for piece in PIECES.values()}
 _PLAY_BY = {seat: Say(SPEAKER, "play.by", {"seat": seat}) for seat in SEATS}
-_TURN_NEXT = {(seat, suit): Say(SPEAKER, "turn.next", {"seat": seat, "suit": suit}) for seat in SEATS
-              for suit in SUITS}
+_TURN_NEXT: dict[tuple[int | None, str | None], Say] = {  # looked up by the state's (turn, required)
+    (seat, suit): Say(SPEAKER, "turn.next", {"seat": seat, "suit": suit}) for seat in SEATS for suit in SUITS}
 _REQUIRED = {suit: Say(SPEAKER, "effect.required", {"suit": suit}) for suit in SUITS}
 _CHANGE_DRAW4 = "change-draw4"
 
 
 class Trident(GameEngine[TridentState]):
     """The Trident for three seats (its own `apply` whole: the engine's speed is counted per event)."""
+
+    ladder: ClassVar[ModuleType | None] = trident_ladder
+    privacy = staticmethod(trident_invariants.privacy_leaks)
+
+    def bots(self) -> Mapping[str, BotFactory]:
+        from kikimimi.games.trident import bots  # the bots import this module (legality is shared)
+
+        return {"bot": bots.table_bots, "perfect": bots.perfect_bots, "rules": bots.rule_bots,
+                "strong": bots.strong_bots}
+
+    def invariants(self, before: TridentState, event: Event, effects: Sequence[Effect],
+                   after: TridentState) -> list[str]:
+        return trident_invariants.check(after, event, effects)  # its check reads the state after only
 
     def initial(self, setup: Mapping[str, Any] | None = None) -> TridentState:
         setup = setup or {}
@@ -277,6 +294,7 @@ def _turn_play(s: TridentState, piece: Piece, owner: int | str, fx: list[Effect]
         s.set_declared(mover, False)
         s.drew_bit = bit
         owner = mover
+    assert isinstance(owner, int)  # the field's pieces never reach here (_field_tap answers them)
     if owner != mover:
         _wrong_play(s, owner, fx)  # out of turn: the owner's wrong play
     elif not legal_mask(s, mover) & bit:
@@ -343,7 +361,7 @@ def _turn_around(s: TridentState, direction: int) -> None:
 
 
 def _next_turn(s: TridentState, fx: list[Effect] | None) -> None:
-    s.turn = s.turn % 3 + 1  # type: ignore[operator]
+    s.turn = s.turn % 3 + 1  # type: ignore[operator]  # a turn under way has its seat: no None test on this hot path
     s.drew_bit = 0
     s.phase = TURN
     if fx is not None:

@@ -34,7 +34,7 @@ def waiting_for(report: Mapping[str, Any]) -> int | None:
     return report.get("turn")
 
 
-def guide(report: dict[str, Any], drew: str | None = None) -> list[str]:
+def guide(report: Mapping[str, Any], drew: str | None = None) -> list[str]:
     """Sentences for the Priest, most urgent first."""
     competition = report.get("rules") == "competition"
     phase, turn = report.get("phase"), waiting_for(report)
@@ -91,7 +91,7 @@ def _and(parts: list[str]) -> str:
     return ", ".join(parts[:-1]) + " and " + parts[-1]
 
 
-def console_guide(report: dict[str, Any], state: Any = None) -> list[str]:
-    """The console's hook (`GameInfo.guide = "kikimimi.games.trident.guide:console_guide"`): finished lines."""
+def console_guide(report: Mapping[str, Any], state: Any = None) -> list[str]:
+    """The console's hook (the Trident's `GameUI.guide`): finished lines."""
     title = "Priest" if report.get("rules") == "competition" else "Next"
     return [f"{title}: {line}" for line in guide(report, getattr(state, "drew", None))]

@@ -6,6 +6,8 @@ parameters; a test fails when one is missing in either language.
 
 from __future__ import annotations
 
+from typing import Any
+
 from kikimimi.games.trident.pieces import KINDS
 
 
@@ -69,7 +71,7 @@ PHRASES: dict[str, tuple[str, ...]] = {
 }
 
 
-def tag_phrase(tag_id: str, role: str) -> tuple[str, dict]:
+def tag_phrase(tag_id: str, role: str) -> tuple[str, dict[str, Any]]:
     """How bring-up names one of the Trident's tags on a reader (an Unknown is only "Unknown" on a hand
     reader: its effect is a secret until played)."""
     from kikimimi.games.base import seat_of

@@ -103,11 +103,19 @@ def _mask_where(test: Callable[[Piece], bool]) -> int:
     return mask_of(p.id for p in PIECES.values() if test(p))
 
 
+def _worth_mask(points: int) -> int:
+    return _mask_where(lambda p: p.points == points)
+
+
+def _suit_mask(suit: str) -> int:
+    return _mask_where(lambda p: p.is_basic and p.suit == suit)
+
+
 # Competition points by value: (points, mask of the pieces worth that many), so a hand's points are a few ANDs.
 POINTS_MASKS: tuple[tuple[int, int], ...] = tuple(
-    (points, _mask_where(lambda p, v=points: p.points == v)) for points in sorted({p.points for p in PIECES.values()})
+    (points, _worth_mask(points)) for points in sorted({p.points for p in PIECES.values()})
 )
-SUIT_MASK: dict[str | None, int] = {suit: _mask_where(lambda p, s=suit: p.is_basic and p.suit == s) for suit in SUITS}
+SUIT_MASK: dict[str | None, int] = {suit: _suit_mask(suit) for suit in SUITS}
 SUIT_MASK[None] = 0
 BASIC_MASK = _mask_where(lambda p: p.is_basic)
 NON_BASIC_MASK = FULL_MASK & ~BASIC_MASK

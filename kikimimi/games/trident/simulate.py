@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import time
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from kikimimi.games.base import GameOver
 from kikimimi.games.trident.bots import BotRates, BotTable
@@ -19,10 +21,10 @@ MAX_EVENTS = 5000  # a game that has not ended by then is a bug (the basket alwa
 class Totals:
     games: int = 0
     events: int = 0
-    wins: Counter = field(default_factory=Counter)  # seat -> games won by going out
-    crashes: Counter = field(default_factory=Counter)  # seat -> games crashed
-    ended_by: Counter = field(default_factory=Counter)  # out / crash
-    penalties: Counter = field(default_factory=Counter)  # reason -> count
+    wins: Counter[int] = field(default_factory=Counter)  # seat -> games won by going out
+    crashes: Counter[int] = field(default_factory=Counter)  # seat -> games crashed
+    ended_by: Counter[str] = field(default_factory=Counter)  # out / crash
+    penalties: Counter[str] = field(default_factory=Counter)  # reason -> count
     violations: list[str] = field(default_factory=list)
     seconds: float = 0.0
 
@@ -78,7 +80,7 @@ def simulate(games: int, seed: int, rates: BotRates | None = None, checked: bool
     return totals
 
 
-def summary(games: int, seed: int, setup: dict | None = None) -> dict:
+def summary(games: int, seed: int, setup: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """`kikimimi simulate` for the Trident: wins, crashes, penalties and every invariant after every event."""
     totals = simulate(games, seed)
     return {

@@ -8,7 +8,9 @@ are properties that give the ids, as before.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field, fields
+from typing import Any, TypeAlias
 
 from kikimimi.games.base import Outcome
 from kikimimi.games.trident.pieces import BIT, FULL_MASK, ID_OF, POINTS_MASKS, ids_of, mask_of
@@ -32,6 +34,9 @@ IN_BASKET = "basket"
 RESUME_SAME = "same"  # the turn as it was before (a wrong play's penalty)
 RESUME_NEXT = "next"  # the turn passes, as after a play (an accepted attack, no-declaration penalty)
 
+# The field in play order as nested pairs (earlier, id), () when empty: one tuple to extend per play.
+FieldOrder: TypeAlias = "tuple[()] | tuple[FieldOrder, str]"
+
 
 @dataclass(slots=True, eq=True)
 class TridentState:
@@ -43,7 +48,7 @@ class TridentState:
     pending: int = 0  # draw waiting for the seat to move
     masks: list[int] = field(default_factory=lambda: [0, 0, 0, 0])  # [unused, hand 1, hand 2, hand 3]
     field_mask: int = 0  # the pieces on the field
-    field_order: tuple = ()  # the field in play order, as nested pairs (earlier, id): O(1) to extend
+    field_order: FieldOrder = ()  # the field in play order, as nested pairs (earlier, id): O(1) to extend
     drew_bit: int = 0  # the bit of the piece the seat to move drew this turn (0: none)
     declared_mask: int = 0  # bit seat-1 set: that seat's declaration stands
     drawer: int | None = None  # the seat that owes draws (phase drawing)
@@ -151,30 +156,34 @@ class TridentState:
 _FIELD_NAMES = tuple(f.name for f in fields(TridentState))
 
 
-def _generated_points() -> object:
+def _generated_points() -> Callable[[int], int]:
     # A hand's competition points as one straight-line sum of ANDs over the point classes: it is asked at
     # every game's end (the ranking and the scores), and a loop over the pieces costs a game 5 us.
     terms = " + ".join(f"{points} * (mask & {m}).bit_count()" for points, m in POINTS_MASKS)
-    namespace: dict = {}
+    namespace: dict[str, Any] = {}
     exec(f"def points(mask):\n    return {terms}", namespace)  # noqa: S102 - code built from our own table
-    return namespace["points"]
+    points: Callable[[int], int] = namespace["points"]
+    return points
 
 
 _points = _generated_points()
 
 
-def _generated_copy() -> object:
+def _generated_copy() -> Callable[[TridentState], TridentState]:
     # apply() copies the state once per event: straight-line attribute copies are about 3x faster
     # than a loop over the field names, and the engine's speed target depends on it.
     lines = ["def copy(self):", "    new = _new(TridentState)"]
     lines += [f"    new.{name} = self.{name}" + ("[:]" if name == "masks" else "") for name in _FIELD_NAMES]
     lines.append("    return new")
-    namespace = {"_new": object.__new__, "TridentState": TridentState}
+    namespace: dict[str, Any] = {"_new": object.__new__, "TridentState": TridentState}
     exec("\n".join(lines), namespace)  # noqa: S102 - code built from our own field names only
-    return namespace["copy"]
+    copy: Callable[[TridentState], TridentState] = namespace["copy"]
+    return copy
 
 
-TridentState.copy = _generated_copy()  # type: ignore[method-assign]
+# The declared copy replaced on purpose by the generated one above (same signature): mypy refuses any
+# assignment to a method.
+TridentState.copy = _generated_copy()  # type: ignore[method-assign, assignment]
 
 
 def next_seat(seat: int) -> int:

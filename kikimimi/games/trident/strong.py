@@ -65,7 +65,7 @@ def seat_view(s: TridentState, seat: int) -> SeatView:
     drew_unknown = bool(s.drew_bit & UNKNOWN_MASK)
     return SeatView(seat, own & ~UNKNOWN_MASK, (own & UNKNOWN_MASK).bit_count(), drew_unknown,
                     0 if drew_unknown else s.drew_bit, s.field_mask,
-                    (0, *(s.masks[x].bit_count() for x in (1, 2, 3))),  # type: ignore[arg-type]
+                    (0, s.masks[1].bit_count(), s.masks[2].bit_count(), s.masks[3].bit_count()),
                     s.declared_mask, s.pending, s.required, s.first, s.rules)
 
 

@@ -10,7 +10,10 @@ from typing import Any
 
 from rich.text import Text
 
-from kikimimi.games.trident.guide import waiting_for
+from kikimimi.games.registry import GameUI
+from kikimimi.games.trident.guide import console_guide, waiting_for
+from kikimimi.games.trident.keyboard import KeyboardSeat
+from kikimimi.games.trident.phrases import tag_phrase
 
 FIELD_SHOWN = 8
 PHASES = {
@@ -101,3 +104,7 @@ def ranking_text(result: Mapping[str, Any], rules: str) -> Text:
         text.append(", ended by the Priest")
     text.append("\n")
     return text
+
+
+# What the console, the demo and bring-up use of the Trident (the entry's `ui` loader takes it from here).
+UI = GameUI(view=state_text, guide=console_guide, keyboard=KeyboardSeat, tag_phrase=tag_phrase)
