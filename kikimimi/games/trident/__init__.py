@@ -26,7 +26,7 @@ def trident_game() -> type[GameEngine[Any]]:
                        after: TridentState) -> list[str]:
             return invariants.check(after, event, effects)  # its check reads the state after only
 
-    TridentGame.ladder = ladder
+    TridentGame.ladder = ladder.LADDER
     return TridentGame
 
 
