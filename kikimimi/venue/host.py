@@ -310,7 +310,7 @@ class Host:
         for s in standings(games, info.players, ladder(info.game)):
             title = titles.get(s.player, {})
             rows.append({"position": s.position, "player": s.player, "table": table_of.get(s.player),
-                         "games": s.games, "wins": s.wins, "points": s.points, "crashes": s.crashes,
+                         "games": s.games, "wins": s.wins, "points": s.score, "crashes": s.figures.get("crashes", 0),
                          "rank": title.get("rank"), "peerage": title.get("peerage")})
         table_rows = []
         for t in tables:

@@ -63,7 +63,7 @@ def test_join_report_and_a_repeated_report_counted_once(records_url):
     assert row["games_played"] == 2 and row["controller"] == "table-two"
     expected = standings(games, list(tables[0].players) + list(tables[1].players), ladder("trident"))
     assert [(s["player"], s["wins"], s["points"]) for s in snapshot["standings"]] == \
-        [(s.player, s.wins, s.points) for s in expected]
+        [(s.player, s.wins, s.score) for s in expected]
 
 
 def test_a_wrong_token_is_refused_with_a_clear_message(db, capsys):
