@@ -1114,7 +1114,8 @@ class _Histories:
 
     def statuses(self, players: Iterable[Player]) -> dict[str, Any]:
         found = {}
-        status_of, nothing = self.rules.packed_status, {}
+        status_of = self.rules.packed_status
+        nothing: dict[int, tuple[Any, ...]] = {}
         for p in players:
             known = self.replayed.get(p.id)
             if known is None or known[:2] != (p.name, p.title_form):

@@ -23,6 +23,7 @@ from enum import IntEnum
 from functools import cmp_to_key
 from typing import Any, Literal
 
+from kikimimi.games.ladder import Ladder
 from kikimimi.words import counted
 
 MeetingKind = Literal["full", "half", "contest"]
@@ -393,7 +394,7 @@ def replay(history: Iterable[MeetingResult], *, name: str = "", title_form: str 
             if walk.rank < Rank.KING:
                 before = walk.rank
                 _set_rank(walk, Rank(before + 1), meeting)
-                verb = "registered" if before is Rank.UNREGISTERED else "promoted"
+                verb: Literal["registered", "promoted"] = "registered" if before is Rank.UNREGISTERED else "promoted"
                 changes.append(
                     Change(
                         name,
@@ -641,6 +642,10 @@ def by_precedence(statuses: Sequence[PlayerStatus]) -> list[PlayerStatus]:
     return sorted(statuses, key=cmp_to_key(compare_precedence))
 
 
+def _higher_first(a: PlayerStatus, b: PlayerStatus) -> int:
+    return -compare_precedence(a, b)
+
+
 def seat_order(statuses: Sequence[PlayerStatus]) -> list[str]:
     """Names in the order they choose their seats: lowest, highest, then the rest from the top down.
 
@@ -656,7 +661,7 @@ def seat_order(statuses: Sequence[PlayerStatus]) -> list[str]:
     top = ranked[-1]
     highest = next(s for s in ranked[1:] if compare_precedence(s, top) == 0)
     rest = [s for s in ranked[1:] if s is not highest]
-    rest = sorted(rest, key=cmp_to_key(lambda a, b: -compare_precedence(a, b)))
+    rest = sorted(rest, key=cmp_to_key(_higher_first))
     return [lowest.name, highest.name, *(s.name for s in rest)]
 
 
@@ -777,4 +782,4 @@ class TridentLadder:
         return "<the Trident's ladder>"
 
 
-LADDER = TridentLadder()
+LADDER: Ladder[GameResult, MeetingResult, PlayerStatus] = TridentLadder()  # the type checker holds it to the protocol
