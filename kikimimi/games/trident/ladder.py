@@ -5,13 +5,13 @@ player stands and every change, meeting by meeting. Nothing is counted by hand a
 here; the records hand in this game's results only (found through the game class's `ladder`), this module
 derives. `docs/rules/ranks.md` is this module in words, with every interpretation of the rules marked.
 
-What the records ask of a ladder module (a game may declare one, see the game class's `ladder`):
-`GameResult(place, crashed)`, `MeetingResult(...)`, `replay(history, name=, title_form=)` returning a
-`Replay` (`.status`, `.changes`, `.changes_in(meeting_id)`), `player_status`, `seat_order(statuses)`,
-`MEETING_SETUP` (the set-up a meeting's games are played with), `meeting_win(place, won)` and
-`standing_key(standing)` (how a meeting's standings count wins and order players). Optional, for
-standings of many players at once: `packed_status(meetings, name=, title_form=)`, the status from
-each meeting's games packed one character a game (`pack_game`), equal to `replay(...).status`.
+What the records ask of a ladder is the protocol `kikimimi.games.ladder.Ladder`; `LADDER` at the end
+(a `TridentLadder`) is this game's, built on the functions here: `replay(history, name=, title_form=)`
+returning a `Replay` (`.status`, `.changes`, `.changes_in(meeting_id)`), `seat_order(statuses)`, and,
+for standings of many players at once, `packed_status(meetings, name=, title_form=)`, the status from
+each meeting's games packed one character a game (`pack_game`), equal to `replay(...).status`. The
+records keep the Trident's crash as the result detail `"crashed": true` and its points left in hand
+as the score; only this module reads them so.
 """
 
 from __future__ import annotations
@@ -609,11 +609,6 @@ MEETING_SETUP: Mapping[str, Any] = {"first": 1, "rules": "competition"}
 def meeting_win(place: int, won: bool) -> bool:
     """A win is a 1st place (the contract), also in a game that ended by a crash, where no one went out."""
     return place == 1
-
-
-def standing_key(standing: Any) -> tuple[int, int, int]:
-    """A meeting's standings: most wins, then fewest points left in hand, then fewest crashes."""
-    return (-standing.wins, standing.points, standing.crashes)
 
 
 # -- seat order -------------------------------------------------------------------------------------
