@@ -65,7 +65,7 @@ def report_table(url: str, meeting_id: int, table: int, games: int, seed: int, s
         if start is not None:
             start.wait()
         for round_no, outcome in enumerate(table_outcomes(table, games, seed), start=1):
-            results = results_from_outcome(seats, outcome)
+            results = results_from_outcome(seats, outcome, ladder(DEFAULT_GAME))
             journal = f"table{table}-game{round_no}"
 
             def report(results: Any = results, journal: str = journal) -> None:
@@ -167,7 +167,7 @@ def measure(store: RecordStore, players: int, games: int, repeat: int, target: s
         meeting = store.start_meeting("full", names, held_at=f"2999-01-01T00:00:{n:02d}+00:00")
         seats = dict(enumerate(names, start=1))
         for outcome in table_outcomes(1, GAMES_PER_TRIAL, seed=n):
-            store.record_results(meeting, results_from_outcome(seats, outcome))
+            store.record_results(meeting, results_from_outcome(seats, outcome, ladder(DEFAULT_GAME)))
         store.finish_meeting(meeting)
         warm.append(_timed(store))
     def median(runs: list[Stopwatch], clock: str) -> float:

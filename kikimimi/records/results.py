@@ -87,7 +87,7 @@ def seat_details(outcome: Outcome, seat: int) -> dict[str, Any]:
     return {key: value[seat] for key, value in outcome.details.items() if isinstance(value, Mapping) and seat in value}
 
 
-def game_details(outcome: Outcome, rules: AnyLadder | None = None) -> dict[str, Any]:
+def game_details(outcome: Outcome, rules: AnyLadder | None) -> dict[str, Any]:
     """The outcome's details that belong to no seat, less the ladder's result fields (kept per result)."""
     own = rules.result_fields if rules is not None else {}
     return {key: value for key, value in outcome.details.items()
@@ -95,9 +95,10 @@ def game_details(outcome: Outcome, rules: AnyLadder | None = None) -> dict[str, 
 
 
 def results_from_outcome(seat_players: Mapping[int, str], outcome: Outcome,
-                         rules: AnyLadder | None = None) -> tuple[PlayerResult, ...]:
+                         rules: AnyLadder | None) -> tuple[PlayerResult, ...]:
     """Each seated player's place (their index in the ranking), win, score and details (with what the
-    game's ladder `rules` keeps on each seat)."""
+    game's ladder `rules` keeps on each seat: the game's `ladder`, None for a game without one, always
+    said, since leaving it out would lose the game's own facts)."""
     seats = set(seat_players)
     if set(outcome.ranking) != seats or len(outcome.ranking) != len(seats):
         raise ResultError(
