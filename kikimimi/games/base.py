@@ -19,7 +19,7 @@ import sys
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import ModuleType
-from typing import Any, ClassVar, Generic, NamedTuple, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, NamedTuple, Protocol, TypeVar
 
 SPEAKER = "speaker"
 FIELD = "field"
@@ -91,39 +91,32 @@ class Alert(NamedTuple):
     params: Mapping[str, Any] = {}
 
 
+# One fact of a finished game beyond its ranking, winners and scores: a plain value (a whole game's:
+# Numeron's `practice`, the Trident's seat that crashed) or one per seat (`{seat: value}`: the Trident's
+# `pieces` left in hand, Suhjong's `rounds`). Which facts there are is each game's own affair.
+Detail = int | float | str | bool | None | Sequence[Any] | Mapping[int, Any]
+
+
 @dataclass(frozen=True)
 class Outcome:
     """How a game ended, the same shape for every game.
 
     `ranking` lists every seat best first; `winners` every seat that won (a shared win names several,
     an abandoned game none); `scores` each seat's score in the game's own unit (the Trident's points,
-    6 nimmt!'s bullheads, Royal Nine's total); `details` whatever else the game records (the Trident:
-    `crashed`, `pieces`). Records keep all of it; a game's own ladder reads its own details.
+    6 nimmt!'s bullheads, Royal Nine's total); `details` whatever else the game records, by name (see
+    `Detail`). Records keep all of it; a game's own ladder reads its own details.
     """
 
     ranking: tuple[int, ...]
     winners: tuple[int, ...] = ()
     scores: Mapping[int, int] = field(default_factory=dict)
     reason: str = ""
-    details: Mapping[str, Any] = field(default_factory=dict)
+    details: Mapping[str, Detail] = field(default_factory=dict)
 
     @property
     def winner(self) -> int | None:
         """The single winner, None for no winner or a shared win."""
         return self.winners[0] if len(self.winners) == 1 else None
-
-    @property
-    def crashed(self) -> int | None:
-        return self.details.get("crashed")
-
-    @property
-    def pieces(self) -> Mapping[int, int]:
-        pieces: Mapping[int, int] = self.details.get("pieces", {})
-        return pieces
-
-    @property
-    def points(self) -> Mapping[int, int]:
-        return self.scores
 
     def to_json(self) -> dict[str, Any]:
         """Plain data with string seat keys (JSON objects have string keys)."""
@@ -137,8 +130,9 @@ class Outcome:
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Outcome:
-        """The inverse of `to_json`; also reads the Trident-only shape journals held before."""
-        if "winners" not in data:  # an older journal: winner, crashed, pieces, points
+        """The inverse of `to_json`; also reads the one game's shape journals held before outcomes were
+        the same for every game (`winner`, `crashed`, `pieces`, `points`: journals in the wild keep it)."""
+        if "winners" not in data:  # an older journal
             winner = data.get("winner")
             details: dict[str, Any] = {"crashed": data.get("crashed"),
                                        "pieces": {int(k): v for k, v in (data.get("pieces") or {}).items()}}
@@ -223,6 +217,10 @@ def refuse(action: str, why: str, fx: list[Effect]) -> None:
     fx.append(Alert("referee.refused", {"action": action, "why": why}))
 
 
+if TYPE_CHECKING:
+    from kikimimi.games.ladder import AnyLadder
+
+
 class GameEngine(Generic[S]):
     """The shell every engine builds on (as python-chess's variants build on its `Board`).
 
@@ -240,7 +238,7 @@ class GameEngine(Generic[S]):
     tags: ClassVar[frozenset[str]] = frozenset()  # every piece and control id the game knows
     no_such_action: ClassVar[str] = "unknown referee action"  # the Priest's alert for any other action
     default_bot: ClassVar[str] = "bot"
-    ladder: ClassVar[ModuleType | None] = None  # ranks, peerage and streaks from this game's results
+    ladder: ClassVar[AnyLadder | None] = None  # ranks from this game's results (kikimimi.games.ladder)
 
     # -- capabilities: the table, simulate and the conformance suite call these -------------------
 

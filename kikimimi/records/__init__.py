@@ -1,11 +1,11 @@
 """Players, meetings and every game's results; ranks, peerage and streaks from a game's own ladder.
 
 Only results are stored; everything else is derived by pure functions. A game's ranks live in its
-own package (the game class's `ladder`: the Trident's is `kikimimi.games.trident.ladder`, see
-docs/rules/ranks.md) and are computed from that game's results only.
+own package (the game class's `ladder`, a `kikimimi.games.ladder.Ladder`) and are computed from that
+game's results only.
 """
 
-from kikimimi.records.kinds import GAMES_PER_MEETING, MEETING_KINDS, OFFICIAL_KINDS, TITLE_FORMS, ladder
+from kikimimi.records.kinds import GAMES_PER_MEETING, MEETING_KINDS, OFFICIAL_KINDS, ladder, title_forms
 from kikimimi.records.location import default_db_path
 from kikimimi.records.names import RecordError
 from kikimimi.records.results import GameRecord, PlayerResult
@@ -15,7 +15,6 @@ __all__ = [
     "GAMES_PER_MEETING",
     "MEETING_KINDS",
     "OFFICIAL_KINDS",
-    "TITLE_FORMS",
     "GameRecord",
     "PlayerResult",
     "RecordError",
@@ -24,6 +23,7 @@ __all__ = [
     "default_db_path",
     "ladder",
     "standings",
+    "title_forms",
 ]
 
 

@@ -29,6 +29,7 @@ from kikimimi.benchclock import Stopwatch, load_average
 from kikimimi.games.base import Outcome
 from kikimimi.games.registry import DEFAULT_GAME
 from kikimimi.records import schema
+from kikimimi.records.kinds import ladder, title_forms
 from kikimimi.records.pgcluster import ClusterUnavailable, throwaway_cluster
 from kikimimi.records.results import results_from_outcome
 from kikimimi.records.store import RecordStore, _driver_rows
@@ -64,7 +65,7 @@ def report_table(url: str, meeting_id: int, table: int, games: int, seed: int, s
         if start is not None:
             start.wait()
         for round_no, outcome in enumerate(table_outcomes(table, games, seed), start=1):
-            results = results_from_outcome(seats, outcome)
+            results = results_from_outcome(seats, outcome, ladder(DEFAULT_GAME))
             journal = f"table{table}-game{round_no}"
 
             def report(results: Any = results, journal: str = journal) -> None:
@@ -166,7 +167,7 @@ def measure(store: RecordStore, players: int, games: int, repeat: int, target: s
         meeting = store.start_meeting("full", names, held_at=f"2999-01-01T00:00:{n:02d}+00:00")
         seats = dict(enumerate(names, start=1))
         for outcome in table_outcomes(1, GAMES_PER_TRIAL, seed=n):
-            store.record_results(meeting, results_from_outcome(seats, outcome))
+            store.record_results(meeting, results_from_outcome(seats, outcome, ladder(DEFAULT_GAME)))
         store.finish_meeting(meeting)
         warm.append(_timed(store))
     def median(runs: list[Stopwatch], clock: str) -> float:
@@ -217,9 +218,11 @@ def load_synthetic(store: RecordStore, players: int, games: int) -> dict[str, in
     rows: dict[str, list[dict[str, Any]]] = {name: [] for name in
                                              ("players", "meetings", "meeting_players", "meeting_tables", "games",
                                               "results")}
-    rows["players"] = [{"id": i, "name": f"Player {i:05d}", "title_form": "king", "created_at": "2024-01-01"}
+    rows["players"] = [{"id": i, "name": f"Player {i:05d}", "title_form": title_forms()[0], "created_at": "2024-01-01"}
                        for i in ids]
     meeting_id = game_id = 0
+    rules = ladder(DEFAULT_GAME)
+    seat_numbers = {seat: str(seat) for seat in range(1, SEATS + 1)}  # results by seat; players by id below
     for _ in range(games // GAMES_PER_TRIAL):
         order = rng.sample(ids, len(ids))
         order += order[: (-len(order)) % SEATS]
@@ -240,11 +243,10 @@ def load_synthetic(store: RecordStore, players: int, games: int) -> dict[str, in
                 rows["games"].append({"id": game_id, "meeting_id": meeting_id, "number": number, "table_no": 1,
                                       "round": number, "journal_game_id": None, "reason": "", "recorded_at": held_at,
                                       "game": DEFAULT_GAME, "details": "{}"})
-                crashed = outcome.details.get("crashed")
-                rows["results"] += [{"game_id": game_id, "player_id": seated[seat - 1], "seat": seat, "place": place,
-                                     "crashed": int(crashed == seat), "score": None,
-                                     "won": int(seat in outcome.winners), "details": "{}"}
-                                    for place, seat in enumerate(outcome.ranking, start=1)]
+                rows["results"] += [{"game_id": game_id, "player_id": seated[r.seat - 1], "seat": r.seat,
+                                     "place": r.place, "score": r.score, "won": int(r.won),
+                                     "details": json.dumps(dict(r.details), sort_keys=True)}
+                                    for r in results_from_outcome(seat_numbers, outcome, rules)]
     with store._engine.begin() as conn:
         for name, table_rows in rows.items():
             _bulk_insert(conn, schema.metadata.tables[name], table_rows)

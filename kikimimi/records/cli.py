@@ -15,12 +15,13 @@ from rich.console import Console
 from kikimimi.games.base import Outcome
 from kikimimi.games.registry import DEFAULT_GAME, UnknownGame, game_ids
 from kikimimi.records.entry import EntryError, parse_json_line, parse_typed
-from kikimimi.records.kinds import TITLE_FORMS, NoLadder, check_game, default_ladder_game, ladder
+from kikimimi.records.kinds import NoLadder, check_game, default_ladder_game, ladder, title_forms
 from kikimimi.records.location import URL_ENV, default_db_path, records_target
 from kikimimi.records.names import RecordError, name_key, printable
 from kikimimi.words import counted
 
 if TYPE_CHECKING:
+    from kikimimi.games.ladder import AnyLadder
     from kikimimi.records.store import RecordStore
 # The store, the views and the meeting driver load SQLAlchemy: imported where a command runs, so that
 # every `kikimimi` command (the table's included) starts without them.
@@ -28,18 +29,26 @@ if TYPE_CHECKING:
 ENTERED = "This meeting takes each game's result from {source} instead of the table."
 TYPING_GUIDE = (
     "Type each game's result, the players best first (by name or seat number), then Enter:\n"
-    "  NAME:N   a score: the Trident's points left in hand (other games: the score the game gives)\n"
-    "  NAME!    the player who crashed (last)\n"
+    "  NAME:N   a score (the game's own: {score})\n"
+    "{marks}"
     "  NAME*    each winner of a shared win\n"
     "  e.g. {example}    Ctrl-C stops: the meeting stays open, to resume later"
 )
 
 
-def _typed_example(seat_players: Mapping[int, str]) -> str:
-    """A typed result with this meeting's own names: the first best, a score, the last crashed."""
+def _typing_guide(seat_players: Mapping[int, str], rules: AnyLadder | None) -> str:
+    marks = "".join(f"  NAME{mark}    {name}\n" for mark, name in (rules.result_marks if rules else {}).items())
+    score = (rules.score_name if rules is not None else "") or "the score the game gives"
+    return TYPING_GUIDE.format(score=score, marks=marks, example=_typed_example(seat_players, rules))
+
+
+def _typed_example(seat_players: Mapping[int, str], rules: AnyLadder | None = None) -> str:
+    """A typed result with this meeting's own names: the first best, scores, the last with the game's
+    first mark (if it has any)."""
     names = list(seat_players.values())
+    mark = next(iter(rules.result_marks), "") if rules is not None else ""
     return " ".join([names[0], *(f"{n}:{7 * (i + 1)}" for i, n in enumerate(names[1:-1]))]
-                    + [f"{names[-1]}:30!"])
+                    + [f"{names[-1]}:30{mark}"])
 
 
 def _db_parent() -> argparse.ArgumentParser:
@@ -76,21 +85,22 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     psub = players.add_subparsers(dest="players_command", metavar="ACTION", required=True)
     p = psub.add_parser("add", parents=[db], help="add a player")
     p.add_argument("name")
-    p.add_argument("--title-form", choices=TITLE_FORMS, default="king", help="King/Baron... or Queen/Baroness...")
+    p.add_argument("--title-form", help="how the player is addressed: one of the title forms the games' ladders "
+                   "know (default: the first)")
     p.set_defaults(func=_players_add)
     p = psub.add_parser("list", parents=[db], help="every player with rank, peerage and wins")
     p.add_argument("--json", action="store_true")
-    p.add_argument("--game", type=_game, help="whose ranks (a game with a ladder); default: the Trident's")
+    p.add_argument("--game", type=_game, help="whose ranks (a game with a ladder); default: the default game's")
     p.set_defaults(func=_players_list)
     p = psub.add_parser("show", parents=[db], help="one player's standing on the ladder")
     p.add_argument("name")
     p.add_argument("--json", action="store_true")
     p.add_argument("--history", action="store_true", help="also list every rank and peerage change")
-    p.add_argument("--game", type=_game, help="whose ranks (a game with a ladder); default: the Trident's")
+    p.add_argument("--game", type=_game, help="whose ranks (a game with a ladder); default: the default game's")
     p.set_defaults(func=_players_show)
     p = psub.add_parser("set", parents=[db], help="change a player's title form")
     p.add_argument("name")
-    p.add_argument("--title-form", choices=TITLE_FORMS, required=True)
+    p.add_argument("--title-form", required=True, help="one of the ladders' title forms")
     p.set_defaults(func=_players_set)
 
     records = subparsers.add_parser("records", help="import results from paper score sheets")
@@ -215,6 +225,13 @@ def _players_set(args: argparse.Namespace, store: RecordStore) -> int:
     return 0
 
 
+def _ladder_of(game: str) -> AnyLadder:
+    found = ladder(game)
+    if found is None:
+        raise NoLadder(f"{game} keeps no ranks; `kikimimi players show NAME` lists each game's results")
+    return found
+
+
 def _ladder_game(args: argparse.Namespace) -> str:
     game = args.game or default_ladder_game()
     if ladder(game) is None:
@@ -233,7 +250,7 @@ def _players_list(args: argparse.Namespace, store: RecordStore) -> int:
     elif not statuses:
         print("no players yet; add one with `kikimimi players add NAME`")
     else:
-        _out().print(players_table(statuses, f"Players: {game_title(game)} ranks"))
+        _out().print(players_table(statuses, f"Players: {game_title(game)} ranks", ladder(game)))
     return 0
 
 
@@ -252,22 +269,8 @@ def _players_show(args: argparse.Namespace, store: RecordStore) -> int:
         data["played"] = {g: {"games": n, "wins": w} for g, (n, w) in played.items()}
         print(json.dumps(data, ensure_ascii=False, indent=2))
         return 0
-    _say(f"{s.name}: {s.title}")
-    _say(f"  wins {s.wins} (1st places {s.first_places}), streaks {s.streaks}, crashes {s.crashes}")
-    by_rank = ", ".join(f"{n} as {r.title(s.title_form)}" for r, n in sorted(s.streaks_by_rank.items()))
-    _say(f"  streaks by rank: {by_rank or 'none'}; in a row now: {counted(s.run, 'win')}, "
-         f"{counted(s.crash_run, 'crash', 'crashes')}")
-    _say(f"  {counted(s.games, 'game')} in {counted(s.meetings, 'meeting')}; contests won {s.contests_won}; "
-         f"demotions {s.demotions}")
-    nxt = s.next_rank()
-    if nxt:
-        rank, need = nxt
-        parts = [counted(need.wins, "win")]
-        if need.streaks_at is not None:
-            parts.append(f"{need.streaks} streaks as {need.streaks_at.title()}")
-        if need.peerage:
-            parts.append("a peerage")
-        _say(f"  next: {rank.title(s.title_form)} at {' and '.join(parts)}")
+    for line in _ladder_of(game).status_lines(s):
+        _say(line)
     if args.history:
         for change in replayed.changes:
             _say(f"  meeting {change.meeting_id}: {change.text()}")
@@ -288,7 +291,9 @@ def _records_import(args: argparse.Namespace, store: RecordStore) -> int:
     for label in summary.skipped:
         _say(f"skipped meeting {label!r}: already in the records")
     for name in summary.new_players:
-        _say(f"new player {name} (king titles; change with `kikimimi players set {name} --title-form queen`)")
+        forms = title_forms()
+        other = forms[1] if len(forms) > 1 else "FORM"
+        _say(f"new player {name} ({forms[0]} titles; change with `kikimimi players set {name} --title-form {other}`)")
     if args.dry_run:
         _say(f"{args.results} reads well; nothing written (dry run)")
         return 0
@@ -323,8 +328,9 @@ def _numbered(handle: Any, source: str) -> Iterator[tuple[int, str]]:
                 yield number, line
 
 
-def _result_source(results: str | None) -> Callable[[Mapping[int, str]], Outcome]:
-    """Results entered instead of played on the table: a JSONL file, or typed at the keyboard (None)."""
+def _result_source(results: str | None, rules: AnyLadder | None) -> Callable[[Mapping[int, str]], Outcome]:
+    """Results entered instead of played on the table: a JSONL file, or typed at the keyboard (None);
+    read with the meeting's game's ladder `rules` (its marks and result fields)."""
     if results is not None:
         lines = _lines(results)
 
@@ -334,7 +340,7 @@ def _result_source(results: str | None) -> Callable[[Mapping[int, str]], Outcome
             except StopIteration:
                 raise EntryError(f"{results} has no more results; the meeting stays open") from None
             try:
-                return parse_json_line(line, seat_players)
+                return parse_json_line(line, seat_players, rules)
             except EntryError as exc:
                 raise EntryError(f"{results} line {number}: {exc}") from None
 
@@ -345,14 +351,14 @@ def _result_source(results: str | None) -> Callable[[Mapping[int, str]], Outcome
     def from_keyboard(seat_players: Mapping[int, str]) -> Outcome:
         if not guided:  # once, before the first prompt: what the signs mean
             guided.append(True)
-            _say(TYPING_GUIDE.format(example=_typed_example(seat_players)))
+            _say(_typing_guide(seat_players, rules))
         while True:
             try:
-                text = input(f"  result, best first (e.g. {_typed_example(seat_players)}): ")
+                text = input(f"  result, best first (e.g. {_typed_example(seat_players, rules)}): ")
             except EOFError:
                 raise EntryError("no more input; the meeting stays open") from None
             try:
-                return parse_typed(text, seat_players)
+                return parse_typed(text, seat_players, rules)
             except EntryError as exc:
                 _say(f"  {exc}")
 
@@ -388,7 +394,8 @@ def _play(args: argparse.Namespace, store: RecordStore, **meeting: Any) -> int:
     else:
         source = "the keyboard" if args.results == "-" else args.results
         _say(ENTERED.format(source=source))
-        play_one_game = _result_source(None if args.results == "-" else args.results)
+        play_one_game = _result_source(None if args.results == "-" else args.results,
+                                       ladder(meeting.get("game", DEFAULT_GAME)))
     try:
         report = run_meeting(
             store,
@@ -467,7 +474,7 @@ def _meeting_seats(args: argparse.Namespace, store: RecordStore) -> int:
         return 0
     # A name not in the records yet is a first-timer: below every Apprentice.
     statuses = [
-        store.status(found.name, args.game) if (found := store.find_player(n)) else rules.player_status([], name=n)
+        store.status(found.name, args.game) if (found := store.find_player(n)) else rules.replay([], name=n).status
         for n in args.players
     ]
     for place, name in enumerate(rules.seat_order(statuses), start=1):

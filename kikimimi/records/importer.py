@@ -2,13 +2,14 @@
 
     {"meeting": "2024-05-12 club", "kind": "full", "date": "2024-05-12",
      "results": [{"player": "Ann", "place": 1}, {"player": "Bob", "place": 2},
-                 {"player": "Cid", "place": 3, "crashed": true}]}
+                 {"player": "Cid", "place": 3, "score": 40}]}
 
 Optional per line: `game` (its number in the meeting; else the order of the lines), `play` (the
 registered game played, default the default game; one meeting is of one game), per result `seat`,
-`score` (or the Trident's `points`), `pieces`, `won` (true for each winner of a shared win; without
-any, the 1st place wins unless someone crashed); for a contest `winner` (else the top of its
-standings). The lines of a
+`score` (or the game's word for it, its ladder's `score_name`), `won` (true for each winner of a
+shared win; without any, the 1st place wins unless the game's ladder says otherwise) and the
+ladder's own result fields (`result_fields`, kept in the result's details); for a contest `winner`
+(else the top of its standings). The lines of a
 meeting may be anywhere in the file. A meeting whose label is already in the records is skipped, so
 a sheet file can grow and be imported again. Nothing is written unless every line is right.
 """
@@ -17,15 +18,16 @@ from __future__ import annotations
 
 import csv
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from kikimimi.games.ladder import AnyLadder
 from kikimimi.games.registry import DEFAULT_GAME, UnknownGame, get_info
 from kikimimi.paths import not_utf8
-from kikimimi.records.kinds import GAMES_PER_MEETING, MEETING_KINDS
+from kikimimi.records.kinds import GAMES_PER_MEETING, MEETING_KINDS, ladder, ladder_games
 from kikimimi.records.names import name_key
 from kikimimi.records.results import PlayerResult, ResultError, check_results
 from kikimimi.records.store import RecordError, RecordStore, check_name
@@ -93,36 +95,51 @@ def _bool(raw: dict[str, Any], name: str) -> bool:
     return value
 
 
-def _result(raw: Any) -> PlayerResult:
+RESULT_FIELDS = ("player", "place", "seat", "score", "won")  # every game's; a ladder adds its own
+
+
+def _own_fields(rules: AnyLadder | None) -> dict[str, type]:
+    """A game's own result fields: its ladder's, and its word for the score (a whole number)."""
+    if rules is None:
+        return {}
+    return {**({rules.score_name: int} if rules.score_name else {}), **rules.result_fields}
+
+
+def _result(raw: Any, rules: AnyLadder | None) -> PlayerResult:
     if not isinstance(raw, dict):
         raise ValueError(f'each result is an object like {{"player": "Ann", "place": 1}}, got {raw!r}')
-    unknown = set(raw) - {"player", "place", "crashed", "seat", "points", "score", "pieces", "won"}
+    own = _own_fields(rules)
+    unknown = set(raw) - {*RESULT_FIELDS, *own}
     if unknown:
         raise ValueError(f"unknown result field(s) {sorted(unknown)}")
     if "player" not in raw or "place" not in raw:
         raise ValueError(f"a result needs `player` and `place`: {raw!r}")
-    if "points" in raw and "score" in raw:
-        raise ValueError("give `score` or the Trident's `points`, not both")
+    score_name = rules.score_name if rules is not None else ""
+    if score_name and score_name in raw and "score" in raw:
+        raise ValueError(f"give `score` or the game's `{score_name}`, not both")
     place = _int(raw["place"], "place")
-    pieces = _int(raw.get("pieces"), "pieces")
+    details: dict[str, Any] = {}
+    for name, kind in (rules.result_fields if rules is not None else {}).items():
+        value = _bool(raw, name) if kind is bool else _int(raw.get(name), name)
+        if value is True or (kind is not bool and value is not None):  # a flag when true, a number when given
+            details[name] = value
     return PlayerResult(
         player=check_name(str(raw["player"])),
         place=place if place is not None else 0,
-        crashed=_bool(raw, "crashed"),
         seat=_int(raw.get("seat"), "seat"),
-        score=_int(raw.get("score", raw.get("points")), "score"),
+        score=_int(raw.get("score", raw.get(score_name) if score_name else None), "score"),
         won=_bool(raw, "won"),
-        details={} if pieces is None else {"pieces": pieces},
+        details=details,
     )
 
 
-def _results(raw: Any) -> tuple[PlayerResult, ...]:
-    """A line's results; with no `won` given, the 1st place won unless the game ended by a crash."""
+def _results(raw: Any, rules: AnyLadder | None) -> tuple[PlayerResult, ...]:
+    """A line's results; with no `won` given, the 1st place won unless the game's ladder says otherwise."""
     if not isinstance(raw, list):
         raise ValueError('`results` is a list like [{"player": "Ann", "place": 1}, ...]')
-    results = tuple(_result(r) for r in raw)
+    results = tuple(_result(r, rules) for r in raw)
     given = any(isinstance(r, dict) and "won" in r for r in raw)
-    if not given and not any(r.crashed for r in results):
+    if not given and (rules is None or rules.first_wins([r.details for r in results])):
         results = tuple(replace(r, won=r.place == 1) for r in results)
     return results
 
@@ -162,8 +179,9 @@ def _parse_games(games: Iterable[tuple[int, Any]], source: str) -> list[SheetMee
             if not isinstance(play, str):
                 raise ValueError(f"`play` names a game, e.g. {DEFAULT_GAME!r}, got {play!r}")
             info = get_info(play)
-            results = _results(raw.get("results") or [])
-            check_results(results, where)
+            rules = ladder(info.id)
+            results = _results(raw.get("results") or [], rules)
+            check_results(results, where, rules)
             fewest, most = info.seats
             if results and not fewest <= len(results) <= most:
                 raise ValueError(f"{info.id} is played by {fewest}..{most} players, the line has {len(results)}")
@@ -224,20 +242,33 @@ def _check_meeting(meeting: SheetMeeting, source: str) -> list[str]:
 
 # A spreadsheet's columns: one row per player per game. The games of a meeting are told apart by `game`
 # (its number in the meeting), so a CSV names it on every row.
-CSV_COLUMNS = ("meeting", "kind", "date", "game", "play", "player", "place", "seat", "score", "points", "pieces",
-               "crashed", "won", "winner")
+# Beside these, the columns of the registered games' ladders' own result fields (`csv_columns()`).
+CSV_COLUMNS = ("meeting", "kind", "date", "game", "play", "player", "place", "seat", "score", "won", "winner")
 _CSV_REQUIRED = ("meeting", "kind", "date", "game", "player", "place")
-_CSV_NUMBERS = ("game", "place", "seat", "score", "points", "pieces")
+_CSV_NUMBERS = ("game", "place", "seat", "score")
 _CSV_YES = {"true": True, "yes": True, "y": True, "1": True, "x": True, "false": False, "no": False, "n": False,
             "0": False}
 
 
-def _cell(column: str, value: str) -> Any:
+def _ladder_fields() -> dict[str, type]:
+    """Every registered ladder's own result fields, by column name."""
+    fields: dict[str, type] = {}
+    for game in ladder_games():
+        fields.update(_own_fields(ladder(game)))
+    return fields
+
+
+def csv_columns() -> tuple[str, ...]:
+    """The columns a CSV sheet may have: every game's, then the ladders' own (before `won`, `winner`)."""
+    return (*CSV_COLUMNS[:-2], *_ladder_fields(), *CSV_COLUMNS[-2:])
+
+
+def _cell(column: str, value: str, own: Mapping[str, type]) -> Any:
     """A cell as the JSONL line would hold it: whole numbers, yes/no flags, else the text (checked later)."""
     value = value.strip()
-    if column in _CSV_NUMBERS and value.lstrip("-").isdigit():
+    if (column in _CSV_NUMBERS or own.get(column) is int) and value.lstrip("-").isdigit():
         return int(value)
-    if column in ("crashed", "won"):
+    if column == "won" or own.get(column) is bool:
         return _CSV_YES.get(value.lower(), value)
     return value
 
@@ -252,11 +283,13 @@ def parse_csv(text: str, source: str = "results") -> list[SheetMeeting]:
         dialect = csv.excel
     reader = csv.reader(lines, dialect)
     header = [h.strip().lower() for h in next(reader, [])]
+    own = _ladder_fields()
+    columns = csv_columns()
     missing = [c for c in _CSV_REQUIRED if c not in header]
-    unknown = [c for c in header if c and c not in CSV_COLUMNS]
+    unknown = [c for c in header if c and c not in columns]
     if missing or unknown:
         raise SheetError([f"{source} line 1: the header row needs the columns {', '.join(_CSV_REQUIRED)} "
-                          f"(optional: {', '.join(c for c in CSV_COLUMNS if c not in _CSV_REQUIRED)})"
+                          f"(optional: {', '.join(c for c in columns if c not in _CSV_REQUIRED)})"
                           + (f"; missing {', '.join(missing)}" if missing else "")
                           + (f"; unknown {', '.join(unknown)}" if unknown else "")])
     games: dict[tuple[str, Any], tuple[int, dict[str, Any]]] = {}
@@ -267,7 +300,7 @@ def parse_csv(text: str, source: str = "results") -> list[SheetMeeting]:
         if len(row) > len(header):
             problems.append(f"{source} line {number}: {len(row)} cells, the header names {len(header)}")
             continue
-        cells = {column: _cell(column, value) for column, value in zip(header, row, strict=False)
+        cells = {column: _cell(column, value, own) for column, value in zip(header, row, strict=False)
                  if column and value.strip()}
         if not isinstance(cells.get("game"), int):
             problems.append(f"{source} line {number}: `game` must be the game's number in the meeting (1, 2, ...), "
@@ -281,8 +314,7 @@ def parse_csv(text: str, source: str = "results") -> list[SheetMeeting]:
                 problems.append(f"{source} line {number}: {column} {cells[column]!r} differs from line {first}'s "
                                 f"{game[column]!r} for the same game")
         game.setdefault("results", []).append(
-            {k: cells[k] for k in ("player", "place", "seat", "score", "points", "pieces", "crashed", "won")
-             if k in cells})
+            {k: cells[k] for k in (*RESULT_FIELDS, *own) if k in cells})
     if problems:
         raise SheetError(problems)
     return _parse_games(((first, game) for first, game in games.values()), source)

@@ -3,8 +3,8 @@
 The live table plays the games (`kikimimi.records.ontable.table_games`); this module only needs a
 callable `play_one_game(seat_players)` that plays one game of the meeting's game and returns its
 `Outcome` (or `(outcome, journal_game_id)`). Every game is recorded the moment it ends, so a meeting
-cut short (power, crash, Ctrl-C) resumes where it stopped with `run_meeting(..., meeting_id=ID)`.
-A meeting is of one registered game; ranks change only for a game with a ladder (the Trident).
+cut short (power, a fault, Ctrl-C) resumes where it stopped with `run_meeting(..., meeting_id=ID)`.
+A meeting is of one registered game; ranks change only for a game with a ladder.
 """
 
 from __future__ import annotations
@@ -14,7 +14,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from kikimimi.games.base import Outcome
+from kikimimi.games.ladder import AnyLadder
 from kikimimi.games.registry import DEFAULT_GAME
+from kikimimi.records.entry import facts_said
 from kikimimi.records.kinds import GAMES_PER_MEETING, ladder
 from kikimimi.records.standings import Standing, standings
 from kikimimi.records.store import RecordError, RecordStore
@@ -37,11 +39,11 @@ def _quiet(_: str) -> None:
     return None
 
 
-def standings_lines(table: Sequence[Standing]) -> list[str]:
-    """The standings as sentences for the speaker and the screen."""
+def standings_lines(table: Sequence[Standing], rules: AnyLadder | None = None) -> list[str]:
+    """The standings as sentences for the speaker and the screen (with what the game's ladder adds)."""
     return [
-        f"{s.position}. {s.player}: {counted(s.wins, 'win')}, {counted(s.points, 'point')}"
-        + (f", {counted(s.crashes, 'crash', 'crashes')}" if s.crashes else "")
+        ", ".join([f"{s.position}. {s.player}: {counted(s.wins, 'win')}", counted(s.score, "point"),
+                   *(rules.standing_notes(s) if rules is not None else ())])
         for s in table
     ]
 
@@ -91,12 +93,12 @@ def run_meeting(
         played = play_one_game(seat_players)
         outcome, journal_id = played if isinstance(played, tuple) else (played, None)
         store.record_game(meeting_id, seat_players, outcome, journal_id)
-        say(f"Game {number}: {game_line(outcome, seat_players)}")
+        say(f"Game {number}: {game_line(outcome, seat_players, ladder(game))}")
     changes = store.finish_meeting(meeting_id, contest_winner=contest_winner)
     rules = ladder(game)
     final = standings(store.games(meeting_id), info.players, rules)
     say(f"Meeting {meeting_id} is over. Standings:")
-    for line in standings_lines(final):
+    for line in standings_lines(final, rules):
         say(line)
     for change in changes:
         say(change.text())
@@ -106,8 +108,9 @@ def run_meeting(
     return MeetingReport(meeting_id, final, changes, statuses, game)
 
 
-def game_line(outcome: Outcome, seat_players: Mapping[int, str]) -> str:
-    """How a game ended, in one sentence: its winners (or who came first), and a crash."""
+def game_line(outcome: Outcome, seat_players: Mapping[int, str], rules: AnyLadder | None = None) -> str:
+    """How a game ended, in one sentence: its winners (or who came first), and each player's flags
+    (what the game's ladder keeps true of a result: `Cid retired`)."""
     names = [seat_players[seat] for seat in outcome.winners]
     if len(names) == 1:
         line = f"{names[0]} wins."
@@ -115,6 +118,4 @@ def game_line(outcome: Outcome, seat_players: Mapping[int, str]) -> str:
         line = f"{', '.join(names[:-1])} and {names[-1]} share the win."
     else:
         line = f"{seat_players[outcome.ranking[0]]} comes first."
-    if outcome.crashed is not None:
-        line += f" {seat_players[outcome.crashed]} crashed."
-    return line
+    return " ".join([line, *(f"{fact}." for fact in facts_said(outcome, seat_players, rules))])

@@ -1,7 +1,7 @@
 """Meetings on the live table: each game of a meeting is played on the table, through its public API.
 
 The records drive the table (the table never imports the records): `table_games` starts each game
-of the meeting's game with the set-up its ladder asks for (the Trident: competition rules), and
+of the meeting's game with the set-up its ladder asks for (`Ladder.meeting_setup`), and
 `report_phrases` is what the speaker says when the meeting ends, given to `table.loop.announce` so
 that the table's loop speaks it in order with everything else.
 """
@@ -25,8 +25,9 @@ log = logging.getLogger(__name__)
 
 
 def meeting_setup(game: str) -> dict[str, Any]:
-    """The set-up a meeting's games are played with: the game's id and its ladder's `MEETING_SETUP`."""
-    return {"game": game, **getattr(ladder(game), "MEETING_SETUP", {})}
+    """The set-up a meeting's games are played with: the game's id and its ladder's `meeting_setup`."""
+    rules = ladder(game)
+    return {"game": game, **(rules.meeting_setup if rules is not None else {})}
 
 
 def table_games(

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kikimimi.games.base import Outcome
+from kikimimi.games.ladder import AnyLadder
 
 
 class ResultError(ValueError):
@@ -20,27 +21,15 @@ class PlayerResult:
     `place` is the player's index in the game's ranking (1..n, each once, best first); `won` whether
     the outcome names the player among its winners (a shared win names several; a game may end with
     none); `score` the player's score in the game's own unit; `details` what else the game says of
-    this seat (the Trident: `pieces` left in hand). `crashed` is the Outcome's own crash (at most one
-    seat, last).
+    this seat, by name (its ladder reads its own: see `kikimimi.games.ladder`).
     """
 
     player: str
     place: int
-    crashed: bool = False
     seat: int | None = None
     score: int | None = None
     won: bool = False
     details: Mapping[str, Any] = field(default_factory=dict, compare=True, hash=False)
-
-    @property
-    def points(self) -> int | None:
-        """The Trident's points left in hand: its score."""
-        return self.score
-
-    @property
-    def pieces(self) -> int | None:
-        value = self.details.get("pieces")
-        return value if isinstance(value, int) else None
 
 
 @dataclass(frozen=True)
@@ -62,9 +51,10 @@ class GameRecord:
         return tuple(r.player for r in sorted(self.results, key=lambda r: r.place) if r.won)
 
 
-def check_results(results: Sequence[PlayerResult], where: str = "game") -> None:
-    """Places 1..n once each; the winners (none, one, or a shared win) hold the best places; at most
-    one crash, last and not a winner. Raises ResultError saying what is wrong."""
+def check_results(results: Sequence[PlayerResult], where: str = "game", rules: AnyLadder | None = None) -> None:
+    """Places 1..n once each; the winners (none, one, or a shared win) hold the best places; one
+    player a seat; and what the game's ladder (`rules`) says its rules cannot give. Raises
+    ResultError saying what is wrong."""
     names = [r.player for r in results]
     if len(results) < 2:
         raise ResultError(f"{where}: a game needs at least 2 players, got {len(results)}")
@@ -84,34 +74,31 @@ def check_results(results: Sequence[PlayerResult], where: str = "game") -> None:
             f"{where}: winners hold places {winners}; the winners of a game are its best places, "
             f"1..{len(winners)}"
         )
-    crashed = [r for r in results if r.crashed]
-    if len(crashed) > 1:
-        raise ResultError(f"{where}: only one player can crash in a game, got {[r.player for r in crashed]}")
-    if crashed and crashed[0].place != len(results):
-        raise ResultError(
-            f"{where}: {crashed[0].player} crashed but has place {crashed[0].place}; a crash is last place"
-        )
-    if crashed and crashed[0].won:
-        raise ResultError(f"{where}: {crashed[0].player} crashed and cannot also win")
+    problems = rules.result_problems(results) if rules is not None else []
+    if problems:
+        raise ResultError(f"{where}: {problems[0]}")
     seats = [r.seat for r in results if r.seat is not None]
     if len(seats) != len(set(seats)):
         raise ResultError(f"{where}: two players on one seat: {seats}")
 
 
 def seat_details(outcome: Outcome, seat: int) -> dict[str, Any]:
-    """What the outcome's details say of one seat: every detail kept per seat (`{"pieces": {1: 4}}`)."""
-    return {key: value[seat] for key, value in outcome.details.items()
-            if key != "crashed" and isinstance(value, Mapping) and seat in value}
+    """What the outcome's details say of one seat: every detail kept per seat (`{"rounds": {1: [...]}}`)."""
+    return {key: value[seat] for key, value in outcome.details.items() if isinstance(value, Mapping) and seat in value}
 
 
-def game_details(outcome: Outcome) -> dict[str, Any]:
-    """The outcome's details that belong to no seat (the crash is kept per result)."""
+def game_details(outcome: Outcome, rules: AnyLadder | None) -> dict[str, Any]:
+    """The outcome's details that belong to no seat, less the ladder's result fields (kept per result)."""
+    own = rules.result_fields if rules is not None else {}
     return {key: value for key, value in outcome.details.items()
-            if key != "crashed" and not isinstance(value, Mapping)}
+            if key not in own and not isinstance(value, Mapping)}
 
 
-def results_from_outcome(seat_players: Mapping[int, str], outcome: Outcome) -> tuple[PlayerResult, ...]:
-    """Each seated player's place (their index in the ranking), win, crash, score and details."""
+def results_from_outcome(seat_players: Mapping[int, str], outcome: Outcome,
+                         rules: AnyLadder | None) -> tuple[PlayerResult, ...]:
+    """Each seated player's place (their index in the ranking), win, score and details (with what the
+    game's ladder `rules` keeps on each seat: the game's `ladder`, None for a game without one, always
+    said, since leaving it out would lose the game's own facts)."""
     seats = set(seat_players)
     if set(outcome.ranking) != seats or len(outcome.ranking) != len(seats):
         raise ResultError(
@@ -120,19 +107,20 @@ def results_from_outcome(seat_players: Mapping[int, str], outcome: Outcome) -> t
     strangers = sorted(set(outcome.winners) - seats)
     if strangers or len(set(outcome.winners)) != len(outcome.winners):
         raise ResultError(f"outcome winners {list(outcome.winners)} must be seats of {sorted(seats)}, each once")
-    if outcome.crashed is not None and outcome.crashed not in seats:
-        raise ResultError(f"outcome says seat {outcome.crashed} crashed, but seats are {sorted(seats)}")
+    try:
+        own = rules.seat_details(outcome, sorted(seats)) if rules is not None else {}
+    except ValueError as exc:
+        raise ResultError(str(exc)) from None
     results = tuple(
         PlayerResult(
             player=seat_players[seat],
             place=place,
-            crashed=outcome.crashed == seat,
             seat=seat,
             score=outcome.scores.get(seat),
             won=seat in outcome.winners,
-            details=seat_details(outcome, seat),
+            details={**seat_details(outcome, seat), **own.get(seat, {})},
         )
         for place, seat in enumerate(outcome.ranking, start=1)
     )
-    check_results(results, "outcome")
+    check_results(results, "outcome", rules)
     return results

@@ -19,7 +19,9 @@ a newer file refuses it instead of writing into a schema it does not know.
 
 from __future__ import annotations
 
+import contextlib
 import functools
+from collections.abc import Iterator
 from importlib import resources
 from typing import Any
 
@@ -29,7 +31,7 @@ from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 
-LATEST = 5
+LATEST = 6
 REVISIONS = tuple(f"{n:04d}" for n in range(1, LATEST + 1))  # revision "0003" is schema version 3
 
 
@@ -94,15 +96,14 @@ results = sa.Table(
     sa.Column("player_id", sa.Integer, primary_key=True),
     sa.Column("seat", sa.Integer),
     sa.Column("place", sa.Integer, nullable=False),
-    sa.Column("crashed", sa.Integer, nullable=False),
     sa.Column("score", sa.Integer),
     sa.Column("won", sa.Integer, nullable=False),
     sa.Column("details", sa.Text, nullable=False),
 )
 
-# Derived, never the source of truth: each player's games of each finished meeting packed in one
-# string, one character a game in the order their table played them (chr(64 + 2 * place + crashed),
-# as the ladder's `pack_game`), so standings of a whole club read one row per player and meeting
+# Derived, never the source of truth: each player's games of each finished meeting of a game with a
+# ladder packed in one string, one character a game in the order their table played them (as the
+# game's ladder packs a result: `Ladder.pack`), so standings of a whole club read one row per player and meeting
 # instead of one per game. Written with the results of a meeting in the transaction that finishes it
 # (a finished meeting's games can no longer change; open and abandoned meetings have none), filled for
 # older databases by migration 0005, and rebuilt from the results by `RecordStore.rebuild_summaries()`.
@@ -150,6 +151,23 @@ def _newer(where: str, at: Any) -> SchemaError:
     )
 
 
+@contextlib.contextmanager
+def _foreign_keys_off(connection: sa.Connection) -> Iterator[None]:
+    """SQLite's foreign keys off while migrating (a step that rebuilds a table others refer to needs
+    it, and checks the references itself before it commits). Set outside any transaction, as SQLite
+    requires, and on again before the connection goes back to the pool."""
+    sqlite = connection.dialect.name == "sqlite"
+    raw = connection.connection.dbapi_connection if sqlite else None
+    if raw is not None:
+        raw.execute("PRAGMA foreign_keys = OFF")
+    try:
+        yield
+    finally:
+        if raw is not None:
+            connection.rollback()
+            raw.execute("PRAGMA foreign_keys = ON")
+
+
 def migrate(engine: sa.Engine, where: str = "records database", target: int = LATEST) -> int:
     """Bring the database up to `target` (each revision in its own transaction); returns the version
     it was at before. A database newer than this code is refused, a pre-Alembic SQLite file adopted."""
@@ -164,7 +182,7 @@ def migrate(engine: sa.Engine, where: str = "records database", target: int = LA
     start = _revision_version(current) if current is not None else legacy
     if start >= target:
         return start
-    with engine.connect() as connection:
+    with engine.connect() as connection, _foreign_keys_off(connection):
         config = alembic_config(connection)
         try:
             if current is None and legacy:

@@ -1,7 +1,7 @@
 """The records store: players, meetings, games and results in SQLite (embedded) or PostgreSQL.
 
 Every registered game's results are kept (a meeting is of one game; each game and result names it).
-Only results are stored; ranks, peerage, streaks and crashes are derived from them on every read by
+Only results are stored; ranks and all a ladder counts are derived from them on every read by
 the game's own ladder (the game class's `ladder`), from that game's results only. A meeting is `open` while
 its games are played, `finished` once settled (only finished meetings count) or `abandoned` (kept,
 never counted). A meeting may span several tables, each playing its own games (see `TableInfo`).
@@ -24,13 +24,13 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy import event
 
 from kikimimi.games.base import Outcome
+from kikimimi.games.ladder import AnyLadder
 from kikimimi.games.registry import DEFAULT_GAME, UnknownGame, get_info
 from kikimimi.paths import folder_problem, private_file
 from kikimimi.records import schema
@@ -38,9 +38,9 @@ from kikimimi.records.kinds import (
     GAMES_PER_MEETING,
     MEETING_KINDS,
     OFFICIAL_KINDS,
-    TITLE_FORMS,
     default_ladder_game,
     ladder,
+    title_forms,
 )
 
 # Light parts (names, where the records are) live apart so that the CLI loads without SQLAlchemy.
@@ -155,6 +155,16 @@ def _sqlite_engine(url: sa.URL) -> sa.Engine:
         connection.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")
 
     return engine
+
+
+def _check_title_form(title_form: str | None) -> str:
+    """A title form the ladders know (None: their default); RecordError naming them otherwise."""
+    known = title_forms()
+    if title_form is None:
+        return known[0]
+    if title_form not in known:
+        raise RecordError(f"title form must be one of {', '.join(known)}, not {title_form!r}")
+    return title_form
 
 
 def _now() -> str:
@@ -360,10 +370,10 @@ class RecordStore:
 
     # -- players ----------------------------------------------------------------------------------
 
-    def add_player(self, name: str, title_form: str = "king") -> Player:
+    def add_player(self, name: str, title_form: str | None = None) -> Player:
+        """A new player, addressed in `title_form` (one of the ladders' `title_forms()`; None: the first)."""
         name = check_name(name)
-        if title_form not in TITLE_FORMS:
-            raise RecordError(f"title form must be one of {', '.join(TITLE_FORMS)}, not {title_form!r}")
+        title_form = _check_title_form(title_form)
         same = self.find_player(name)
         if same is not None:
             raise RecordError(f"player {name!r} already exists as {same.name!r} "
@@ -376,8 +386,7 @@ class RecordStore:
         return self.player(name)
 
     def set_title_form(self, name: str, title_form: str) -> Player:
-        if title_form not in TITLE_FORMS:
-            raise RecordError(f"title form must be one of {', '.join(TITLE_FORMS)}, not {title_form!r}")
+        title_form = _check_title_form(title_form)
         player = self.player(name)
         with self._write() as conn:
             conn.execute(P.update().where(P.c.id == player.id).values(title_form=title_form))
@@ -599,12 +608,13 @@ class RecordStore:
         table: int | None = None,
     ) -> None:
         """Record a finished game of an open meeting from the table's `Outcome` (of the meeting's game)."""
+        rules = ladder(self.meeting(meeting_id).game)
         try:
-            results = results_from_outcome({s: check_name(n) for s, n in seat_players.items()}, outcome)
+            results = results_from_outcome({s: check_name(n) for s, n in seat_players.items()}, outcome, rules)
         except ResultError as exc:
             raise RecordError(f"meeting {meeting_id}: {exc}") from None
         self.record_results(meeting_id, results, journal_game_id=journal_game_id, reason=outcome.reason,
-                            details=game_details(outcome), table=table)
+                            details=game_details(outcome, rules), table=table)
 
     def record_results(
         self,
@@ -720,7 +730,7 @@ class RecordStore:
         else:
             where = f"meeting {meeting_id} table {table} game {played.get(table, 0) + 1}"
         try:
-            check_results(results, where)
+            check_results(results, where, ladder(info.game))
         except ResultError as exc:
             raise RecordError(str(exc)) from None
         playing = {name_key(check_name(r.player)) for r in results}
@@ -737,8 +747,8 @@ class RecordStore:
             raise RecordError(f"{where}: the game's details are not plain data: {exc}") from None
         ids = {name_key(name): pid for pid, name in here}
         rows = [
-            {"player_id": ids[name_key(r.player)], "seat": r.seat, "place": r.place, "crashed": int(r.crashed),
-             "score": r.score, "won": int(r.won), "details": d}
+            {"player_id": ids[name_key(r.player)], "seat": r.seat, "place": r.place, "score": r.score,
+             "won": int(r.won), "details": d}
             for r, d in zip(results, result_json, strict=True)
         ]
         game = {"journal_game_id": item.journal_game_id, "reason": item.reason, "game": info.game, "details": game_json}
@@ -749,14 +759,14 @@ class RecordStore:
         with self._read() as conn:
             rows = conn.execute(
                 sa.select(G.c.number, G.c.journal_game_id, G.c.reason, G.c.game, G.c.details.label("game_details"),
-                          P.c.name, R.c.seat, R.c.place, R.c.crashed, R.c.score, R.c.won, R.c.details)
+                          P.c.name, R.c.seat, R.c.place, R.c.score, R.c.won, R.c.details)
                 .select_from(G.join(R, R.c.game_id == G.c.id).join(P, P.c.id == R.c.player_id))
                 .where(G.c.meeting_id == meeting_id).order_by(G.c.number, R.c.place)
             ).all()
         games: dict[int, GameRecord] = {}
         for row in rows:
             result = PlayerResult(
-                row.name, row.place, bool(row.crashed), row.seat, row.score, bool(row.won),
+                row.name, row.place, row.seat, row.score, bool(row.won),
                 _seat_keys(json.loads(row.details or "{}")),
             )
             old = games.get(row.number)
@@ -834,7 +844,7 @@ class RecordStore:
 
     # -- derived ----------------------------------------------------------------------------------
 
-    def _ladder(self, game: str | None) -> tuple[str, ModuleType]:
+    def _ladder(self, game: str | None) -> tuple[str, AnyLadder]:
         if game is None:
             game = default_ladder_game()
         found = ladder(game)
@@ -848,11 +858,11 @@ class RecordStore:
         the order of their table's rounds. Other games' results never enter."""
         game, rules = self._ladder(game)
         player = self.player(name)
-        decode = _GameCodes.decoder(rules)
         with self._read() as conn:
             rows = conn.execute(self._history_rows_query(game).where(MP.c.player_id == player.id)).all()
-        return [rules.MeetingResult(mid, kind, decode(codes or ""), (held_at, mid), winner_id == player.id)
-                for _, mid, kind, held_at, winner_id, codes in rows]
+        return [rules.meeting_result(mid, kind, tuple(map(rules.unpack, packed)), (held_at, mid),
+                                     winner_id == player.id)
+                for _, mid, kind, held_at, winner_id, packed in _packed_meetings(rules, rows)]
 
     def replay(self, name: str, game: str | None = None) -> Any:
         """The game's ladder replayed over the player's results of that game: `.status`, `.changes`."""
@@ -861,7 +871,7 @@ class RecordStore:
         return rules.replay(self.history(player.name, game), name=player.name, title_form=player.title_form)
 
     def status(self, name: str, game: str | None = None) -> Any:
-        """Where the player stands on the game's ladder (default: the ladder game, the Trident's)."""
+        """Where the player stands on the game's ladder (default: the ladder game)."""
         return self.replay(name, game).status
 
     def statuses(self, names: Iterable[str], game: str | None = None) -> list[Any]:
@@ -900,8 +910,8 @@ class RecordStore:
                         rows = self._history_rows_query(game)
                         if len(missing) <= _FEW:
                             rows = rows.where(M.c.id.in_(sorted(missing)))
-                        histories.add([(pid, mid, _GameCodes.packed(codes or "")) for pid, mid, *_, codes in
-                                       conn.execute(rows)], missing, finished)
+                        histories.add([(pid, mid, packed) for pid, mid, *_, packed in
+                                       _packed_meetings(rules, conn.execute(rows))], missing, finished)
                     histories.meetings.update((mid, finished[mid]) for mid in new)
             return histories.statuses(self.players())
 
@@ -912,37 +922,35 @@ class RecordStore:
                 .select_from(S.join(M, M.c.id == S.c.meeting_id))
                 .where(M.c.status == "finished", M.c.game == game))
 
-    def _history_rows_query(self, game: str) -> sa.Select[Any]:
-        """(player id, meeting id, kind, held_at, winner id, game codes) for every player of every
-        finished meeting of `game`, in the order the meetings were held, from the results (the
-        source of truth). A player's games are those of their table (all of a table's players play
-        each of its games), found by the games' index on (meeting, table, round) and folded in round
-        order."""
+    @staticmethod
+    def _history_rows_query(game: str) -> sa.Select[Any]:
+        """(player id, meeting id, kind, held_at, winner id, round, place, won, score, details): every
+        result of every player of every finished meeting of `game`, in the order the meetings were held
+        and each player's games in round order, from the results (the source of truth); a player
+        whose table played no game has one row of Nones from `round` on. A player's games are those of
+        their table (all of a table's players play each of its games)."""
         return (
-            sa.select(MP.c.player_id, M.c.id, M.c.kind, M.c.held_at, M.c.winner_id, _GameCodes.folded(self.dialect))
+            sa.select(MP.c.player_id, M.c.id, M.c.kind, M.c.held_at, M.c.winner_id, G.c.round, R.c.place, R.c.won,
+                      R.c.score, R.c.details)
             .select_from(_players_games())
             .where(M.c.status == "finished", M.c.game == game)
-            .group_by(M.c.held_at, M.c.id, MP.c.player_id, M.c.kind, M.c.winner_id)
-            .order_by(M.c.held_at, M.c.id, MP.c.player_id)
+            .order_by(M.c.held_at, M.c.id, MP.c.player_id, G.c.round)
         )
 
     def _write_summaries(self, conn: sa.Connection, meeting_id: int | None = None) -> int:
-        """Write the summaries of a finished meeting (None: of every finished meeting, of every game)
-        from its results, in the caller's transaction; returns how many rows."""
-        query = (
-            sa.select(MP.c.meeting_id, MP.c.player_id, R.c.place, R.c.crashed)
-            .select_from(_players_games())
-            .where(M.c.status == "finished")
-            .order_by(MP.c.meeting_id, MP.c.player_id, G.c.round)
-        )
-        if meeting_id is not None:
-            query = query.where(M.c.id == meeting_id)
-        packed: dict[tuple[int, int], list[str]] = {}
-        for mid, pid, place, crashed in conn.execute(query):
-            games_of = packed.setdefault((mid, pid), [])
-            if place is not None:  # None: no games at the player's table
-                games_of.append(_GameCodes.pack(place, crashed))
-        rows = [{"meeting_id": mid, "player_id": pid, "games": "".join(codes)} for (mid, pid), codes in packed.items()]
+        """Write the summaries of a finished meeting (None: of every finished meeting of every game with a
+        ladder) from its results, in the caller's transaction, packed by the game's ladder; returns how
+        many rows."""
+        rows: list[dict[str, Any]] = []
+        for game in ladder_games_in(conn, meeting_id):
+            rules = ladder(game)
+            if rules is None:
+                continue
+            query = self._history_rows_query(game)
+            if meeting_id is not None:
+                query = query.where(M.c.id == meeting_id)
+            rows += [{"meeting_id": mid, "player_id": pid, "games": packed}
+                     for pid, mid, *_, packed in _packed_meetings(rules, conn.execute(query))]
         conn.execute(S.delete() if meeting_id is None else S.delete().where(S.c.meeting_id == meeting_id))
         for start in range(0, len(rows), 10_000):
             conn.execute(S.insert(), rows[start:start + 10_000])
@@ -1069,9 +1077,8 @@ class _Histories:
     """One game's ladder histories as one store read them: each player's packed games of each finished
     meeting, the meetings ((held_at, id), kind, winner id) and the status last replayed from them."""
 
-    def __init__(self, rules: ModuleType) -> None:
+    def __init__(self, rules: AnyLadder) -> None:
         self.rules = rules
-        self.packed_status = getattr(rules, "packed_status", None)  # the ladder's fast path, if any
         self.meetings: dict[int, tuple[Any, ...]] = {}  # finished meeting id -> ((held_at, id), kind, winner id)
         self.games: dict[int, dict[int, tuple[Any, ...]]] = {}  # player id -> meeting id -> packed meeting
         self.replayed: dict[int, tuple[str, str, Any]] = {}  # player id -> (name, title form, status)
@@ -1107,83 +1114,47 @@ class _Histories:
 
     def statuses(self, players: Iterable[Player]) -> dict[str, Any]:
         found = {}
-        fast, nothing = self.packed_status, {}
+        status_of = self.rules.packed_status
+        nothing: dict[int, tuple[Any, ...]] = {}
         for p in players:
             known = self.replayed.get(p.id)
             if known is None or known[:2] != (p.name, p.title_form):
-                mine = self.games.get(p.id, nothing).values()
-                status = (fast(mine, name=p.name, title_form=p.title_form) if fast is not None
-                          else self._replay(mine, p))
+                status = status_of(self.games.get(p.id, nothing).values(), name=p.name, title_form=p.title_form)
                 known = self.replayed[p.id] = (p.name, p.title_form, status)
             found[p.name] = known[2]
         return found
 
-    def _replay(self, mine: Iterable[tuple[Any, ...]], player: Player) -> Any:
-        """A ladder without a fast path: its `replay` over its own MeetingResult and GameResult."""
-        rules, results = self.rules, {}
-        history = []
-        for order, mid, kind, won, packed in mine:
-            for code in packed:
-                if code not in results:
-                    results[code] = rules.GameResult(*_GameCodes.unpack(code))
-            history.append(rules.MeetingResult(mid, kind, tuple(results[c] for c in packed), order, won))
-        return rules.replay(history, name=player.name, title_form=player.title_form).status
+
+def ladder_games_in(conn: sa.Connection, meeting_id: int | None) -> list[str]:
+    """The games of the finished meetings (of one meeting) that have a ladder."""
+    query = sa.select(M.c.game).distinct().where(M.c.status == "finished")
+    if meeting_id is not None:
+        query = query.where(M.c.id == meeting_id)
+    return [game for game in conn.execute(query).scalars() if game is not None and ladder(game) is not None]
 
 
-class _GameCodes:
-    """A player's games as characters: one game is chr(64 + 2 * place + crashed) (`pack`; as a
-    ladder's `pack_game`). A meeting summary is those characters in play order. What the database
-    folds from the results (`folded`) puts each game's round before it, chr(round), so the reader
-    can check the order (and restore it, should a database hand the games over in another order)."""
-
-    @staticmethod
-    def pack(place: int, crashed: int | bool) -> str:
-        return chr(64 + 2 * place + int(crashed))
-
-    @staticmethod
-    def unpack(code: str) -> tuple[int, bool]:
-        place, crashed = divmod(ord(code) - 64, 2)
-        return place, bool(crashed)
-
-    @staticmethod
-    def folded(dialect: str) -> sa.ColumnElement[str]:
-        char = sa.func.chr if dialect == "postgresql" else sa.func.char
-        code = sa.type_coerce(char(G.c.round), sa.String) + char(64 + 2 * R.c.place + R.c.crashed)
-        # No result (a table that played no game): nothing, not SQLite's char(NULL), a NUL character.
-        code = sa.case((R.c.place.is_(None), sa.null()), else_=code)
-        if dialect == "postgresql":
-            from sqlalchemy.dialects.postgresql import aggregate_order_by
-
-            return sa.func.string_agg(code, aggregate_order_by(sa.literal_column("''"), G.c.round))
-        return sa.func.group_concat(code, "")
-
-    @staticmethod
-    def packed(codes: str) -> str:
-        """Folded codes as a summary's packed games: in round order, rounds left out."""
-        pairs = [codes[i:i + 2] for i in range(0, len(codes), 2)]
-        return "".join(pair[1] for pair in sorted(pairs))
-
-    @staticmethod
-    def decoder(rules: ModuleType) -> Any:
-        """codes -> the ladder's tuple of GameResult, one shared GameResult per (place, crash)."""
-        results: dict[str, Any] = {}
-        in_order: dict[int, str] = {}
-
-        def result(code: str) -> Any:
-            found = results.get(code)
-            if found is None:
-                found = results[code] = rules.GameResult(*_GameCodes.unpack(code))
-            return found
-
-        def decode(codes: str) -> tuple[Any, ...]:
-            count = len(codes) // 2
-            rounds = in_order.get(count)
-            if rounds is None:
-                rounds = in_order[count] = "".join(map(chr, range(1, count + 1)))
-            in_round_order = codes[0::2] == rounds
-            return tuple(map(result, codes[1::2] if in_round_order else _GameCodes.packed(codes)))
-
-        return decode
+def _packed_meetings(rules: AnyLadder, rows: Iterable[Any]) -> Iterator[tuple[int, int, str, str, int | None, str]]:
+    """History rows (see `_history_rows_query`), one per result, folded into one per player and meeting:
+    (player id, meeting id, kind, held_at, winner id, the player's games packed by the ladder in round
+    order). Results alike pack alike: each (place, won, score, details) is packed once."""
+    packed: dict[tuple[Any, ...], str] = {}
+    key: tuple[int, int] | None = None
+    head: tuple[int, int, str, str, int | None] | None = None
+    codes: list[str] = []
+    for pid, mid, kind, held_at, winner_id, _round, place, won, score, details in rows:
+        if (pid, mid) != key:
+            if head is not None:
+                yield (*head, "".join(codes))
+            key, head, codes = (pid, mid), (pid, mid, kind, held_at, winner_id), []
+        if place is None:  # the player's table played no game
+            continue
+        found = packed.get((place, won, score, details))
+        if found is None:
+            found = packed[place, won, score, details] = rules.pack(
+                rules.result(place, bool(won), score, json.loads(details or "{}")))
+        codes.append(found)
+    if head is not None:
+        yield (*head, "".join(codes))
 
 
 def _seat_keys(value: Any) -> Any:

@@ -15,6 +15,7 @@ from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
+from kikimimi.games.ladder import AnyLadder
 from kikimimi.games.registry import DEFAULT_GAME, UnknownGame, get_info
 from kikimimi.records.kinds import ladder
 from kikimimi.records.standings import Standing, standings
@@ -100,10 +101,11 @@ def standings_table(view: MeetingView) -> Table:
     m = view.meeting
     due = f"/{m.games_due}" if m.games_due else ""
     ranked = bool(view.statuses)
+    own = _figure_columns(view)
     game = "" if m.game == DEFAULT_GAME else f"{game_title(m.game)}, "
     table = Table(title=escape(printable(f"Meeting {m.id} ({game}{m.kind}, {m.status}) — game {m.games_played}{due}")))
-    columns = ("#", "player", "title", "wins", "places", "crashes", "points", "ladder wins") if ranked else (
-        "#", "player", "wins", "places", "score")
+    columns = ("#", "player", "title", "wins", "places", *own, "ladder wins") if ranked else (
+        "#", "player", "wins", "places", *own)
     for column in columns:
         table.add_column(column, justify="left" if column in ("player", "title", "places") else "right")
     for s in view.standings:
@@ -111,25 +113,36 @@ def standings_table(view: MeetingView) -> Table:
         if ranked:
             status = view.statuses[s.player]
             table.add_row(str(s.position), Text(printable(s.player)), Text(printable(status.title)), str(s.wins),
-                          places, str(s.crashes), str(s.points), str(status.wins))
+                          places, *_figures(s, own), str(status.wins))
         else:
-            table.add_row(str(s.position), Text(printable(s.player)), str(s.wins), places, str(s.points))
+            table.add_row(str(s.position), Text(printable(s.player)), str(s.wins), places, *_figures(s, own))
     return table
 
 
-def players_table(statuses: Sequence[Any], title: str = "Players") -> Table:
-    """Every player's standing on a ladder (the ladder's PlayerStatus)."""
+def _figure_columns(view: MeetingView) -> tuple[str, ...]:
+    """The standings' own columns: the game's ladder's (`standing_columns`), else the score."""
+    rules = ladder(view.meeting.game)
+    return rules.standing_columns if rules is not None else ("score",)
+
+
+def _figures(standing: Standing, columns: Sequence[str]) -> list[str]:
+    figures = standing.figures or {"score": standing.score}
+    return [str(figures.get(column, "")) for column in columns]
+
+
+def players_table(statuses: Sequence[Any], title: str = "Players", rules: AnyLadder | None = None) -> Table:
+    """Every player's standing on a ladder (the ladder's statuses, their figures as `rules` gives them)."""
     table = Table(title=escape(printable(title)))
-    for column in ("player", "title", "wins", "streaks", "crashes", "games", "meetings"):
+    rows = [(s, rules.status_figures(s) if rules is not None else {}) for s in statuses]
+    figure_columns = list(rows[0][1]) if rows else []
+    for column in ("player", "title", *figure_columns):
         table.add_column(column, justify="left" if column in ("player", "title") else "right")
-    for s in statuses:
-        table.add_row(Text(printable(s.name)), Text(printable(s.title)), str(s.wins), str(s.streaks),
-                      str(s.crashes), str(s.games), str(s.meetings))
+    for s, figures in rows:
+        table.add_row(Text(printable(s.name)), Text(printable(s.title)), *(str(figures[c]) for c in figure_columns))
     return table
 
 
-STANDINGS_CSV_COLUMNS = ("meeting", "position", "player", "table", "games", "wins", "points", "crashes", "places",
-                         "title")
+STANDINGS_CSV_COLUMNS = ("meeting", "position", "player", "table", "games", "wins")  # then the game's own
 
 
 def _sheet_cell(value: object) -> str:
@@ -146,12 +159,13 @@ def standings_csv(view: MeetingView) -> str:
     table_of = {name: t.table for t in view.tables for name in t.players}
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(STANDINGS_CSV_COLUMNS)
+    own = _figure_columns(view)
+    writer.writerow((*STANDINGS_CSV_COLUMNS, *own, "places", "title"))
     label = view.meeting.label or str(view.meeting.id)
     for s in view.standings:
         status = view.statuses.get(s.player)
         writer.writerow([_sheet_cell(v) for v in (
-            label, s.position, s.player, table_of.get(s.player, 1), s.games, s.wins, s.points, s.crashes,
+            label, s.position, s.player, table_of.get(s.player, 1), s.games, s.wins, *_figures(s, own),
             " ".join(str(n) for n in s.places), status.title if status is not None else "")])
     return out.getvalue()
 

@@ -61,7 +61,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--config", type=Path, help="table TOML (default: the game's simulated table)")
     p.add_argument("--lang", choices=LANGUAGES, help="language (default: the table's, ja)")
     p.add_argument("--seed", type=int, default=7)
-    p.add_argument("--rules", help="the Trident's rules (standard or competition); the same as --set rules=...")
+    # Kept for command lines written before --set: the same as `--set rules=...`, a set-up key of one game,
+    # so not offered in the help (`kikimimi games` lists each game's set-up keys).
+    p.add_argument("--rules", help=argparse.SUPPRESS)
     p.add_argument("--fast", action="store_true", help="no human pace: tap as fast as the table answers")
     p.add_argument("--pace", type=float, default=0.6, help="seconds between taps at human pace (default 0.6)")
     p.add_argument("--record", type=Path, metavar="DIR", help="keep a WAV file per output in DIR")

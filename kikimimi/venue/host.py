@@ -177,6 +177,7 @@ class MeetingFeed:
     dirty: asyncio.Event = field(default_factory=asyncio.Event)
     tables: dict[int, TableLive] = field(default_factory=dict)
     table_count: int = 0  # the meeting's tables (fixed when it starts)
+    game: str = ""  # the meeting's game (fixed when it starts): its ladder reads the tables' outcomes
     played: dict[int, int] = field(default_factory=dict)  # table -> games recorded
     due: dict[int, int | None] = field(default_factory=dict)  # table -> games it plays (None: unknown)
     changes: int = 0  # changes marked so far, and how many of them the current snapshot includes
@@ -257,6 +258,7 @@ class Host:
             feed.recorded = await self.stores.run(lambda s: _recorded(s, meeting_id))
             tables = await self.stores.run(lambda s: s.meeting_tables(meeting_id))
             feed.table_count = len(tables)
+            feed.game = (await self.stores.run(lambda s: s.meeting(meeting_id))).game
             feed.played = {t.table: t.games_played for t in tables}
             feed.due = {t.table: self.games_due(t.games_due) for t in tables}
             # Where each table was as the store kept it (a restarted host): shown lost once that is old.
@@ -310,7 +312,7 @@ class Host:
         for s in standings(games, info.players, ladder(info.game)):
             title = titles.get(s.player, {})
             rows.append({"position": s.position, "player": s.player, "table": table_of.get(s.player),
-                         "games": s.games, "wins": s.wins, "points": s.points, "crashes": s.crashes,
+                         "games": s.games, "wins": s.wins, "points": s.score, "crashes": s.figures.get("crashes", 0),
                          "rank": title.get("rank"), "peerage": title.get("peerage")})
         table_rows = []
         for t in tables:
@@ -443,10 +445,11 @@ class Host:
             return {"number": known[0], "round": known[1], "duplicate": True}
 
         try:
-            results = results_from_outcome(seat_players, outcome)
+            rules = ladder(feed.game)
+            results = results_from_outcome(seat_players, outcome, rules)
         except (ResultError, KeyError, IndexError) as exc:
             raise ApiError(400, f"table {table}'s result for game {journal_id} does not read: {exc}") from None
-        item = GameItem(results, journal_id, outcome.reason, game_details(outcome), table)
+        item = GameItem(results, journal_id, outcome.reason, game_details(outcome, rules), table)
         done: asyncio.Future[Recorded | RecordError] = asyncio.get_running_loop().create_future()
         feed.waiting.append((table, item, done))
         feed.wake.set()

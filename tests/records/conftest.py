@@ -140,3 +140,37 @@ def sql(records_url) -> Callable[..., list[tuple]]:
             engine.dispose()
 
     return query
+
+
+def back_to_schema_five(url: str) -> None:
+    """Turn a records database at schema version 6 back into the shape version 5 kept, rows and all: the
+    crash in a `crashed` column (not in the result's details), the v1 columns `pieces` and `points`, the
+    title form checked against 'king' and 'queen'. What kikimimi at version 5 left, for the migrations
+    from it to be tested on both databases."""
+    engine = sqlalchemy.create_engine(url)
+    crash = '"crashed": true'
+    try:
+        with engine.begin() as conn:
+            for statement in (
+                "ALTER TABLE results ADD COLUMN crashed INTEGER NOT NULL DEFAULT 0 CHECK (crashed IN (0, 1))",
+                "ALTER TABLE results ADD COLUMN pieces INTEGER",
+                "ALTER TABLE results ADD COLUMN points INTEGER",
+                f"UPDATE results SET crashed = 1 WHERE details LIKE '%{crash}%'",
+                f"UPDATE results SET details = replace(replace(replace(details, '{{{crash}}}', '{{}}'), "
+                f"'{crash}, ', ''), ', {crash}', '') WHERE crashed = 1",
+                "UPDATE alembic_version SET version_num = '0005'",
+            ):
+                conn.execute(sqlalchemy.text(statement))
+            if conn.dialect.name == "sqlite":
+                conn.exec_driver_sql("PRAGMA user_version = 5")
+            else:
+                conn.exec_driver_sql("ALTER TABLE players ADD CONSTRAINT players_title_form "
+                                     "CHECK (title_form IN ('king', 'queen'))")
+    finally:
+        engine.dispose()
+
+
+@pytest.fixture
+def schema_five() -> Callable[[str], None]:
+    """`back_to_schema_five`, for a test to take a database back to what version 5 kept."""
+    return back_to_schema_five

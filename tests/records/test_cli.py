@@ -182,4 +182,4 @@ def test_ctrl_c_at_the_result_prompt_says_the_meeting_stays_open(tmp_path):
     assert typing.returncode == 130, said
     assert "Traceback" not in said
     assert "meeting 1 stays open" in said and "kikimimi meeting resume 1" in said
-    assert "NAME:N" in said and "points left in hand" in said and "NAME!" in said and "crashed" in said
+    assert "NAME:N" in said and "the game's own: points" in said and "NAME!" in said and "crashed" in said

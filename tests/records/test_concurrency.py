@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import multiprocessing
 
+from kikimimi.games.trident.ladder import LADDER
 from kikimimi.records.bench import report_table_process, table_outcomes
 from kikimimi.records.results import results_from_outcome
 from kikimimi.records.store import RecordStore
@@ -48,7 +49,8 @@ def test_four_tables_reporting_at_once_count_every_game_once(records_url, sql, t
         again = alone.start_meeting("full", PLAYERS, tables=TABLES, add_unknown=True)
         for table in tables:
             for outcome in table_outcomes(table.table, GAMES, SEED):
-                alone.record_results(again, results_from_outcome(table.seat_players, outcome), table=table.table)
+                results = results_from_outcome(table.seat_players, outcome, LADDER)
+                alone.record_results(again, results, table=table.table)
         alone.finish_meeting(again)
         assert {name: status.as_dict() for name, status in alone.ladder_statuses().items()} == concurrent
     assert any(status["wins"] >= 4 for status in concurrent.values())  # the games did move the ladder

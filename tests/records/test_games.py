@@ -16,7 +16,7 @@ from kikimimi.cli import main
 from kikimimi.games import registry
 from kikimimi.games.base import GameEngine, Outcome
 from kikimimi.games.registry import DEFAULT_GAME, GameInfo
-from kikimimi.games.trident.ladder import Rank
+from kikimimi.games.trident.ladder import LADDER, Rank
 from kikimimi.records import schema
 from kikimimi.records.importer import SheetError, import_results
 from kikimimi.records.meeting import run_meeting
@@ -61,12 +61,12 @@ def test_a_shared_win_of_another_game_is_recorded_and_read_back(store):
     (game,) = store.games(mid)
     assert (game.game, game.reason, dict(game.details)) == ("cards", "target", {"rounds": 3})
     assert game.winners == ("Ann", "Cid")
-    got = {r.player: (r.place, r.won, r.score, dict(r.details), r.crashed) for r in game.results}
+    got = {r.player: (r.place, r.won, r.score, dict(r.details)) for r in game.results}
     assert got == {
-        "Ann": (1, True, 4, {"taken": 2}, False),
-        "Cid": (2, True, 4, {"taken": 2}, False),
-        "Bob": (3, False, 9, {"taken": 5}, False),
-        "Dee": (4, False, 17, {"taken": 8}, False),
+        "Ann": (1, True, 4, {"taken": 2}),
+        "Cid": (2, True, 4, {"taken": 2}),
+        "Bob": (3, False, 9, {"taken": 5}),
+        "Dee": (4, False, 17, {"taken": 8}),
     }
     view = meeting_view(store, mid)
     assert view.statuses == {}  # no ladder: no titles
@@ -129,7 +129,8 @@ def test_winners_are_the_best_places(won, message):
     with pytest.raises(ResultError, match=message):
         check_results(results)
     check_results([PlayerResult("A", 1, won=True), PlayerResult("B", 2, won=True), PlayerResult("C", 3)])
-    check_results([PlayerResult("A", 1), PlayerResult("B", 2), PlayerResult("C", 3, crashed=True)])
+    check_results([PlayerResult("A", 1), PlayerResult("B", 2), PlayerResult("C", 3, details={"crashed": True})],
+                  rules=LADDER)
 
 
 def test_a_version_two_database_with_trident_results_comes_up_to_date(tmp_path, legacy_records):
@@ -157,9 +158,9 @@ def test_a_version_two_database_with_trident_results_comes_up_to_date(tmp_path, 
         games = s.games(1)
         assert {g.game for g in games} == {DEFAULT_GAME}
         bob = games[0].of("Bob")
-        assert (bob.score, bob.points, bob.pieces, bob.won) == (12, 12, 3, False)
+        assert (bob.score, dict(bob.details), bob.won) == (12, {"pieces": 3}, False)
         assert [g.of("Ann").won for g in games] == [True] * 4 + [False]
-        assert games[4].of("Cid").crashed
+        assert games[4].of("Cid").details == {"crashed": True, "pieces": 9}
         ann = s.status("Ann")
         assert (ann.rank, ann.wins) == (Rank.APPRENTICE, 5)  # a 1st place is a Trident win, crash or not
         assert s.status("Cid").crashes == 1

@@ -117,7 +117,7 @@ def test_a_spreadsheets_csv_imports_like_the_jsonl(store, tmp_path):
     meeting = store.meeting(summary.imported[0])
     assert (meeting.label, meeting.kind, meeting.status, meeting.games_played) == ("June", "half", "finished", 5)
     games = store.games(meeting.id)
-    crashed = [[r.player for r in g.results if r.crashed] for g in games]
+    crashed = [[r.player for r in g.results if r.details.get("crashed")] for g in games]
     won = [[r.player for r in g.results if r.won] for g in games]
     assert crashed == [[], [], ["Cid"], [], []] and won == [["Ann"], ["Ann"], [], ["Ann"], ["Ann"]]  # game 3: a crash
     assert [r.score for r in games[0].results] == [0, 8, 20]
@@ -155,7 +155,7 @@ def test_standings_export_to_csv_for_a_spreadsheet(store, records_url, tmp_path,
     info = store.meeting(meeting)
     expected = standings(store.games(meeting), info.players, ladder(info.game))
     assert [(r["position"], r["player"], r["wins"], r["crashes"]) for r in rows] == \
-        [(str(s.position), s.player, str(s.wins), str(s.crashes)) for s in expected]
+        [(str(s.position), s.player, str(s.wins), str(s.figures["crashes"])) for s in expected]
     assert rows[0]["player"] == "Bob" and rows[0]["meeting"] == "May A" and rows[0]["title"]
     # A name a spreadsheet would take for a formula is written as text.
     formula = import_results(store, write(tmp_path, [line("May B", "half", "2024-05-08", ("=Eve", "Ann", "Bob"))

@@ -8,6 +8,7 @@ from dataclasses import replace
 
 import sqlalchemy
 
+from kikimimi.games.trident.ladder import LADDER
 from kikimimi.records.bench import table_outcomes
 from kikimimi.records.results import results_from_outcome
 from kikimimi.records.store import GameItem, Recorded, RecordError, RecordStore
@@ -18,7 +19,7 @@ PLAYERS = [f"P{n:02d}" for n in range(6)]
 def _items(store: RecordStore, meeting: int, table: int, journal_ids: list[str], seed: int = 3) -> list[GameItem]:
     seats = store.meeting_table(meeting, table).seat_players
     outcomes = table_outcomes(table, len(journal_ids), seed)
-    return [GameItem(results_from_outcome(seats, o), jid, o.reason, {}, table)
+    return [GameItem(results_from_outcome(seats, o, LADDER), jid, o.reason, {}, table)
             for jid, o in zip(journal_ids, outcomes, strict=True)]
 
 

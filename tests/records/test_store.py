@@ -128,7 +128,8 @@ def test_crashes_and_points_are_kept(store):
     mid = play(store, "half", [outcome(2, 1, 3, crashed=3, points={1: 7, 2: 0, 3: 42})] * 5)
     store.finish_meeting(mid)
     cid = store.games(mid)[0].of("Cid")
-    assert (cid.crashed, cid.points, cid.seat) == (True, 42, 3)
+    assert (cid.details, cid.score, cid.seat) == ({"crashed": True, "pieces": 0}, 42, 3)
+    assert store.games(mid)[0].of("Ann").details == {"pieces": 0}  # only the seat that crashed
     assert store.status("Cid").crashes == 5
 
 

@@ -26,7 +26,8 @@ def one_game(names: list[str], rng: random.Random) -> list[PlayerResult]:
     """A Trident game's results: shuffled places, sometimes the last one crashed (then nobody wins)."""
     order = rng.sample(names, len(names))
     crashed = rng.random() < 0.3
-    return [PlayerResult(n, place, crashed=crashed and place == len(order), won=not crashed and place == 1)
+    return [PlayerResult(n, place, won=not crashed and place == 1,
+                         details={"crashed": True} if crashed and place == len(order) else {})
             for place, n in enumerate(order, start=1)]
 
 
@@ -179,17 +180,18 @@ def test_a_finished_meeting_without_summaries_is_read_from_its_results(played):
         assert store.ladder_statuses() == replayed(store)
 
 
-def test_migration_five_fills_the_summaries_of_meetings_finished_before(fresh_records_url):
+def test_migration_five_fills_the_summaries_of_meetings_finished_before(fresh_records_url, schema_five):
     url = fresh_records_url
     with RecordStore(url) as store:
         play(store, seed=2)
         expected = summaries(url)
         statuses = store.ladder_statuses()
-    # The same database as kikimimi at schema version 4 left it: no summaries table.
+    # The same database as kikimimi at schema version 4 left it: the crash in its column, no summaries table.
+    schema_five(url)
     execute(url, "DROP TABLE meeting_summaries", "UPDATE alembic_version SET version_num = '0004'")
     if url.startswith("sqlite"):
         execute(url, "PRAGMA user_version = 4")
     with RecordStore(url) as store:
-        assert store.schema_version == schema.LATEST == 5
+        assert store.schema_version == schema.LATEST == 6
         assert summaries(url) == expected
         assert store.ladder_statuses() == statuses == replayed(store)

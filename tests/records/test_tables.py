@@ -199,8 +199,9 @@ def test_every_players_status_at_once_is_each_players_own(ranked):
     mid = ranked.start_meeting("contest", SIX, tables=2)
     for table in ranked.meeting_tables(mid):
         ranked.record_results(mid, results(*table.players), table=table.table)
-        ranked.record_results(mid, [PlayerResult(n, p, crashed=p == 3) for p, n in enumerate(table.players, 1)],
-                              table=table.table)
+        crash_last = [PlayerResult(n, p, details={"crashed": True} if p == 3 else {})
+                      for p, n in enumerate(table.players, 1)]
+        ranked.record_results(mid, crash_last, table=table.table)
     ranked.finish_meeting(mid, contest_winner="Eve")
     everyone = ranked.ladder_statuses()
     assert everyone == {p.name: ranked.status(p.name) for p in ranked.players()}
@@ -208,11 +209,16 @@ def test_every_players_status_at_once_is_each_players_own(ranked):
     assert ranked.ladder_statuses(names=["eve"]) == {"Eve": everyone["Eve"]}
 
 
-def test_games_folded_out_of_round_order_are_put_back_in_order():
-    from kikimimi.games.trident import ladder
-    from kikimimi.records.store import _GameCodes
+def test_history_rows_fold_into_each_players_games_packed_by_the_ladder():
+    from kikimimi.games.trident.ladder import LADDER
+    from kikimimi.records.store import _packed_meetings
 
-    decode = _GameCodes.decoder(ladder)
-    # rounds 2, 1, 3: a 2nd place, a win, a crash at 3rd place
-    assert decode("\x02D\x01B\x03G") == (ladder.GameResult(1), ladder.GameResult(2), ladder.GameResult(3, True))
-    assert decode("") == ()
+    # (player, meeting, kind, held_at, winner, round, place, won, score, details), as the history query
+    # hands them over: in round order; a player whose table played no game has one row of Nones.
+    rows = [(1, 7, "half", "t", None, 1, 2, 0, 5, "{}"), (1, 7, "half", "t", None, 2, 1, 1, 0, "{}"),
+            (1, 7, "half", "t", None, 3, 3, 0, 9, '{"crashed": true}'),
+            (2, 7, "half", "t", None, None, None, None, None, None)]
+    folded = list(_packed_meetings(LADDER, rows))
+    assert folded == [(1, 7, "half", "t", None, "DBG"), (2, 7, "half", "t", None, "")]
+    assert [LADDER.unpack(c) for c in folded[0][-1]] == [LADDER.result(2, False, 5, {}), LADDER.result(1, True, 0, {}),
+                                                          LADDER.result(3, False, 9, {"crashed": True})]

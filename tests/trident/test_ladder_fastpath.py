@@ -141,8 +141,12 @@ def test_a_game_packs_into_one_character_and_back():
     assert pack_game(1) == "B" and pack_game(3, True) == "G"
 
 
-def test_the_store_packs_games_as_the_ladder_does():
-    from kikimimi.records.store import _GameCodes
+def test_the_records_pack_a_stored_result_as_the_fast_path_reads_it():
+    """The store packs a result through the ladder's `result` and `pack` (a crash is its result's
+    detail): the same character `pack_game` gives, and `unpack` gives the result back."""
+    from kikimimi.games.trident.ladder import LADDER
 
-    for place, crashed in itertools.product(range(1, 12), (0, 1)):
-        assert _GameCodes.pack(place, crashed) == pack_game(place, bool(crashed))
+    for place, crashed, won in itertools.product(range(1, 12), (False, True), (False, True)):
+        stored = LADDER.result(place, won, 7, {"crashed": True, "pieces": 2} if crashed else {"pieces": 2})
+        assert LADDER.pack(stored) == pack_game(place, crashed)
+        assert LADDER.unpack(LADDER.pack(stored)) == stored == GameResult(place, crashed)

@@ -473,7 +473,7 @@ def test_end_crash_when_accepting_a_pending_draw_the_basket_cannot_cover():
     empty_basket_to(t, 1)
     t.hand_tap(2, "ctl-pass")
     r = t.state.result
-    assert t.state.phase == "over" and r.crashed == 2 and r.ranking[-1] == 2 and r.winner is None
+    assert t.state.phase == "over" and r.details["crashed"] == 2 and r.ranking[-1] == 2 and r.winner is None
     assert t.state.basket_count == 1  # nothing was drawn
 
 
@@ -481,14 +481,14 @@ def test_end_crash_when_a_penalty_is_given_and_the_basket_is_short(table):
     table.start()
     empty_basket_to(table, 1)
     table.field_tap("spade-1")
-    assert table.state.result.crashed == 1
+    assert table.state.result.details["crashed"] == 1
 
 
 def test_end_crash_on_a_pass_with_no_draw_and_an_empty_basket(table):
     table.start()
     empty_basket_to(table, 0)
     table.hand_tap(1, "ctl-pass")
-    assert table.state.result.crashed == 1 and table.said()[0] == "game.crash"
+    assert table.state.result.details["crashed"] == 1 and table.said()[0] == "game.crash"
 
 
 def test_end_ranking_standard_ties_go_to_the_earlier_seat_from_the_first_player():
@@ -519,7 +519,7 @@ def ranking_after_seat_1_goes_out(rules: str) -> tuple[int, ...]:
     go_down_to(t, 1, ["heart-1"])
     t.hand_tap(1, "ctl-trident")
     t.field_tap("heart-1")
-    assert t.state.result.points == {1: 0, 2: 59, 3: 15} and t.state.result.pieces == {1: 0, 2: 5, 3: 7}
+    assert t.state.result.scores == {1: 0, 2: 59, 3: 15} and t.state.result.details["pieces"] == {1: 0, 2: 5, 3: 7}
     return t.state.result.ranking
 
 
@@ -612,5 +612,5 @@ def test_the_registry_plays_the_engine_class_itself_with_its_capabilities():
 
     info = get_info("trident")
     assert type(info.game) is Trident
-    assert Trident.ladder is ladder and Trident.privacy is invariants.privacy_leaks
+    assert Trident.ladder is ladder.LADDER and Trident.privacy is invariants.privacy_leaks
     assert info.invariant_check() is not None and info.privacy_check() is not None and "bot" in info.game.bots()

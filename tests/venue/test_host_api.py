@@ -15,6 +15,7 @@ import pytest
 from venue_helpers import TOKEN, HostProcess, bot_outcome, new_meeting, serve, wait_for
 
 from kikimimi.cli import main
+from kikimimi.games.base import Outcome
 from kikimimi.records.kinds import ladder
 from kikimimi.records.ontable import meeting_setup
 from kikimimi.records.standings import standings
@@ -63,7 +64,7 @@ def test_join_report_and_a_repeated_report_counted_once(records_url):
     assert row["games_played"] == 2 and row["controller"] == "table-two"
     expected = standings(games, list(tables[0].players) + list(tables[1].players), ladder("trident"))
     assert [(s["player"], s["wins"], s["points"]) for s in snapshot["standings"]] == \
-        [(s.player, s.wins, s.points) for s in expected]
+        [(s.player, s.wins, s.score) for s in expected]
 
 
 def test_a_wrong_token_is_refused_with_a_clear_message(db, capsys):
@@ -313,3 +314,22 @@ def test_a_controller_name_with_a_control_or_bidi_character_is_refused(db, contr
     assert answer.status_code == 400 and "printable name" in answer.json()["error"]
     with RecordStore(db) as store:
         assert store.meeting_tables(meeting)[0].controller is None
+
+
+def test_a_tables_crash_is_kept_on_its_result_as_the_games_ladder_reads_it(records_url):
+    """The host records a table's outcome through the meeting's game's ladder: the Trident's engine names
+    the seat that crashed; the records keep it on that seat's result (and its ranks count it)."""
+    db = records_url
+    meeting = new_meeting(db, tables=2)
+    crashed = Outcome(ranking=(2, 1, 3), winners=(), scores={1: 9, 2: 4, 3: 40}, reason="crash",
+                      details={"crashed": 3, "pieces": {1: 2, 2: 1, 3: 6}})
+    with serve(host_app(db)) as url:
+        link = HostLink(url, 1, token=TOKEN, controller="table-one")
+        seats = {seat: name for seat, name in enumerate(link.join()["players"], start=1)}
+        assert link.report("crash-1", seats, crashed.to_json())["number"] == 1
+        link.close()
+    with RecordStore(db) as store:
+        (game,) = store.games(meeting)
+    assert {r.seat: dict(r.details) for r in game.results} == {
+        2: {"pieces": 1}, 1: {"pieces": 2}, 3: {"crashed": True, "pieces": 6}}
+    assert dict(game.details) == {}  # the crash is the seat's, not the game's

@@ -480,7 +480,7 @@ def test_a_result_recorded_through_the_real_host_shows_on_the_page(open_tab: Any
             link.report("20261122-100000-aaaaaa", seats, bot_outcome(seed=1).to_json())
             with RecordStore(db) as store:
                 expected = standings(store.games(meeting), [n for t in tables for n in t.players], ladder("trident"))
-            shown = [[str(s.position), s.player, str(s.wins), str(s.points)] for s in expected]
+            shown = [[str(s.position), s.player, str(s.wins), str(s.score)] for s in expected]
             tab.wait_for_function(
                 """expected => JSON.stringify(Array.from(document.querySelectorAll('#standings tr')).map(
                     r => [0, 1, 3, 4].map(i => r.cells[i].textContent))) === JSON.stringify(expected)""",

@@ -66,7 +66,7 @@ def test_three_bot_tables_play_a_meeting_to_the_end(tmp_path):
     assert all(s.games == GAMES for s in final)
     assert shown["meeting"]["status"] == "finished"
     assert [(r["position"], r["player"], r["wins"], r["points"], r["crashes"]) for r in shown["standings"]] == \
-        [(s.position, s.player, s.wins, s.points, s.crashes) for s in final]
+        [(s.position, s.player, s.wins, s.score, s.figures["crashes"]) for s in final]
     assert [r["rank"]["en"] for r in shown["standings"]] == [statuses[s.player].rank_title for s in final]
     assert [t["games_played"] for t in shown["tables"]] == [GAMES] * 3
     assert all(statuses[name].registered for name in info.players)  # a finished half trial registers everyone

@@ -12,7 +12,6 @@ the bots' look-ahead plays whole games through them in place, without taps or ph
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from types import ModuleType
 from typing import Any, ClassVar
 
 from kikimimi.games.base import (
@@ -30,6 +29,7 @@ from kikimimi.games.base import (
     SetupError,
     hand,
 )
+from kikimimi.games.ladder import AnyLadder
 from kikimimi.games.trident import invariants as trident_invariants
 from kikimimi.games.trident import ladder as trident_ladder
 from kikimimi.games.trident.phrases import PIECE_HIDDEN, piece_key
@@ -97,7 +97,7 @@ _CHANGE_DRAW4 = "change-draw4"
 class Trident(GameEngine[TridentState]):
     """The Trident for three seats (its own `apply` whole: the engine's speed is counted per event)."""
 
-    ladder: ClassVar[ModuleType | None] = trident_ladder
+    ladder: ClassVar[AnyLadder | None] = trident_ladder.LADDER
     privacy = staticmethod(trident_invariants.privacy_leaks)
 
     def bots(self) -> Mapping[str, BotFactory]:

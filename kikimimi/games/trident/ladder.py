@@ -5,13 +5,13 @@ player stands and every change, meeting by meeting. Nothing is counted by hand a
 here; the records hand in this game's results only (found through the game class's `ladder`), this module
 derives. `docs/rules/ranks.md` is this module in words, with every interpretation of the rules marked.
 
-What the records ask of a ladder module (a game may declare one, see the game class's `ladder`):
-`GameResult(place, crashed)`, `MeetingResult(...)`, `replay(history, name=, title_form=)` returning a
-`Replay` (`.status`, `.changes`, `.changes_in(meeting_id)`), `player_status`, `seat_order(statuses)`,
-`MEETING_SETUP` (the set-up a meeting's games are played with), `meeting_win(place, won)` and
-`standing_key(standing)` (how a meeting's standings count wins and order players). Optional, for
-standings of many players at once: `packed_status(meetings, name=, title_form=)`, the status from
-each meeting's games packed one character a game (`pack_game`), equal to `replay(...).status`.
+What the records ask of a ladder is the protocol `kikimimi.games.ladder.Ladder`; `LADDER` at the end
+(a `TridentLadder`) is this game's, built on the functions here: `replay(history, name=, title_form=)`
+returning a `Replay` (`.status`, `.changes`, `.changes_in(meeting_id)`), `seat_order(statuses)`, and,
+for standings of many players at once, `packed_status(meetings, name=, title_form=)`, the status from
+each meeting's games packed one character a game (`pack_game`), equal to `replay(...).status`. The
+records keep the Trident's crash as the result detail `"crashed": true` and its points left in hand
+as the score; only this module reads them so.
 """
 
 from __future__ import annotations
@@ -22,6 +22,9 @@ from dataclasses import dataclass, field
 from enum import IntEnum
 from functools import cmp_to_key
 from typing import Any, Literal
+
+from kikimimi.games.ladder import Ladder
+from kikimimi.words import counted
 
 MeetingKind = Literal["full", "half", "contest"]
 TitleForm = Literal["king", "queen"]
@@ -391,7 +394,7 @@ def replay(history: Iterable[MeetingResult], *, name: str = "", title_form: str 
             if walk.rank < Rank.KING:
                 before = walk.rank
                 _set_rank(walk, Rank(before + 1), meeting)
-                verb = "registered" if before is Rank.UNREGISTERED else "promoted"
+                verb: Literal["registered", "promoted"] = "registered" if before is Rank.UNREGISTERED else "promoted"
                 changes.append(
                     Change(
                         name,
@@ -608,11 +611,6 @@ def meeting_win(place: int, won: bool) -> bool:
     return place == 1
 
 
-def standing_key(standing: Any) -> tuple[int, int, int]:
-    """A meeting's standings: most wins, then fewest points left in hand, then fewest crashes."""
-    return (-standing.wins, standing.points, standing.crashes)
-
-
 # -- seat order -------------------------------------------------------------------------------------
 # Who chooses a seat first: the lowest-ranked player, then the highest, then the one between.
 #
@@ -639,6 +637,10 @@ def by_precedence(statuses: Sequence[PlayerStatus]) -> list[PlayerStatus]:
     return sorted(statuses, key=cmp_to_key(compare_precedence))
 
 
+def _higher_first(a: PlayerStatus, b: PlayerStatus) -> int:
+    return -compare_precedence(a, b)
+
+
 def seat_order(statuses: Sequence[PlayerStatus]) -> list[str]:
     """Names in the order they choose their seats: lowest, highest, then the rest from the top down.
 
@@ -654,5 +656,125 @@ def seat_order(statuses: Sequence[PlayerStatus]) -> list[str]:
     top = ranked[-1]
     highest = next(s for s in ranked[1:] if compare_precedence(s, top) == 0)
     rest = [s for s in ranked[1:] if s is not highest]
-    rest = sorted(rest, key=cmp_to_key(lambda a, b: -compare_precedence(a, b)))
+    rest = sorted(rest, key=cmp_to_key(_higher_first))
     return [lowest.name, highest.name, *(s.name for s in rest)]
+
+
+# -- the records' view of this ladder (kikimimi.games.ladder.Ladder) ---------------------------------
+# The records keep a result's place, win, score and details; the Trident's crash is the detail
+# `"crashed": true` on the seat that crashed, its points left in hand the score, its pieces left the
+# detail `pieces`. Everything the records need to know of that is said here.
+
+CRASHED = "crashed"  # the result detail of the seat that crashed
+
+
+def _crashed(details: Mapping[str, Any]) -> bool:
+    return details.get(CRASHED) is True
+
+
+class TridentLadder:
+    """The Trident's ladder as the records ask for it (`kikimimi.games.ladder.Ladder`)."""
+
+    title_forms: tuple[str, ...] = TITLE_FORMS
+    meeting_setup: Mapping[str, Any] = MEETING_SETUP
+    result_marks: Mapping[str, str] = {"!": CRASHED}  # `Cid!`: Cid crashed
+    result_fields: Mapping[str, type] = {CRASHED: bool, "pieces": int}
+    score_name = "points"  # a sheet may give the score as the points left in hand
+    standing_columns: tuple[str, ...] = ("points", "crashes")
+
+    def seat_details(self, outcome: Any, seats: Sequence[int]) -> dict[int, dict[str, Any]]:
+        """The engine's outcome names the seat that crashed (`details["crashed"]`, None for none); the
+        records keep it on that seat's result. ValueError for a seat that did not play."""
+        crashed = outcome.details.get(CRASHED)
+        if crashed is None or isinstance(crashed, Mapping):  # none, or already per seat (a typed result)
+            return {}
+        if crashed not in seats:
+            raise ValueError(f"outcome says seat {crashed} crashed, but seats are {sorted(seats)}")
+        return {crashed: {CRASHED: True}}
+
+    def result_problems(self, results: Sequence[Any]) -> list[str]:
+        """At most one crash, and that one last and no winner."""
+        crashed = [r for r in results if _crashed(r.details)]
+        if len(crashed) > 1:
+            return [f"only one player can crash in a game, got {[r.player for r in crashed]}"]
+        problems = []
+        if crashed and crashed[0].place != len(results):
+            problems.append(f"{crashed[0].player} crashed but has place {crashed[0].place}; a crash is last place")
+        if crashed and crashed[0].won:
+            problems.append(f"{crashed[0].player} crashed and cannot also win")
+        return problems
+
+    def first_wins(self, details: Sequence[Mapping[str, Any]]) -> bool:
+        """A sheet naming no winner: the 1st place went out and won, unless someone crashed (then the
+        game ended with no one out, as the engine's outcome says)."""
+        return not any(_crashed(d) for d in details)
+
+    def result(self, place: int, won: bool, score: int | None, details: Mapping[str, Any]) -> GameResult:
+        return GameResult(place, _crashed(details))
+
+    def pack(self, result: GameResult) -> str:
+        return pack_game(result.place, result.crashed)
+
+    def unpack(self, code: str) -> GameResult:
+        return unpack_game(code)
+
+    def meeting_result(self, meeting_id: int, kind: str, games: tuple[GameResult, ...], order: tuple[Any, ...],
+                       won_contest: bool) -> MeetingResult:
+        return MeetingResult(meeting_id, kind, games, order, won_contest)
+
+    def replay(self, history: Iterable[MeetingResult], *, name: str = "", title_form: str = "") -> Replay:
+        return replay(history, name=name, title_form=title_form or TITLE_FORMS[0])
+
+    def packed_status(self, meetings: Iterable[PackedMeeting], *, name: str = "", title_form: str = "") -> PlayerStatus:
+        return packed_status(meetings, name=name, title_form=title_form or TITLE_FORMS[0])
+
+    def seat_order(self, statuses: Sequence[PlayerStatus]) -> list[str]:
+        return seat_order(statuses)
+
+    def meeting_win(self, place: int, won: bool) -> bool:
+        return meeting_win(place, won)
+
+    def standing_key(self, standing: Any) -> tuple[int, int, int]:
+        """A meeting's standings: most wins, then fewest points left in hand, then fewest crashes."""
+        return (-standing.wins, standing.score, standing.counts.get(CRASHED, 0))
+
+    def standing_figures(self, standing: Any) -> dict[str, int]:
+        """Crashes, points left in hand (the score) and pieces left, as the standings show them."""
+        return {"crashes": standing.counts.get(CRASHED, 0), "points": standing.score, "score": standing.score,
+                "pieces": standing.counts.get("pieces", 0)}
+
+    def standing_notes(self, standing: Any) -> list[str]:
+        crashes = standing.counts.get(CRASHED, 0)
+        return [counted(crashes, "crash", "crashes")] if crashes else []
+
+    def status_figures(self, status: PlayerStatus) -> dict[str, int]:
+        return {"wins": status.wins, "streaks": status.streaks, "crashes": status.crashes, "games": status.games,
+                "meetings": status.meetings}
+
+    def status_lines(self, status: PlayerStatus) -> list[str]:
+        s = status
+        by_rank = ", ".join(f"{n} as {r.title(s.title_form)}" for r, n in sorted(s.streaks_by_rank.items()))
+        lines = [
+            f"{s.name}: {s.title}",
+            f"  wins {s.wins} (1st places {s.first_places}), streaks {s.streaks}, crashes {s.crashes}",
+            f"  streaks by rank: {by_rank or 'none'}; in a row now: {counted(s.run, 'win')}, "
+            f"{counted(s.crash_run, 'crash', 'crashes')}",
+            f"  {counted(s.games, 'game')} in {counted(s.meetings, 'meeting')}; contests won {s.contests_won}; "
+            f"demotions {s.demotions}",
+        ]
+        nxt = s.next_rank()
+        if nxt:
+            rank, need = nxt
+            parts = [counted(need.wins, "win")]
+            if need.streaks_at is not None:
+                parts.append(f"{need.streaks} streaks as {need.streaks_at.title()}")
+            if need.peerage:
+                parts.append("a peerage")
+            lines.append(f"  next: {rank.title(s.title_form)} at {' and '.join(parts)}")
+        return lines
+
+    def __repr__(self) -> str:
+        return "<the Trident's ladder>"
+
+
+LADDER: Ladder[GameResult, MeetingResult, PlayerStatus] = TridentLadder()  # the type checker holds it to the protocol

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from kikimimi.games.trident.state import DEAL, OVER, SEATS, TridentState
@@ -11,12 +12,14 @@ def _result(state: TridentState) -> dict[str, Any] | None:
     r = state.result
     if r is None:
         return None
+    pieces = r.details["pieces"]
+    assert isinstance(pieces, Mapping)
     return {
         "winner": r.winner,
-        "crashed": r.crashed,
+        "crashed": r.details.get("crashed"),
         "ranking": list(r.ranking),
-        "pieces": {str(seat): r.pieces[seat] for seat in SEATS},
-        "points": {str(seat): r.points[seat] for seat in SEATS},
+        "pieces": {str(seat): pieces[seat] for seat in SEATS},
+        "points": {str(seat): r.scores[seat] for seat in SEATS},
         "reason": r.reason,
     }
 

@@ -61,8 +61,9 @@ def play_game(seed: int, rates: BotRates | None = None, first: int = 1, rules: s
             result = effects[-1].outcome
             if result.winner is not None:
                 totals.wins[result.winner] += 1
-            if result.crashed is not None:
-                totals.crashes[result.crashed] += 1
+            crashed = result.details.get("crashed")
+            if isinstance(crashed, int):
+                totals.crashes[crashed] += 1
             totals.ended_by[result.reason] += 1
     totals.games += 1
     totals.events += events
