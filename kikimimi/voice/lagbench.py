@@ -42,6 +42,7 @@ class Said:
     full: str  # pack entry of the full phrase
     short: str | None  # pack entry of its short form, if it has one
     group: str | None  # supersession group
+    drops: tuple[str, ...] = ()  # the groups whose waiting phrases it drops (`Catalog.drops`)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -90,7 +91,7 @@ def play_games(game_id: str, games: int, seed: int, lang: str, lines: dict[str, 
                     if short is not None and short_id is not None:
                         lines[short_id] = short
                     said.append(Said(taps, game_no, effect.to, effect.key, full_id, short_id,
-                                     words.group(effect.key)))
+                                     words.group(effect.key), words.drops(effect.key)))
             if effects and isinstance(effects[-1], GameOver):
                 break
         taps += 100_000  # the next game starts once the table is quiet: each game's lags are its own
@@ -146,8 +147,8 @@ def simulate(said: list[Said], tap: float, seconds: dict[str, float], keep_curre
                 continue
             index = arrivals.popleft()
             item = said[index]
-            if keep_current and output == SPEAKER and item.group:
-                kept = not_superseded(waiting, item.group, lambda i: said[i].group)
+            if keep_current and output == SPEAKER and item.drops:
+                kept = not_superseded(waiting, item.drops, lambda i: said[i].group)
                 counts["superseded"] += len(waiting) - len(kept)
                 waiting = deque(kept)
             waiting.append(index)

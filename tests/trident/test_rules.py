@@ -56,7 +56,7 @@ def test_spoken_where_field_play_reveals_unknown_on_the_speaker():
     t = Table()
     t.start(hands_with(s1=["unknown-change-spade", "heart-1", "heart-2", "spade-1", "clover-1"]))
     t.field_tap("unknown-change-spade")
-    assert t.said("speaker")[:3] == ["play.by", "piece.unknown-change-spade", "effect.required"]
+    assert t.says()[:1] == [Say("speaker", "play.next", {"piece": "unknown-change-spade", "seat": 2})]
     assert t.state.required == "spade"
 
 
@@ -130,7 +130,7 @@ def test_turn_basic_of_the_required_kind_is_legal_and_the_turn_passes(table):
     table.start()  # heart
     table.field_tap("heart-1")
     assert table.state.turn == 2 and "heart-1" in table.state.field and "heart-1" not in table.state.hand(1)
-    assert table.said() == ["play.by", "piece.heart", "turn.next"]
+    assert table.says() == [Say("speaker", "play.next", {"piece": "heart", "seat": 2})]  # one phrase a play
 
 
 def test_turn_basic_of_another_kind_is_a_wrong_play(table):
@@ -200,7 +200,7 @@ def test_turn_draw_then_pass(table):
     table.hand_tap(1, "spade-7")
     table.hand_tap(1, "ctl-pass")
     assert table.state.turn == 2 and "spade-7" in table.state.hand(1)
-    assert table.said() == ["pass.done", "turn.next"]
+    assert table.says() == [Say("speaker", "pass.next", {"seat": 2, "suit": "heart"})]
 
 
 def test_turn_pass_without_a_draw_is_refused_privately(table):

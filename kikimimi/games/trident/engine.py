@@ -28,7 +28,7 @@ from kikimimi.games.base import (
     SetupError,
     hand,
 )
-from kikimimi.games.trident.phrases import PIECE_HIDDEN, piece_key
+from kikimimi.games.trident.phrases import PASS_NEXT, PIECE_HIDDEN, PLAY_NEXT, piece_key
 from kikimimi.games.trident.pieces import (
     ANSWERS_MASK,
     BIT,
@@ -67,7 +67,7 @@ RULES = ("standard", "competition")
 READERS = (FIELD, *(hand(seat) for seat in SEATS))
 _OUTPUT_OF = {FIELD: SPEAKER, **{hand(seat): hand(seat) for seat in SEATS}}
 _SEAT_OF = {hand(seat): seat for seat in SEATS}
-_HAND_OUT = (None, *(hand(seat) for seat in SEATS))  # seat -> its earphone, without formatting per event
+_HAND_OUT: tuple[str, ...] = ("", *(hand(seat) for seat in SEATS))  # seat -> its earphone, formatted once
 PENALTY_DRAWS = 2
 
 
@@ -83,7 +83,12 @@ def name_key(piece: Piece, private: bool) -> str:
 # and the engine's speed target (thousands of games a second) counts every allocation.
 _NAME_SAY = {(out, piece.id): Say(out, name_key(piece, out != SPEAKER)) for out in _OUTPUT_OF.values()
              for piece in PIECES.values()}
-_PLAY_BY = {seat: Say(SPEAKER, "play.by", {"seat": seat}) for seat in SEATS}
+# A play whose piece names the required kind (a basic piece, a change, an Unknown change) and leaves no draw
+# pending is said in one phrase with the seat to move: "heart, seat 2" (the players' own shorthand).
+_PLAY_NEXT = {(piece.kind, seat): Say(SPEAKER, PLAY_NEXT, {"piece": piece.kind, "seat": seat})
+              for piece in PIECES.values() if piece.suit is not None for seat in SEATS}
+_PASS_NEXT = {(seat, suit): Say(SPEAKER, PASS_NEXT, {"seat": seat, "suit": suit}) for seat in SEATS
+              for suit in SUITS}
 _TURN_NEXT = {(seat, suit): Say(SPEAKER, "turn.next", {"seat": seat, "suit": suit}) for seat in SEATS
               for suit in SUITS}
 _REQUIRED = {suit: Say(SPEAKER, "effect.required", {"suit": suit}) for suit in SUITS}
@@ -253,14 +258,14 @@ def start_piece(s: TridentState, piece: Piece, fx: list[Effect] | None = None) -
     """The start (and the "everyone forgot" restart): basket pieces until a basic or change piece."""
     s.add_to_field(piece.id)
     bit = BIT[piece.id]
-    if fx is not None:
-        fx.append(_NAME_SAY[SPEAKER, piece.id])
     if STARTS_MASK & bit:
         s.required = piece.suit
         s.phase = TURN
         if fx is not None:
-            fx.append(_turn_phrase(s))
+            assert s.turn is not None  # the first player, or the seat whose turn stays after "everyone forgot"
+            fx.append(_PLAY_NEXT[piece.kind, s.turn])
     elif fx is not None:
+        fx.append(_NAME_SAY[SPEAKER, piece.id])
         fx.append(Say(SPEAKER, "start.redo", {"seat": s.turn}))
 
 
@@ -278,6 +283,7 @@ def _turn_play(s: TridentState, piece: Piece, owner: int | str, fx: list[Effect]
         s.drew_bit = bit
         owner = mover
     if owner != mover:
+        assert isinstance(owner, int)  # the caller sends field and basket pieces elsewhere
         _wrong_play(s, owner, fx)  # out of turn: the owner's wrong play
     elif not legal_mask(s, mover) & bit:
         _wrong_play(s, mover, fx)
@@ -293,16 +299,15 @@ def play(s: TridentState, seat: int, piece: Piece, fx: list[Effect] | None = Non
     s.field_mask |= bit  # s.add_to_field, inline: the hot path of every look-ahead game
     s.field_order = (s.field_order, piece.id)
     s.drew_bit = 0
-    if fx is not None:
-        fx.append(_PLAY_BY[seat])
-        fx.append(_NAME_SAY[SPEAKER, piece.id])
     if piece.is_basic and held:
         s.turn = seat % 3 + 1  # _next_turn, inline
         s.phase = TURN
         if fx is not None:
-            fx.append(_turn_phrase(s))
+            fx.append(_PLAY_NEXT[piece.kind, s.turn])  # a legal basic piece is of the required kind
         return
     if not held:
+        if fx is not None:
+            fx.append(_NAME_SAY[SPEAKER, piece.id])
         if s.declared_mask & (1 << (seat - 1)):
             _end(s, fx, winner=seat, reason="out")
         else:
@@ -310,22 +315,30 @@ def play(s: TridentState, seat: int, piece: Piece, fx: list[Effect] | None = Non
             s.penalties += ((seat, "no_declaration"),)
             if fx is not None:
                 fx.append(Say(SPEAKER, "penalty.no_declaration", {"seat": seat}))
-            _owe(s, seat, PENALTY_DRAWS, RESUME_NEXT, fx)
+            _owe(s, seat, PENALTY_DRAWS, RESUME_NEXT, fx, said=True)
         return
     if piece.suit is not None:
         s.required = piece.suit
-        if fx is not None:
-            fx.append(_REQUIRED[piece.suit])
     if piece.turn:
         _turn_around(s, piece.turn)
-        if fx is not None:
-            fx.append(Say(SPEAKER, "effect.turn_right" if piece.turn > 0 else "effect.turn_left"))
     s.pending += piece.draw  # an answer to an attack passes the total on, plus its own draw
     if piece.kind == _CHANGE_DRAW4:
         s.phase = CHOOSE_SUIT
         if fx is not None:
+            fx.append(_NAME_SAY[SPEAKER, piece.id])
             fx.append(Say(SPEAKER, "choose_suit.ask", {"seat": seat}))
         return
+    if fx is not None and piece.suit is not None and not s.pending:
+        _next_turn(s, None)
+        assert s.turn is not None
+        fx.append(_PLAY_NEXT[piece.kind, s.turn])  # a change: its name says the new kind
+        return
+    if fx is not None:
+        fx.append(_NAME_SAY[SPEAKER, piece.id])
+        if piece.suit is not None:
+            fx.append(_REQUIRED[piece.suit])  # an Unknown change passing an attack on: the kind is news
+        if piece.turn:
+            fx.append(Say(SPEAKER, "effect.turn_right" if piece.turn > 0 else "effect.turn_left"))
     _next_turn(s, fx)
 
 
@@ -353,6 +366,7 @@ def _next_turn(s: TridentState, fx: list[Effect] | None) -> None:
 def _turn_phrase(s: TridentState) -> Say:
     if s.pending:
         return Say(SPEAKER, "turn.attacked", {"seat": s.turn, "count": s.pending})
+    assert s.turn is not None and s.required is not None  # in a turn, after the start
     return _TURN_NEXT[s.turn, s.required]
 
 
@@ -367,8 +381,9 @@ def _take(s: TridentState, seat: int, piece: Piece, fx: list[Effect] | None) -> 
         fx.append(_NAME_SAY[_HAND_OUT[seat], piece.id])
 
 
-def _owe(s: TridentState, seat: int, count: int, resume: str, fx: list[Effect] | None) -> None:
-    """The seat must draw `count`: drawing blocks the game, or a crash if the basket is short."""
+def _owe(s: TridentState, seat: int, count: int, resume: str, fx: list[Effect] | None, said: bool = False) -> None:
+    """The seat must draw `count`: drawing blocks the game, or a crash if the basket is short. `said`: the
+    phrase before (a penalty's) already tells the seat to draw them, so "seat N draws 2" is not repeated."""
     if s.basket_count < count:
         _end(s, fx, crashed=seat, reason="crash")
         return
@@ -376,7 +391,7 @@ def _owe(s: TridentState, seat: int, count: int, resume: str, fx: list[Effect] |
     s.drawer = seat
     s.owed = count
     s.resume = resume
-    if fx is not None:
+    if fx is not None and not said:
         fx.append(Say(SPEAKER, "draw.owed", {"seat": seat, "count": count}))
 
 
@@ -414,7 +429,7 @@ def _wrong_play(s: TridentState, seat: int, fx: list[Effect]) -> None:
     s.penalties += ((seat, "wrong_play"),)
     s.set_declared(seat, False)
     fx.append(Say(SPEAKER, "penalty.wrong_play", {"seat": seat}))
-    _owe(s, seat, PENALTY_DRAWS, RESUME_SAME, fx)
+    _owe(s, seat, PENALTY_DRAWS, RESUME_SAME, fx, said=True)
 
 
 # -- control tags --------------------------------------------------------------------------------
@@ -476,9 +491,10 @@ def pass_turn(s: TridentState, seat: int, fx: list[Effect] | None = None) -> boo
     if s.pending:
         accept_attack(s, seat, fx, first_draw=None)
     elif s.drew_bit:
-        if fx is not None:
-            fx.append(Say(SPEAKER, "pass.done", {"seat": seat}))
-        _next_turn(s, fx)
+        _next_turn(s, None)
+        if fx is not None:  # one phrase: "pass; seat 3, spade" (only the seat to move may pass)
+            assert s.turn is not None and s.required is not None
+            fx.append(_PASS_NEXT[s.turn, s.required])
     elif s.basket_count == 0:
         _end(s, fx, crashed=seat, reason="crash")  # cannot draw: a crash
     else:
@@ -555,7 +571,7 @@ def _referee(s: TridentState, event: Referee, fx: list[Effect]) -> None:
         s.penalties += ((seat, str(reason)),)
         s.set_declared(seat, False)
         fx.append(Say(SPEAKER, "penalty.wrong_play", {"seat": seat}))
-        _owe(s, seat, PENALTY_DRAWS, RESUME_SAME, fx)
+        _owe(s, seat, PENALTY_DRAWS, RESUME_SAME, fx, said=True)
     elif action == "move":
         _referee_move(s, params, fx)
     elif action == "end":

@@ -14,6 +14,11 @@ def piece_key(kind: str) -> str:
 
 
 PIECE_HIDDEN = "piece.unknown"  # an Unknown piece on a hand reader: its effect stays hidden
+# One phrase per ordinary play, so the speaker keeps up with a tap every second or two: the piece (its name
+# says the required kind: a basic piece, a change, an Unknown change) and the seat to move; a pass and the
+# seat to move with the kind.
+PLAY_NEXT = "play.next"
+PASS_NEXT = "pass.next"
 
 PHRASES: dict[str, tuple[str, ...]] = {
     **{piece_key(kind): () for kind in KINDS},
@@ -34,7 +39,7 @@ PHRASES: dict[str, tuple[str, ...]] = {
     "control.not_now": (),
     "control.on_hand_reader": (),
     # play
-    "play.by": ("seat",),
+    PLAY_NEXT: ("piece", "seat"),
     "effect.required": ("suit",),
     "effect.turn_right": (),
     "effect.turn_left": (),
@@ -42,7 +47,7 @@ PHRASES: dict[str, tuple[str, ...]] = {
     "turn.attacked": ("seat", "count"),
     "choose_suit.ask": ("seat",),
     "choose_suit.wait": ("seat",),
-    "pass.done": ("seat",),
+    PASS_NEXT: ("seat", "suit"),
     "pass.draw_first": (),
     "pass.not_your_turn": (),
     "draw.second": (),
@@ -69,7 +74,7 @@ PHRASES: dict[str, tuple[str, ...]] = {
 }
 
 
-def tag_phrase(tag_id: str, role: str) -> tuple[str, dict]:
+def tag_phrase(tag_id: str, role: str) -> tuple[str, dict[str, str]]:
     """How bring-up names one of the Trident's tags on a reader (an Unknown is only "Unknown" on a hand
     reader: its effect is a secret until played)."""
     from kikimimi.games.base import seat_of
