@@ -76,10 +76,11 @@ def test_judging_examples():
 def test_a_judged_call_is_said_and_recorded():
     t = Table().start("031", "031")
     t.call("930")
-    assert t.said("call.judged", "speaker", call="930", eat=1, bite=1)
+    assert t.said("call.judged", "speaker", eat=1, bite=1)
+    assert t.said("call.digit", "speaker", digit=0)  # the call itself: each digit echoed at its tap
     assert t.said("turn.next", seat=2)
     t.call("071")
-    assert t.said("call.judged", call="071", eat=2, bite=0)
+    assert t.said("call.judged", eat=2, bite=0)
     assert t.report["calls"] == [{"seat": 1, "call": "930", "eat": 1, "bite": 1},
                                  {"seat": 2, "call": "071", "eat": 2, "bite": 0}]
     assert t.report["numbers"] == {"1": "031", "2": "031"}

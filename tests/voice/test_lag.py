@@ -247,3 +247,23 @@ def test_an_earphone_behind_speaks_faster_and_drops_nothing(rig) -> None:
         voice.say(Say(hand(1), "t.other", {}))
     assert len(_said(voice, sinks, lines, hand(1))) == 4
     assert [round(s, 2) for s in sinks[hand(1)].seconds] == [1.0, round(1 / FAST_SPEED, 2), 1.0, 1.0]
+
+
+def test_the_lag_bench_plays_the_speakers_rules_out_in_simulated_time() -> None:
+    from kikimimi.voice.lagbench import Said, simulate
+
+    said = [Said(1, 0, SPEAKER, "t.other", "long", None, None),  # 3 s: the next tap's phrases wait
+            Said(1, 0, hand(1), "t.turn", "turn", None, "turn"),  # private: never dropped
+            Said(2, 0, SPEAKER, "t.turn", "turn", None, "turn", ("turn",)),
+            Said(2, 0, SPEAKER, "t.play", "play", None, None),
+            Said(3, 0, SPEAKER, "t.digit", "digit", None, None, ("turn",)),  # seat 2's turn is stale now
+            Said(3, 0, hand(1), "t.digit", "digit", None, None, ("turn",))]
+    seconds = {"long": 3.0, "turn": 1.0, "play": 0.5, "digit": 0.3}
+    before = simulate(said, 1.0, seconds, keep_current=False)
+    after = simulate(said, 1.0, seconds, keep_current=True)
+    assert (before["superseded"], after["superseded"]) == (0, 1)
+    assert before["speaker"]["count"] == 4 and after["speaker"]["count"] == 3
+    assert after["speaker"]["max_s"] < before["speaker"]["max_s"]
+    # A tap's answer is when its first phrase starts: tap 2's second phrase waits for its first, not for the table.
+    assert before["speaker_answer"]["count"] == 3 and before["speaker_answer"]["max_s"] < before["speaker"]["max_s"]
+    assert before["private_intact"] and after["private_intact"] and after["earphones"]["count"] == 2

@@ -200,11 +200,13 @@ def _set_tap(s: NumeronState, seat: int, tag: tuple[str, Any, int], fx: list[Eff
         return s
     s = s.with_seat("numbers", seat, entry).with_seat("entries", seat, "")
     fx.append(Say(out, "set.number_set", {"number": entry}))
-    fx.append(Say(SPEAKER, "set.ready", {"seat": seat}))
+    both = not s.practice and all(s.number(k) is not None for k in SEATS)
+    if not both:  # the second seat's "ready" is in "both numbers are set: seat N calls first"
+        fx.append(Say(SPEAKER, "set.ready", {"seat": seat}))
     if s.practice:
         fx.append(Say(SPEAKER, "practice.start"))
         return replace(s, phase=PLAY, turn=1, step=CALL, calls_left=1, entry_seat=None)
-    if all(s.number(k) is not None for k in SEATS):
+    if both:
         fx.append(Say(SPEAKER, "play.start", {"seat": s.first}))
         return replace(s, phase=PLAY, turn=s.first, step=CALL, calls_left=1, entry_seat=None)
     return s
@@ -256,7 +258,7 @@ def _call_digit(s: NumeronState, x: int, value: int, fx: list[Effect]) -> Numero
     if eat == s.digits:  # NUMERON: wins at once, no equalising turn
         fx.append(Say(SPEAKER, "call.numeron", {"call": call}))
         return _finish(s, x, "numeron", fx)
-    fx.append(Say(SPEAKER, "call.judged", {"call": call, "eat": eat, "bite": bite}))
+    fx.append(Say(SPEAKER, "call.judged", {"eat": eat, "bite": bite}))  # the digits were each just echoed
     if s.calls_left:
         fx.append(Say(SPEAKER, "call.again", {"seat": x}))
         return s

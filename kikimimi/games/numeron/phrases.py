@@ -28,7 +28,7 @@ PHRASES: dict[str, tuple[str, ...]] = {
     # calls
     "call.digit": ("digit",),
     "call.repeated": (),
-    "call.judged": ("call", "eat", "bite"),
+    "call.judged": ("eat", "bite"),  # not the call: each of its digits was just echoed (the log keeps it)
     "call.numeron": ("call",),
     "call.again": ("seat",),
     "call.cleared": ("seat",),
