@@ -145,8 +145,8 @@ def test_call_echo_repeat_and_clear():
 def test_numeron_wins_at_once_and_the_end_answers_game_over():
     t = Table().start("123", "456")
     t.call("456")
-    assert t.said("call.numeron", call="456") and t.said("game.won", seat=1)
-    assert t.said("game.number", seat=1, number="123") and t.said("game.number", seat=2, number="456")
+    assert t.said("call.numeron", call="456", seat=1)  # the winner, with the winning call
+    assert t.said("game.numbers", number1="123", number2="456")
     over = [e for e in t.effects if isinstance(e, GameOver)]
     assert over and over[0].outcome.winners == (1,) and over[0].outcome.scores == {1: 1, 2: 0}
     assert t.report["result"] == {"winner": 1, "calls": {"1": 1, "2": 0}}
@@ -449,7 +449,7 @@ def test_referee_end_and_unknown_actions():
     t.referee("end")
     over = [e for e in t.effects if isinstance(e, GameOver)]
     assert over and over[0].outcome.reason == "referee" and over[0].outcome.winners == ()
-    assert t.said("game.number", seat=1, number="123")
+    assert t.said("game.numbers", number1="123", number2="456")
     assert t.report["result"] == {"winner": None, "calls": {"1": 0, "2": 0}}
     t.referee("end")
     assert t.said("referee.refused")

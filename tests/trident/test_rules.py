@@ -9,6 +9,7 @@ from kikimimi.games.session import Session
 from kikimimi.games.trident.engine import Trident
 from kikimimi.games.trident.pieces import CONTROLS, PIECES, PieceClass
 from kikimimi.games.trident.state import IN_BASKET
+from kikimimi.voice.catalog import catalog
 
 
 def empty_basket_to(t: Table, left: int, seat: int = 3) -> None:
@@ -166,7 +167,8 @@ def test_turn_around_right_hands_go_to_the_left_neighbour():
     assert t.state.hand(2) == before[1] - {"unknown-turn-right"}
     assert t.state.hand(3) == before[2] and t.state.hand(1) == before[3]
     assert t.state.required == "heart" and t.state.turn == 2
-    assert "effect.turn_right" in t.said()
+    assert t.says() == [Say("speaker", "play.turned", {"turn": "unknown-turn-right", "seat": 2, "suit": "heart"})]
+    assert "left" in catalog("en", "trident").render("play.turned", t.says()[0].params).text  # what it does
 
 
 def test_turn_around_left_hands_go_to_the_right_neighbour():
@@ -276,7 +278,7 @@ def test_attacks_draw2_makes_a_pending_draw_for_the_next_seat():
     t.start(attack_hands())
     t.field_tap("draw2-1")
     assert t.state.turn == 2 and t.state.pending == 2
-    assert Say("speaker", "turn.attacked", {"seat": 2, "count": 2}) in t.says()
+    assert Say("speaker", "play.attacked", {"attack": "draw2", "seat": 2, "count": 2}) in t.says()  # one phrase
 
 
 def test_attacks_stack_and_pass_the_total_on():

@@ -256,7 +256,7 @@ def _call_digit(s: NumeronState, x: int, value: int, fx: list[Effect]) -> Numero
     eat, bite = judge(target, call)
     s = replace(s, call="", log=(*s.log, ("call", x, call, eat, bite)), calls_left=(s.calls_left or 1) - 1)
     if eat == s.digits:  # NUMERON: wins at once, no equalising turn
-        fx.append(Say(SPEAKER, "call.numeron", {"call": call}))
+        fx.append(Say(SPEAKER, "call.numeron", {"call": call, "seat": x}))  # "... NUMERON! Seat x wins."
         return _finish(s, x, "numeron", fx)
     fx.append(Say(SPEAKER, "call.judged", {"eat": eat, "bite": bite}))  # the digits were each just echoed
     if s.calls_left:
@@ -464,12 +464,14 @@ def _shuffle_digit(s: NumeronState, x: int, number: str, value: int, fx: list[Ef
 
 
 def _finish(s: NumeronState, winner: int | None, reason: str, fx: list[Effect]) -> NumeronState:
-    if winner is not None:
-        fx.append(Say(SPEAKER, "game.won", {"seat": winner}))
-    for seat in SEATS:  # both numbers are public at the end
-        number = s.number(seat)
-        if number is not None:
-            fx.append(Say(SPEAKER, "game.number", {"seat": seat, "number": number}))
+    """The end (the winner, if any, was said with the NUMERON call): both numbers are public, in one phrase."""
+    numbers = [s.number(seat) for seat in SEATS]
+    if all(numbers):
+        fx.append(Say(SPEAKER, "game.numbers", {"number1": numbers[0], "number2": numbers[1]}))
+    else:  # a number not set yet (an end in set), or practice: the table's number only
+        for seat, number in zip(SEATS, numbers, strict=True):
+            if number is not None:
+                fx.append(Say(SPEAKER, "game.number", {"seat": seat, "number": number}))
     solver = None
     if s.practice and s.number(2) is not None:
         solver = solver_calls(s.number(2) or "", s.digits)

@@ -91,7 +91,6 @@ _PASS_NEXT = {(seat, suit): Say(SPEAKER, PASS_NEXT, {"seat": seat, "suit": suit}
               for suit in SUITS}
 _TURN_NEXT = {(seat, suit): Say(SPEAKER, "turn.next", {"seat": seat, "suit": suit}) for seat in SEATS
               for suit in SUITS}
-_REQUIRED = {suit: Say(SPEAKER, "effect.required", {"suit": suit}) for suit in SUITS}
 _CHANGE_DRAW4 = "change-draw4"
 
 
@@ -306,16 +305,15 @@ def play(s: TridentState, seat: int, piece: Piece, fx: list[Effect] | None = Non
             fx.append(_PLAY_NEXT[piece.kind, s.turn])  # a legal basic piece is of the required kind
         return
     if not held:
+        if s.declared_mask & (1 << (seat - 1)):
+            _end(s, fx, winner=seat, reason="out", last=piece)  # "heart: seat 1 is out! 2nd ..., 3rd ..."
+            return
+        # The play stands; the seat owes 2 and the turn passes once they are drawn.
+        s.penalties += ((seat, "no_declaration"),)
         if fx is not None:
             fx.append(_NAME_SAY[SPEAKER, piece.id])
-        if s.declared_mask & (1 << (seat - 1)):
-            _end(s, fx, winner=seat, reason="out")
-        else:
-            # The play stands; the seat owes 2 and the turn passes once they are drawn.
-            s.penalties += ((seat, "no_declaration"),)
-            if fx is not None:
-                fx.append(Say(SPEAKER, "penalty.no_declaration", {"seat": seat}))
-            _owe(s, seat, PENALTY_DRAWS, RESUME_NEXT, fx, said=True)
+            fx.append(Say(SPEAKER, "penalty.no_declaration", {"seat": seat}))
+        _owe(s, seat, PENALTY_DRAWS, RESUME_NEXT, fx, said=True)
         return
     if piece.suit is not None:
         s.required = piece.suit
@@ -325,21 +323,23 @@ def play(s: TridentState, seat: int, piece: Piece, fx: list[Effect] | None = Non
     if piece.kind == _CHANGE_DRAW4:
         s.phase = CHOOSE_SUIT
         if fx is not None:
-            fx.append(_NAME_SAY[SPEAKER, piece.id])
-            fx.append(Say(SPEAKER, "choose_suit.ask", {"seat": seat}))
+            fx.append(Say(SPEAKER, "play.choose", {"seat": seat}))  # the piece, and "seat N, choose a suit"
         return
-    if fx is not None and piece.suit is not None and not s.pending:
-        _next_turn(s, None)
-        assert s.turn is not None
-        fx.append(_PLAY_NEXT[piece.kind, s.turn])  # a change: its name says the new kind
-        return
+    _next_turn(s, None)
     if fx is not None:
-        fx.append(_NAME_SAY[SPEAKER, piece.id])
-        if piece.suit is not None:
-            fx.append(_REQUIRED[piece.suit])  # an Unknown change passing an attack on: the kind is news
-        if piece.turn:
-            fx.append(Say(SPEAKER, "effect.turn_right" if piece.turn > 0 else "effect.turn_left"))
-    _next_turn(s, fx)
+        fx.append(_play_phrase(s, piece))
+
+
+def _play_phrase(s: TridentState, piece: Piece) -> Say:
+    """A non-basic play and its effect with the seat to move, in one phrase (the turn has passed)."""
+    if piece.turn:  # an Unknown turn-around: what it does is said with its name
+        if s.pending:
+            return Say(SPEAKER, "play.turned_attacked", {"turn": piece.kind, "seat": s.turn, "count": s.pending})
+        return Say(SPEAKER, "play.turned", {"turn": piece.kind, "seat": s.turn, "suit": s.required})
+    if s.pending:  # Draw 2, Draw 4, or an Unknown change passing an attack on: the piece names its effect
+        return Say(SPEAKER, "play.attacked", {"attack": piece.kind, "seat": s.turn, "count": s.pending})
+    assert s.turn is not None
+    return _PLAY_NEXT[piece.kind, s.turn]  # a change: its name says the new kind
 
 
 def _turn_around(s: TridentState, direction: int) -> None:
@@ -458,9 +458,9 @@ def _control(s: TridentState, seat: int | None, out: str, control: str, fx: list
 def choose_suit(s: TridentState, suit: str, fx: list[Effect] | None = None) -> None:
     """The Change Draw 4's player names the required kind; the turn passes."""
     s.required = suit
-    if fx is not None:
-        fx.append(_REQUIRED[suit])
-    _next_turn(s, fx)
+    _next_turn(s, None)
+    if fx is not None:  # one phrase: the kind, and the next seat under attack
+        fx.append(Say(SPEAKER, "choose_suit.done", {"suit": suit, "seat": s.turn, "count": s.pending}))
 
 
 def declare(s: TridentState, seat: int, fx: list[Effect] | None = None) -> bool:
@@ -521,7 +521,8 @@ def ranking(s: TridentState, winner: int | None = None, crashed: int | None = No
 
 
 def _end(s: TridentState, fx: list[Effect] | None, winner: int | None = None, crashed: int | None = None,
-         reason: str = "") -> None:
+         reason: str = "", last: Piece | None = None) -> None:
+    """The game is over; `last`: the winner's last piece (a basic one), said with the ranking in one phrase."""
     order = ranking(s, winner, crashed)
     s.result = Outcome(
         ranking=order,
@@ -537,13 +538,14 @@ def _end(s: TridentState, fx: list[Effect] | None, winner: int | None = None, cr
     s.pending = 0
     if fx is None:
         return
-    if winner is not None:
-        fx.append(Say(SPEAKER, "game.out", {"seat": winner}))
-    elif crashed is not None:
-        fx.append(Say(SPEAKER, "game.crash", {"seat": crashed}))
+    places = dict(zip(("first", "second", "third"), order, strict=True))
+    if winner is not None and last is not None:  # the last piece, the winner and the ranking, in one phrase
+        fx.append(Say(SPEAKER, "game.out", {"suit": last.suit, **places}))
+    elif crashed is not None:  # the crash with the ranking, in one phrase (the crashed seat is last)
+        fx.append(Say(SPEAKER, "game.crash", places))
     else:
         fx.append(Say(SPEAKER, "game.ended"))
-    fx.append(Say(SPEAKER, "game.ranking", dict(zip(("first", "second", "third"), order, strict=True))))
+        fx.append(Say(SPEAKER, "game.ranking", places))
     fx.append(GameOver(s.result))
 
 
