@@ -478,6 +478,7 @@ def test_the_privacy_check_catches_a_number_or_digit_out_of_place():
     s = t.state
     tap = Scan("hand:1", "digit-9-1")
     assert privacy_leaks(s, tap, [Say("speaker", "repeat.number", {"number": "123"})], s)
+    assert privacy_leaks(s, tap, [Say("speaker", "game.numbers", {"number1": "123", "number2": "456"})], s)
     assert privacy_leaks(s, tap, [Say("hand:2", "hear.digit", {"digit": 9})], s)
     assert privacy_leaks(s, tap, [Say("hand:1", "repeat.number", {"number": "456"})], s)
     assert privacy_leaks(s, tap, [Say("hand:1", "hear.place", {"pos": "ones", "digit": 6})], s)

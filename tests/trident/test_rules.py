@@ -61,6 +61,18 @@ def test_spoken_where_field_play_reveals_unknown_on_the_speaker():
     assert t.state.required == "spade"
 
 
+def test_the_privacy_check_catches_a_play_phrase_for_a_hand_tap():
+    from kikimimi.games.base import Scan
+    from kikimimi.games.trident.invariants import check_privacy
+
+    hand_tap = Scan("hand:1", "heart-1")
+    for say in (Say("speaker", "play.next", {"piece": "heart", "seat": 2}),
+                Say("speaker", "play.attacked", {"attack": "draw2", "seat": 2, "count": 2}),
+                Say("speaker", "play.turned", {"turn": "unknown-turn-right", "seat": 2, "suit": "heart"})):
+        assert check_privacy(hand_tap, [say]), say  # a piece named on the speaker for a hand tap
+        assert not check_privacy(Scan("field", "heart-1"), [say])
+
+
 def test_spoken_where_unknown_tag_answers_on_that_readers_output(table):
     effects = table.hand_tap(2, None)  # type: ignore[arg-type]
     assert [e for e in effects if isinstance(e, Say)] == [Say("hand:2", "tap.unknown_tag")]
