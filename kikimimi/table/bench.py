@@ -1,7 +1,7 @@
 """Table latency: a tap on a simulated reader to the answer's first audio frame; and start to ready.
 
 Timed: taps of pieces in hand (their names, pre-rendered: pack hits); field plays in a game the bots play
-on (their first line on the speaker, "play.by", has a parameter and is spoken by live speech: every other
+on (their first line on the speaker, "play.next", has parameters and is spoken by live speech: every other
 play with the live-speech cache emptied, as the first time a line is said); and start to ready from the
 process's start (Python and kikimimi's imports included), with the CPU time it took.
 

@@ -19,6 +19,8 @@ looked up in `common` plus that game's file only, so two games may use the same 
     short_kana = "{seat}ばん"            # its reading (Japanese: required with `short`)
     supersedes = "turn"                 # optional: a newer phrase of group "turn" replaces this one while
                                         # it still waits on the speaker (never a private one, never one playing)
+    outdates = ["turn"]                 # optional: groups whose waiting speaker phrases this one also drops,
+                                        # without joining them ("1." of a new call makes "seat 2 to call" stale)
     [readings]                          # optional (Japanese): words Open JTalk misreads in the display text,
     "の位" = "のくらい"                  # and what it is given instead (`kikimimi voices check` finds them)
 
@@ -103,6 +105,7 @@ class Phrase:
     short: str | None = None  # a shorter text with the same parameters, said when the output is behind
     short_kana: str | None = None
     supersedes: str | None = None  # its supersession group: a newer one of the group drops a queued one
+    outdates: tuple[str, ...] = ()  # other groups whose queued phrases this one drops (it joins none of them)
 
 
 def phrase_params(template: str) -> tuple[str, ...]:
@@ -181,7 +184,13 @@ class Catalog:
                     raise CatalogError(f"{path}: phrase {key!r} uses unknown parameter(s) {unknown}; "
                                        f"known: {sorted(param_types)} (a game adds its own under [params])")
                 short, short_kana, group = _extras(path, key, entry, lang, params)
-                phrases[key] = Phrase(key, text, kana, params, str(path), short, short_kana, group)
+                outdates = _outdates(path, key, entry)
+                phrases[key] = Phrase(key, text, kana, params, str(path), short, short_kana, group, outdates)
+        groups = {phrase.supersedes for phrase in phrases.values()}
+        for phrase in phrases.values():
+            if unknown_groups := [g for g in phrase.outdates if g not in groups]:
+                raise CatalogError(f"{phrase.source}: phrase {phrase.key!r} outdates {unknown_groups}, a group no "
+                                   f"phrase joins (groups: {sorted(g for g in groups if g)})")
         return cls(lang, phrases, values, namespace, param_types, ranges, readings)
 
     def entry_key(self, key: str) -> str:
@@ -240,6 +249,15 @@ class Catalog:
         """The phrase's supersession group (None: a newer phrase never replaces it)."""
         phrase = self.phrases.get(key)
         return None if phrase is None else phrase.supersedes
+
+    def drops(self, key: str) -> tuple[str, ...]:
+        """The groups whose waiting speaker phrases a new phrase of `key` drops: its own group (`supersedes`)
+        and the groups it `outdates`. Empty: it drops nothing."""
+        phrase = self.phrases.get(key)
+        if phrase is None:
+            return ()
+        own = (phrase.supersedes,) if phrase.supersedes else ()
+        return tuple(dict.fromkeys((*own, *phrase.outdates)))
 
     def _value(self, name: str, value: Any, reading: bool) -> str:
         vtype = self.param_types.get(name, "")
@@ -320,6 +338,16 @@ def _extras(path: Path, key: str, entry: Any, lang: str,
     if group is not None and (not isinstance(group, str) or not group.strip()):
         raise CatalogError(f"{where}: `supersedes` must name a group, e.g. supersedes = \"turn\"")
     return short, short_kana, group
+
+
+def _outdates(path: Path, key: str, entry: Any) -> tuple[str, ...]:
+    """A phrase's optional `outdates` list of group names, checked."""
+    groups = entry.get("outdates", []) if isinstance(entry, dict) else []
+    if isinstance(groups, str):
+        groups = [groups]
+    if not isinstance(groups, list) or not all(isinstance(g, str) and g.strip() for g in groups):
+        raise CatalogError(f"{path}: phrase {key!r}: `outdates` must list group names, e.g. outdates = [\"turn\"]")
+    return tuple(groups)
 
 
 def _param_types(path: Path, table: Any) -> dict[str, str]:

@@ -9,9 +9,11 @@ thread scheduling enters the figures, neither as noise nor multiplied; the real 
 (a few ms, `kikimimi bench voice`).
 
 Lag = when a phrase starts being heard - when the game said it, per output kind (speaker, earphones),
-p50/p95/max, before (every phrase said in full, in order) and after (stale public phrases superseded, a
-phrase's short form and FAST_SPEED times faster speech when its output is behind). Earphone phrases are
-never dropped nor reordered: the bench counts what each output said in each case and checks it.
+p50/p95/max; and the speaker's answer lag: a tap to the start of the first of its phrases heard (the
+phrases of one tap follow each other at once, so a later one's lag is the length of those before it).
+Each before (every phrase said in full, in order) and after (stale public phrases superseded, a phrase's
+short form and FAST_SPEED times faster speech when its output is behind). Earphone phrases are never
+dropped nor reordered: the bench counts what each output said in each case and checks it.
 """
 
 from __future__ import annotations
@@ -42,6 +44,7 @@ class Said:
     full: str  # pack entry of the full phrase
     short: str | None  # pack entry of its short form, if it has one
     group: str | None  # supersession group
+    drops: tuple[str, ...] = ()  # the groups whose waiting phrases it drops (`Catalog.drops`)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -90,7 +93,7 @@ def play_games(game_id: str, games: int, seed: int, lang: str, lines: dict[str, 
                     if short is not None and short_id is not None:
                         lines[short_id] = short
                     said.append(Said(taps, game_no, effect.to, effect.key, full_id, short_id,
-                                     words.group(effect.key)))
+                                     words.group(effect.key), words.drops(effect.key)))
             if effects and isinstance(effects[-1], GameOver):
                 break
         taps += 100_000  # the next game starts once the table is quiet: each game's lags are its own
@@ -120,6 +123,7 @@ def simulate(said: list[Said], tap: float, seconds: dict[str, float], keep_curre
     from kikimimi.voice.sinks import GAP_SECONDS
 
     lags: dict[str, list[float]] = {"speaker": [], "earphones": []}
+    answers: dict[tuple[int, float], float] = {}  # (game, tap) -> lag of the first of its speaker phrases heard
     spoken: dict[str, list[int]] = {}  # output -> indexes of `said`, in the order heard
     counts = {"superseded": 0, "short": 0, "faster": 0}
     by_output: dict[str, list[int]] = {}
@@ -142,12 +146,14 @@ def simulate(said: list[Said], tap: float, seconds: dict[str, float], keep_curre
                 counts["short"] += short
                 counts["faster"] += behind
                 lags["speaker" if output == SPEAKER else "earphones"].append(start - item.at * tap)
+                if output == SPEAKER:
+                    answers.setdefault((item.game, item.at), start - item.at * tap)
                 heard.append(index)
                 continue
             index = arrivals.popleft()
             item = said[index]
-            if keep_current and output == SPEAKER and item.group:
-                kept = not_superseded(waiting, item.group, lambda i: said[i].group)
+            if keep_current and output == SPEAKER and item.drops:
+                kept = not_superseded(waiting, item.drops, lambda i: said[i].group)
                 counts["superseded"] += len(waiting) - len(kept)
                 waiting = deque(kept)
             waiting.append(index)
@@ -161,7 +167,7 @@ def simulate(said: list[Said], tap: float, seconds: dict[str, float], keep_curre
     # Speech the game asks of the speaker per second of play: above 1, no queue keeps up without dropping.
     figures: dict[str, Any] = {"said": len(said), **counts,
                                "speaker_demand": demand / play_seconds if play_seconds else 0.0}
-    for kind, values in lags.items():
+    for kind, values in (*lags.items(), ("speaker_answer", list(answers.values()))):
         if values:
             a = np.array(values)
             figures[kind] = {"count": len(a), "p50_s": float(np.percentile(a, 50)),
@@ -198,7 +204,7 @@ def run(args: argparse.Namespace) -> int:
     print(f"output lag, phrase said -> heard ({args.lang}, {backend}: {len(seconds)} distinct clips rendered, "
           f"real lengths; {args.games} bot games per game; simulated time)")
     print(f"  {'game':<11} {'tap':>4}  {'case':<6} {'speaker p50 / p95 / max':>26}  {'earphones p50 / p95 / max':>27}"
-          f"  {'superseded':>10} {'short':>6} {'faster':>6} {'demand':>6}  private")
+          f"  {'answer p95':>10}  {'superseded':>10} {'short':>6} {'faster':>6} {'demand':>6}  private")
     worst = 0.0
     for game_id in game_ids:
         for tap in paces:
@@ -210,11 +216,15 @@ def run(args: argparse.Namespace) -> int:
                     cells.append(f"{c['p50_s']:6.2f} {c['p95_s']:6.2f} {c['max_s']:7.2f} s" if c else "-")
                     if c and case == "after" and tap == paces[0]:
                         worst = max(worst, c["p95_s"])
-                print(f"  {game_id:<11} {tap:>4g}  {case:<6} {cells[0]:>26}  {cells[1]:>27}  {f['superseded']:>10} "
+                answer = f.get("speaker_answer")
+                cells.append(f"{answer['p95_s']:8.2f} s" if answer else "-")
+                print(f"  {game_id:<11} {tap:>4g}  {case:<6} {cells[0]:>26}  {cells[1]:>27}  {cells[2]:>10}  "
+                      f"{f['superseded']:>10} "
                       f"{f['short']:>6} {f['faster']:>6} {f['speaker_demand']:>6.2f}  "
                       f"{'intact' if f['private_intact'] else 'DROPPED/REORDERED'}")
     verdict = "meets" if worst <= GOAL_P95 else "misses"
     print(f"  worst p95 after, at {paces[0]:g} s a tap: {worst:.2f} s ({verdict} the goal of {GOAL_P95:g} s); "
-          f"demand = seconds of speaker speech (full forms, gaps) the game asks per second of play")
+          f"demand = seconds of speaker speech (full forms, gaps) the game asks per second of play; "
+          f"answer = a tap to the start of the first of its speaker phrases heard")
     print(f"  wall {clock.wall:.1f} s · cpu {cpu:.1f} s (render processes included) · load {clock.load:.2f}")
     return 0

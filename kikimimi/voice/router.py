@@ -13,7 +13,9 @@ the transcript, and a watchdog tries it again every few seconds.
 
 Keeping the speaker current (a fast game says more than it can speak):
 - a new speaker phrase whose catalog entry names a `supersedes` group drops any phrase of that group
-  still waiting (not yet started) on the speaker: "seat 3, heart" replaces a queued "seat 2, spade".
+  still waiting (not yet started) on the speaker: "seat 3, heart" replaces a queued "seat 2, spade";
+  one that names groups it `outdates` drops their waiting phrases too, without joining them (the first
+  digit of a new call makes a waiting "seat 2 to call" stale, but not the digits before it).
   Only on the speaker: a private (earphone) phrase is never dropped, one playing is never cut, and
   the phrases that stay keep their order.
 - a phrase with a `short` form is said short when its output is behind: it waited more than
@@ -77,10 +79,13 @@ LOOKAHEAD_SECONDS = 0.3  # audio handed to a sound card's mixer ahead of what is
 FAST_SPEED = 1.25
 
 
-def not_superseded(waiting: Iterable[T], group: str, group_of: Callable[[T], str | None]) -> list[T]:
-    """The queued phrases that a new phrase of `group` leaves in place, in their order (the speaker's rule;
-    `kikimimi bench voice --lag` simulates with the same function)."""
-    return [job for job in waiting if group_of(job) != group]
+def not_superseded(waiting: Iterable[T], group: str | Collection[str],
+                   group_of: Callable[[T], str | None]) -> list[T]:
+    """The queued phrases that a new phrase dropping `group` (one name, or several: `Catalog.drops`) leaves
+    in place, in their order (the speaker's rule; `kikimimi bench voice --lag` simulates with the same
+    function)."""
+    groups = {group} if isinstance(group, str) else set(group)
+    return [job for job in waiting if group_of(job) not in groups]
 
 
 def is_behind(waited: float, queued_behind: int) -> bool:
@@ -397,16 +402,16 @@ class Voice:
             self.transcript.write(effect.to, line)
             self._emit_line(effect.to, line)
             return
-        if self.supersede and effect.to == games_base.SPEAKER and (group := self.catalog.group(effect.key)):
-            self._drop_superseded(out, group)
+        if self.supersede and effect.to == games_base.SPEAKER and (groups := self.catalog.drops(effect.key)):
+            self._drop_superseded(out, groups)
         out.jobs.put((effect, now, self.catalog))  # the phrases of the game that said it, even if it changes
 
-    def _drop_superseded(self, out: _Output, group: str) -> None:
-        """Remove the queued (not started) phrases of `group` from a public output; the rest keep
+    def _drop_superseded(self, out: _Output, groups: Collection[str]) -> None:
+        """Remove the queued (not started) phrases of `groups` from a public output; the rest keep
         their order. The worker takes phrases under the same lock, so a started one is never here."""
         with out.jobs.mutex:
             waiting = out.jobs.queue
-            kept = not_superseded(waiting, group, lambda job: None if job is None else job[2].group(job[0].key))
+            kept = not_superseded(waiting, groups, lambda job: None if job is None else job[2].group(job[0].key))
             dropped = len(waiting) - len(kept)
             if not dropped:
                 return
@@ -414,7 +419,7 @@ class Voice:
             waiting.extend(kept)
             out.jobs.unfinished_tasks -= dropped
         out.dropped += dropped
-        log.debug("output %s: %d queued %r phrase(s) superseded", out.name, dropped, group)
+        log.debug("output %s: %d queued %s phrase(s) superseded", out.name, dropped, "/".join(groups))
 
     def use_catalog(self, namespace: str) -> None:
         """Speak another game's phrases from now on (the table changed game). Call from the one thread

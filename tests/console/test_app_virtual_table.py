@@ -43,7 +43,7 @@ def test_repeat_the_last_public_announcement_through_the_loop(table):
         await settle(pilot, table)
         assert app.messages[-1] == "Nothing public has been said yet."
         submit_all(table, [*deal_events(), Scan("field", "heart-3")])
-        assert wait_for(lambda: "Seat 1, heart." in said("speaker"))
+        assert wait_for(lambda: "Heart, seat 1." in said("speaker"))
         before.update({out: said(out) for out in ("speaker", "hand:1", "hand:2", "hand:3")})
         await settle(pilot, table)
         n = table.loop.processed
@@ -52,7 +52,7 @@ def test_repeat_the_last_public_announcement_through_the_loop(table):
         assert "(repeated)" in shown(app, "#said-speaker")
 
     drive(table, script)
-    last = before["speaker"][-2:]  # the start piece's announcement is two phrases: the piece, then the kind
+    last = before["speaker"][-1:]  # the start piece's announcement: one phrase, the piece and the seat to move
     assert wait_for(lambda: said("speaker") == before["speaker"] + last)
     assert all(said(out) == before[out] for out in ("hand:1", "hand:2", "hand:3"))  # nothing private repeated
     assert len(table.loop.session.events) == 16  # a repeat is not an event

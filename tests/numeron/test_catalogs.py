@@ -18,7 +18,8 @@ def test_every_engine_phrase_is_in_the_catalog_with_its_parameters(lang):
     assert not wrong
 
 
-SAMPLE = {"seat": 2, "digit": 7, "number": "0319", "call": "0319", "eat": 1, "bite": 2, "slash": 9, "count": 5,
+SAMPLE = {"seat": 2, "digit": 7, "number": "0319", "call": "0319", "number1": "1234", "number2": "5678",
+          "eat": 1, "bite": 2, "slash": 9, "count": 5,
           "pos": "ten_thousands", "pos2": "ones", "cls": "high", "item": "high-low", "place": 5}
 
 
@@ -32,9 +33,11 @@ def test_every_phrase_renders_without_placeholders(lang):
 
 def test_numbers_are_said_digit_by_digit():
     assert catalog("en", "numeron").render("set.number_set", {"number": "031"}).reading == "Number set: zero three one."
-    ja = catalog("ja", "numeron").render("call.judged", {"call": "031", "eat": 1, "bite": 1})
-    assert ja.reading.startswith("ぜろ さん いち") and "イート" in ja.reading and "バイト" in ja.reading
-    assert "ヌメロン" in catalog("ja", "numeron").render("call.numeron", {"call": "031"}).reading
+    ja = catalog("ja", "numeron").render("repeat.call", {"seat": 1, "call": "031", "eat": 1, "bite": 1})
+    assert "ぜろ さん いち" in ja.reading and "イート" in ja.reading and "バイト" in ja.reading
+    judged = catalog("ja", "numeron").render("call.judged", {"call": "031", "eat": 1, "bite": 1})
+    assert judged.text == "1イート1バイト"  # the digits were each echoed at their tap: not said again
+    assert "ヌメロン" in catalog("ja", "numeron").render("call.numeron", {"call": "031", "seat": 1}).reading
 
 
 def test_item_names_as_players_say_them():

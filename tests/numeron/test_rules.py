@@ -76,10 +76,11 @@ def test_judging_examples():
 def test_a_judged_call_is_said_and_recorded():
     t = Table().start("031", "031")
     t.call("930")
-    assert t.said("call.judged", "speaker", call="930", eat=1, bite=1)
+    assert t.said("call.judged", "speaker", eat=1, bite=1)
+    assert t.said("call.digit", "speaker", digit=0)  # the call itself: each digit echoed at its tap
     assert t.said("turn.next", seat=2)
     t.call("071")
-    assert t.said("call.judged", call="071", eat=2, bite=0)
+    assert t.said("call.judged", eat=2, bite=0)
     assert t.report["calls"] == [{"seat": 1, "call": "930", "eat": 1, "bite": 1},
                                  {"seat": 2, "call": "071", "eat": 2, "bite": 0}]
     assert t.report["numbers"] == {"1": "031", "2": "031"}
@@ -144,8 +145,8 @@ def test_call_echo_repeat_and_clear():
 def test_numeron_wins_at_once_and_the_end_answers_game_over():
     t = Table().start("123", "456")
     t.call("456")
-    assert t.said("call.numeron", call="456") and t.said("game.won", seat=1)
-    assert t.said("game.number", seat=1, number="123") and t.said("game.number", seat=2, number="456")
+    assert t.said("call.numeron", call="456", seat=1)  # the winner, with the winning call
+    assert t.said("game.numbers", number1="123", number2="456")
     over = [e for e in t.effects if isinstance(e, GameOver)]
     assert over and over[0].outcome.winners == (1,) and over[0].outcome.scores == {1: 1, 2: 0}
     assert t.report["result"] == {"winner": 1, "calls": {"1": 1, "2": 0}}
@@ -448,7 +449,7 @@ def test_referee_end_and_unknown_actions():
     t.referee("end")
     over = [e for e in t.effects if isinstance(e, GameOver)]
     assert over and over[0].outcome.reason == "referee" and over[0].outcome.winners == ()
-    assert t.said("game.number", seat=1, number="123")
+    assert t.said("game.numbers", number1="123", number2="456")
     assert t.report["result"] == {"winner": None, "calls": {"1": 0, "2": 0}}
     t.referee("end")
     assert t.said("referee.refused")
@@ -477,6 +478,7 @@ def test_the_privacy_check_catches_a_number_or_digit_out_of_place():
     s = t.state
     tap = Scan("hand:1", "digit-9-1")
     assert privacy_leaks(s, tap, [Say("speaker", "repeat.number", {"number": "123"})], s)
+    assert privacy_leaks(s, tap, [Say("speaker", "game.numbers", {"number1": "123", "number2": "456"})], s)
     assert privacy_leaks(s, tap, [Say("hand:2", "hear.digit", {"digit": 9})], s)
     assert privacy_leaks(s, tap, [Say("hand:1", "repeat.number", {"number": "456"})], s)
     assert privacy_leaks(s, tap, [Say("hand:1", "hear.place", {"pos": "ones", "digit": 6})], s)

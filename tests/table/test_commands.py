@@ -96,7 +96,7 @@ def test_the_live_log_keeps_hands_private_unless_the_priest_reveals_them(sim_con
     assert earphone_lines and all(line.rstrip().endswith("(private)") for line in earphone_lines)
     hand_taps = [line for line in hidden.splitlines() if "◀" in line and "hand:" in line]
     assert hand_taps and all(line.rstrip().endswith("(a tap)") for line in hand_taps)
-    assert "Seat 1 is out and wins!" in hidden  # the speaker is public
+    assert "seat 1 is out and wins!" in hidden  # the speaker is public
     assert main(["play", "--config", str(sim_config), "--feed", script, "--text-only", "--reveal-hands"]) == 0
     shown = capsys.readouterr().out
     assert any("earphone" in line and "Heart" in line for line in shown.splitlines())

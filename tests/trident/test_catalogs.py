@@ -33,8 +33,8 @@ def test_every_combination_renders_without_placeholders(lang):
 
 def test_japanese_is_read_from_kana():
     line = catalog("ja").render("turn.attacked", {"seat": 3, "count": 14})
-    assert line.text == "3番、14個取るか、返してください。"
-    assert line.reading == "さんばん、じゅうよんこ とるか、かえして ください。"
+    assert line.text == "3番 14個取るか返して"
+    assert line.reading == "さんばん じゅうよんこ とるか かえして"
 
 
 def test_number_kana():

@@ -35,7 +35,9 @@ def test_full_game_by_hand_ends_as_the_contract_implies(capsys):
     assert report["required"] == "clover" and report["declared"]["1"] is True
     total = sum(len(h) for h in report["hands"].values()) + len(report["field"]) + report["basket_count"]
     assert total == 54
-    assert {"to": "speaker", "key": "game.out", "text": "Seat 1 is out and wins!"} in report["spoken"]
+    out = {"to": "speaker", "key": "game.out",
+           "text": "clover: seat 1 is out and wins! Second, seat 2; third, seat 3."}  # the last piece and the ranking
+    assert out in report["spoken"] and report["spoken"][-1] == out
 
 
 def test_spoken_private_lines_only_reach_the_seat_that_tapped():

@@ -9,6 +9,7 @@ from kikimimi.games.session import Session
 from kikimimi.games.trident.engine import Trident
 from kikimimi.games.trident.pieces import CONTROLS, PIECES, PieceClass
 from kikimimi.games.trident.state import IN_BASKET
+from kikimimi.voice.catalog import catalog
 
 
 def empty_basket_to(t: Table, left: int, seat: int = 3) -> None:
@@ -56,8 +57,20 @@ def test_spoken_where_field_play_reveals_unknown_on_the_speaker():
     t = Table()
     t.start(hands_with(s1=["unknown-change-spade", "heart-1", "heart-2", "spade-1", "clover-1"]))
     t.field_tap("unknown-change-spade")
-    assert t.said("speaker")[:3] == ["play.by", "piece.unknown-change-spade", "effect.required"]
+    assert t.says()[:1] == [Say("speaker", "play.next", {"piece": "unknown-change-spade", "seat": 2})]
     assert t.state.required == "spade"
+
+
+def test_the_privacy_check_catches_a_play_phrase_for_a_hand_tap():
+    from kikimimi.games.base import Scan
+    from kikimimi.games.trident.invariants import check_privacy
+
+    hand_tap = Scan("hand:1", "heart-1")
+    for say in (Say("speaker", "play.next", {"piece": "heart", "seat": 2}),
+                Say("speaker", "play.attacked", {"attack": "draw2", "seat": 2, "count": 2}),
+                Say("speaker", "play.turned", {"turn": "unknown-turn-right", "seat": 2, "suit": "heart"})):
+        assert check_privacy(hand_tap, [say]), say  # a piece named on the speaker for a hand tap
+        assert not check_privacy(Scan("field", "heart-1"), [say])
 
 
 def test_spoken_where_unknown_tag_answers_on_that_readers_output(table):
@@ -130,7 +143,7 @@ def test_turn_basic_of_the_required_kind_is_legal_and_the_turn_passes(table):
     table.start()  # heart
     table.field_tap("heart-1")
     assert table.state.turn == 2 and "heart-1" in table.state.field and "heart-1" not in table.state.hand(1)
-    assert table.said() == ["play.by", "piece.heart", "turn.next"]
+    assert table.says() == [Say("speaker", "play.next", {"piece": "heart", "seat": 2})]  # one phrase a play
 
 
 def test_turn_basic_of_another_kind_is_a_wrong_play(table):
@@ -166,7 +179,8 @@ def test_turn_around_right_hands_go_to_the_left_neighbour():
     assert t.state.hand(2) == before[1] - {"unknown-turn-right"}
     assert t.state.hand(3) == before[2] and t.state.hand(1) == before[3]
     assert t.state.required == "heart" and t.state.turn == 2
-    assert "effect.turn_right" in t.said()
+    assert t.says() == [Say("speaker", "play.turned", {"turn": "unknown-turn-right", "seat": 2, "suit": "heart"})]
+    assert "left" in catalog("en", "trident").render("play.turned", t.says()[0].params).text  # what it does
 
 
 def test_turn_around_left_hands_go_to_the_right_neighbour():
@@ -200,7 +214,7 @@ def test_turn_draw_then_pass(table):
     table.hand_tap(1, "spade-7")
     table.hand_tap(1, "ctl-pass")
     assert table.state.turn == 2 and "spade-7" in table.state.hand(1)
-    assert table.said() == ["pass.done", "turn.next"]
+    assert table.says() == [Say("speaker", "pass.next", {"seat": 2, "suit": "heart"})]
 
 
 def test_turn_pass_without_a_draw_is_refused_privately(table):
@@ -276,7 +290,7 @@ def test_attacks_draw2_makes_a_pending_draw_for_the_next_seat():
     t.start(attack_hands())
     t.field_tap("draw2-1")
     assert t.state.turn == 2 and t.state.pending == 2
-    assert Say("speaker", "turn.attacked", {"seat": 2, "count": 2}) in t.says()
+    assert Say("speaker", "play.attacked", {"attack": "draw2", "seat": 2, "count": 2}) in t.says()  # one phrase
 
 
 def test_attacks_stack_and_pass_the_total_on():

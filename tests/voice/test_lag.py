@@ -23,6 +23,7 @@ spade = "spade"
 "t.turn" = { text = "Seat {seat}, {suit}.", short = "{seat}, {suit}.", supersedes = "turn" }
 "t.play" = { text = "Seat {seat} plays", short = "{seat} plays" }
 "t.other" = "Something else."
+"t.digit" = { text = "{count}.", outdates = ["turn"] }
 """
 
 
@@ -96,6 +97,18 @@ def test_a_queued_superseded_speaker_phrase_is_dropped_and_the_playing_one_is_no
     assert voice.outputs[SPEAKER].dropped == 1
 
 
+def test_a_phrase_that_outdates_a_group_drops_its_waiting_phrases_but_not_its_own_kind(rig) -> None:
+    voice, sinks, lines = rig
+    voice.say(Say(SPEAKER, "t.other", {}))
+    assert sinks[SPEAKER].playing.wait(5)
+    voice.say(Say(SPEAKER, "t.digit", {"count": 3}))  # a digit waits; the next one must not drop it
+    voice.say(Say(SPEAKER, "t.turn", {"seat": 2, "suit": "spade"}))  # "seat 2 to call": waits ...
+    voice.say(Say(SPEAKER, "t.digit", {"count": 1}))  # ... and is stale once seat 2's call begins
+    said = _said(voice, sinks, lines, SPEAKER)
+    assert said == ["Something else.", "3.", "1."]
+    assert voice.outputs[SPEAKER].dropped == 1
+
+
 def test_an_earphone_phrase_is_never_dropped(rig) -> None:
     voice, sinks, lines = rig
     seat = hand(1)
@@ -103,8 +116,10 @@ def test_an_earphone_phrase_is_never_dropped(rig) -> None:
     assert sinks[seat].playing.wait(5)
     for n in (2, 3, 1):
         voice.say(Say(seat, "t.turn", {"seat": n, "suit": "spade"}))
+        voice.say(Say(seat, "t.digit", {"count": n}))  # outdates "turn": only ever on the speaker
     said = _said(voice, sinks, lines, seat)
-    assert [s.split(",")[0][-1] for s in said] == ["1", "2", "3", "1"]
+    assert [s.rstrip(".").split(",")[0][-1] for s in said] == ["1", "2", "2", "3", "3", "1", "1"]
+    assert sum(s.endswith("spade.") for s in said) == 3  # every turn phrase kept, short or not
     assert voice.outputs[seat].dropped == 0
 
 
@@ -166,6 +181,16 @@ def test_japanese_short_form_has_its_reading(tmp_path: Path) -> None:
     assert (line.text, line.reading) == ("2番", "にばん")
 
 
+def test_catalog_reads_outdated_groups(tmp_path: Path) -> None:
+    c = _load(tmp_path, '"a" = { text = "Seat {seat} plays", supersedes = "turn", outdates = ["ask"] }\n'
+                        '"b" = { text = "Please tap.", supersedes = "ask" }\n'
+                        '"c" = { text = "Next.", outdates = "turn" }\n'
+                        '"d" = "Plain."')
+    assert (c.drops("a"), c.drops("b"), c.drops("c"), c.drops("d"), c.drops("missing")) == (
+        ("turn", "ask"), ("ask",), ("turn",), (), ())
+    assert c.group("c") is None  # outdating a group is not joining it
+
+
 @pytest.mark.parametrize(
     ("body", "lang", "says"),
     [
@@ -173,6 +198,9 @@ def test_japanese_short_form_has_its_reading(tmp_path: Path) -> None:
         ('"a" = { text = "Seat {seat} plays", short = "{count} plays" }', "en", "same parameters"),
         ('"a" = { text = "Hi", short = "" }', "en", "non-empty"),
         ('"a" = { text = "Hi", supersedes = 3 }', "en", "supersedes"),
+        ('"a" = { text = "Hi", outdates = [3] }', "en", "outdates"),
+        ('"a" = { text = "Hi", outdates = ["tunr"] }\n"b" = { text = "Ho", supersedes = "turn" }', "en",
+         "a group no phrase joins"),
         ('"a" = { text = "Hi", short_kana = "はい" }', "en", "without a `short`"),
         ('"a" = { text = "{seat}番", kana = "{seat}ばん", short = "{seat}" }', "ja", "short_kana"),
         ('"a" = { text = "{seat}番", kana = "{seat}ばん", short = "{seat}", short_kana = "{seat}番" }', "ja", "kanji"),
@@ -186,8 +214,10 @@ def test_catalog_refuses_bad_short_forms(tmp_path: Path, body: str, lang: str, s
 @pytest.mark.parametrize("lang", ["en", "ja"])
 def test_the_trident_declares_its_turn_group_and_short_forms(lang: str) -> None:
     c = catalog(lang, "trident")
-    assert c.group("turn.next") == c.group("turn.attacked") == "turn"
-    for key in ("turn.next", "play.by", "penalty.wrong_play", "draw.owed", "turn.attacked"):
+    assert c.group("turn.next") == c.group("turn.attacked") == c.group("play.next") == c.group("pass.next") == "turn"
+    assert set(c.drops("play.next")) == {"turn", "piece", "ask"}  # a play makes a waiting start prompt stale
+    assert c.drops("pending.accepted") == ("turn",)  # "seat 2: draw 2, or answer" is stale once it is accepted
+    for key in ("turn.next", "penalty.wrong_play", "draw.owed", "turn.attacked"):
         assert c.has_short(key), key
         full = c.render(key, {"seat": 2, "suit": "heart", "count": 4})
         short = c.render(key, {"seat": 2, "suit": "heart", "count": 4}, short=True)
@@ -217,3 +247,23 @@ def test_an_earphone_behind_speaks_faster_and_drops_nothing(rig) -> None:
         voice.say(Say(hand(1), "t.other", {}))
     assert len(_said(voice, sinks, lines, hand(1))) == 4
     assert [round(s, 2) for s in sinks[hand(1)].seconds] == [1.0, round(1 / FAST_SPEED, 2), 1.0, 1.0]
+
+
+def test_the_lag_bench_plays_the_speakers_rules_out_in_simulated_time() -> None:
+    from kikimimi.voice.lagbench import Said, simulate
+
+    said = [Said(1, 0, SPEAKER, "t.other", "long", None, None),  # 3 s: the next tap's phrases wait
+            Said(1, 0, hand(1), "t.turn", "turn", None, "turn"),  # private: never dropped
+            Said(2, 0, SPEAKER, "t.turn", "turn", None, "turn", ("turn",)),
+            Said(2, 0, SPEAKER, "t.play", "play", None, None),
+            Said(3, 0, SPEAKER, "t.digit", "digit", None, None, ("turn",)),  # seat 2's turn is stale now
+            Said(3, 0, hand(1), "t.digit", "digit", None, None, ("turn",))]
+    seconds = {"long": 3.0, "turn": 1.0, "play": 0.5, "digit": 0.3}
+    before = simulate(said, 1.0, seconds, keep_current=False)
+    after = simulate(said, 1.0, seconds, keep_current=True)
+    assert (before["superseded"], after["superseded"]) == (0, 1)
+    assert before["speaker"]["count"] == 4 and after["speaker"]["count"] == 3
+    assert after["speaker"]["max_s"] < before["speaker"]["max_s"]
+    # A tap's answer is when its first phrase starts: tap 2's second phrase waits for its first, not for the table.
+    assert before["speaker_answer"]["count"] == 3 and before["speaker_answer"]["max_s"] < before["speaker"]["max_s"]
+    assert before["private_intact"] and after["private_intact"] and after["earphones"]["count"] == 2

@@ -200,11 +200,13 @@ def _set_tap(s: NumeronState, seat: int, tag: tuple[str, Any, int], fx: list[Eff
         return s
     s = s.with_seat("numbers", seat, entry).with_seat("entries", seat, "")
     fx.append(Say(out, "set.number_set", {"number": entry}))
-    fx.append(Say(SPEAKER, "set.ready", {"seat": seat}))
+    both = not s.practice and all(s.number(k) is not None for k in SEATS)
+    if not both:  # the second seat's "ready" is in "both numbers are set: seat N calls first"
+        fx.append(Say(SPEAKER, "set.ready", {"seat": seat}))
     if s.practice:
         fx.append(Say(SPEAKER, "practice.start"))
         return replace(s, phase=PLAY, turn=1, step=CALL, calls_left=1, entry_seat=None)
-    if all(s.number(k) is not None for k in SEATS):
+    if both:
         fx.append(Say(SPEAKER, "play.start", {"seat": s.first}))
         return replace(s, phase=PLAY, turn=s.first, step=CALL, calls_left=1, entry_seat=None)
     return s
@@ -254,9 +256,9 @@ def _call_digit(s: NumeronState, x: int, value: int, fx: list[Effect]) -> Numero
     eat, bite = judge(target, call)
     s = replace(s, call="", log=(*s.log, ("call", x, call, eat, bite)), calls_left=(s.calls_left or 1) - 1)
     if eat == s.digits:  # NUMERON: wins at once, no equalising turn
-        fx.append(Say(SPEAKER, "call.numeron", {"call": call}))
+        fx.append(Say(SPEAKER, "call.numeron", {"call": call, "seat": x}))  # "... NUMERON! Seat x wins."
         return _finish(s, x, "numeron", fx)
-    fx.append(Say(SPEAKER, "call.judged", {"call": call, "eat": eat, "bite": bite}))
+    fx.append(Say(SPEAKER, "call.judged", {"eat": eat, "bite": bite}))  # the digits were each just echoed
     if s.calls_left:
         fx.append(Say(SPEAKER, "call.again", {"seat": x}))
         return s
@@ -462,12 +464,14 @@ def _shuffle_digit(s: NumeronState, x: int, number: str, value: int, fx: list[Ef
 
 
 def _finish(s: NumeronState, winner: int | None, reason: str, fx: list[Effect]) -> NumeronState:
-    if winner is not None:
-        fx.append(Say(SPEAKER, "game.won", {"seat": winner}))
-    for seat in SEATS:  # both numbers are public at the end
-        number = s.number(seat)
-        if number is not None:
-            fx.append(Say(SPEAKER, "game.number", {"seat": seat, "number": number}))
+    """The end (the winner, if any, was said with the NUMERON call): both numbers are public, in one phrase."""
+    numbers = [s.number(seat) for seat in SEATS]
+    if all(numbers):
+        fx.append(Say(SPEAKER, "game.numbers", {"number1": numbers[0], "number2": numbers[1]}))
+    else:  # a number not set yet (an end in set), or practice: the table's number only
+        for seat, number in zip(SEATS, numbers, strict=True):
+            if number is not None:
+                fx.append(Say(SPEAKER, "game.number", {"seat": seat, "number": number}))
     solver = None
     if s.practice and s.number(2) is not None:
         solver = solver_calls(s.number(2) or "", s.digits)

@@ -49,7 +49,8 @@ def privacy_leaks(before: NumeronState, event: Event, effects: Iterable[Effect],
         if effect.to == SPEAKER:
             if key in HAND_ONLY:
                 problems.append(f"the speaker said the private phrase {key!r}")
-            if "number" in params and not (key == "game.number" and after.phase == OVER):
+            if any(name.startswith("number") for name in params) and not (
+                    key in ("game.number", "game.numbers") and after.phase == OVER):  # number, number1, number2
                 problems.append(f"the speaker said a number ({key}) before the end")
             if "digit" in params:
                 if key in _TAPPED_ON_FIELD:
@@ -83,7 +84,7 @@ def privacy_leaks(before: NumeronState, event: Event, effects: Iterable[Effect],
                     if tapped != params["digit"]:
                         problems.append(f"{effect.to} heard digit {params['digit']} it did not tap ({key})")
                 elif key == "hear.place":
-                    if not any(str(params["digit"]) in n for n in own):
+                    if not any(n is not None and str(params["digit"]) in n for n in own):
                         problems.append(f"{effect.to} heard a digit that is not its own ({key})")
                 else:
                     problems.append(f"{effect.to} heard a digit in {key!r}")

@@ -28,8 +28,8 @@ PHRASES: dict[str, tuple[str, ...]] = {
     # calls
     "call.digit": ("digit",),
     "call.repeated": (),
-    "call.judged": ("call", "eat", "bite"),
-    "call.numeron": ("call",),
+    "call.judged": ("eat", "bite"),  # not the call: each of its digits was just echoed (the log keeps it)
+    "call.numeron": ("call", "seat"),  # the winner with the winning call: one phrase, said at once
     "call.again": ("seat",),
     "call.cleared": ("seat",),
     "turn.next": ("seat",),
@@ -87,8 +87,8 @@ PHRASES: dict[str, tuple[str, ...]] = {
     # the clock (D14) and the end
     "timeout.passed": ("seat",),
     "timeout.double": ("seat",),
-    "game.won": ("seat",),
     "game.number": ("seat", "number"),
+    "game.numbers": ("number1", "number2"),  # both numbers at the end, in one phrase
     "game.ended": (),
     "practice.calls": ("count",),
     "practice.solver": ("count",),

@@ -32,7 +32,7 @@ from kikimimi.games.base import (
 from kikimimi.games.ladder import AnyLadder
 from kikimimi.games.trident import invariants as trident_invariants
 from kikimimi.games.trident import ladder as trident_ladder
-from kikimimi.games.trident.phrases import PIECE_HIDDEN, piece_key
+from kikimimi.games.trident.phrases import PASS_NEXT, PIECE_HIDDEN, PLAY_NEXT, piece_key
 from kikimimi.games.trident.pieces import (
     ANSWERS_MASK,
     BIT,
@@ -71,7 +71,7 @@ RULES = ("standard", "competition")
 READERS = (FIELD, *(hand(seat) for seat in SEATS))
 _OUTPUT_OF = {FIELD: SPEAKER, **{hand(seat): hand(seat) for seat in SEATS}}
 _SEAT_OF = {hand(seat): seat for seat in SEATS}
-_HAND_OUT = ("", *(hand(seat) for seat in SEATS))  # seat -> its earphone, without formatting per event (0: none)
+_HAND_OUT: tuple[str, ...] = ("", *(hand(seat) for seat in SEATS))  # seat -> its earphone, formatted once
 PENALTY_DRAWS = 2
 
 
@@ -87,10 +87,14 @@ def name_key(piece: Piece, private: bool) -> str:
 # and the engine's speed target (thousands of games a second) counts every allocation.
 _NAME_SAY = {(out, piece.id): Say(out, name_key(piece, out != SPEAKER)) for out in _OUTPUT_OF.values()
              for piece in PIECES.values()}
-_PLAY_BY = {seat: Say(SPEAKER, "play.by", {"seat": seat}) for seat in SEATS}
-_TURN_NEXT: dict[tuple[int | None, str | None], Say] = {  # looked up by the state's (turn, required)
-    (seat, suit): Say(SPEAKER, "turn.next", {"seat": seat, "suit": suit}) for seat in SEATS for suit in SUITS}
-_REQUIRED = {suit: Say(SPEAKER, "effect.required", {"suit": suit}) for suit in SUITS}
+# A play whose piece names the required kind (a basic piece, a change, an Unknown change) and leaves no draw
+# pending is said in one phrase with the seat to move: "heart, seat 2" (the players' own shorthand).
+_PLAY_NEXT = {(piece.kind, seat): Say(SPEAKER, PLAY_NEXT, {"piece": piece.kind, "seat": seat})
+              for piece in PIECES.values() if piece.suit is not None for seat in SEATS}
+_PASS_NEXT = {(seat, suit): Say(SPEAKER, PASS_NEXT, {"seat": seat, "suit": suit}) for seat in SEATS
+              for suit in SUITS}
+_TURN_NEXT = {(seat, suit): Say(SPEAKER, "turn.next", {"seat": seat, "suit": suit}) for seat in SEATS
+              for suit in SUITS}
 _CHANGE_DRAW4 = "change-draw4"
 
 
@@ -270,14 +274,14 @@ def start_piece(s: TridentState, piece: Piece, fx: list[Effect] | None = None) -
     """The start (and the "everyone forgot" restart): basket pieces until a basic or change piece."""
     s.add_to_field(piece.id)
     bit = BIT[piece.id]
-    if fx is not None:
-        fx.append(_NAME_SAY[SPEAKER, piece.id])
     if STARTS_MASK & bit:
         s.required = piece.suit
         s.phase = TURN
         if fx is not None:
-            fx.append(_turn_phrase(s))
+            assert s.turn is not None  # the first player, or the seat whose turn stays after "everyone forgot"
+            fx.append(_PLAY_NEXT[piece.kind, s.turn])
     elif fx is not None:
+        fx.append(_NAME_SAY[SPEAKER, piece.id])
         fx.append(Say(SPEAKER, "start.redo", {"seat": s.turn}))
 
 
@@ -311,40 +315,48 @@ def play(s: TridentState, seat: int, piece: Piece, fx: list[Effect] | None = Non
     s.field_mask |= bit  # s.add_to_field, inline: the hot path of every look-ahead game
     s.field_order = (s.field_order, piece.id)
     s.drew_bit = 0
-    if fx is not None:
-        fx.append(_PLAY_BY[seat])
-        fx.append(_NAME_SAY[SPEAKER, piece.id])
     if piece.is_basic and held:
         s.turn = seat % 3 + 1  # _next_turn, inline
         s.phase = TURN
         if fx is not None:
-            fx.append(_turn_phrase(s))
+            fx.append(_PLAY_NEXT[piece.kind, s.turn])  # a legal basic piece is of the required kind
         return
     if not held:
         if s.declared_mask & (1 << (seat - 1)):
-            _end(s, fx, winner=seat, reason="out")
-        else:
-            # The play stands; the seat owes 2 and the turn passes once they are drawn.
-            s.penalties += ((seat, "no_declaration"),)
-            if fx is not None:
-                fx.append(Say(SPEAKER, "penalty.no_declaration", {"seat": seat}))
-            _owe(s, seat, PENALTY_DRAWS, RESUME_NEXT, fx)
+            _end(s, fx, winner=seat, reason="out", last=piece)  # "heart: seat 1 is out! 2nd ..., 3rd ..."
+            return
+        # The play stands; the seat owes 2 and the turn passes once they are drawn.
+        s.penalties += ((seat, "no_declaration"),)
+        if fx is not None:
+            fx.append(_NAME_SAY[SPEAKER, piece.id])
+            fx.append(Say(SPEAKER, "penalty.no_declaration", {"seat": seat}))
+        _owe(s, seat, PENALTY_DRAWS, RESUME_NEXT, fx, said=True)
         return
     if piece.suit is not None:
         s.required = piece.suit
-        if fx is not None:
-            fx.append(_REQUIRED[piece.suit])
     if piece.turn:
         _turn_around(s, piece.turn)
-        if fx is not None:
-            fx.append(Say(SPEAKER, "effect.turn_right" if piece.turn > 0 else "effect.turn_left"))
     s.pending += piece.draw  # an answer to an attack passes the total on, plus its own draw
     if piece.kind == _CHANGE_DRAW4:
         s.phase = CHOOSE_SUIT
         if fx is not None:
-            fx.append(Say(SPEAKER, "choose_suit.ask", {"seat": seat}))
+            fx.append(Say(SPEAKER, "play.choose", {"seat": seat}))  # the piece, and "seat N, choose a suit"
         return
-    _next_turn(s, fx)
+    _next_turn(s, None)
+    if fx is not None:
+        fx.append(_play_phrase(s, piece))
+
+
+def _play_phrase(s: TridentState, piece: Piece) -> Say:
+    """A non-basic play and its effect with the seat to move, in one phrase (the turn has passed)."""
+    if piece.turn:  # an Unknown turn-around: what it does is said with its name
+        if s.pending:
+            return Say(SPEAKER, "play.turned_attacked", {"turn": piece.kind, "seat": s.turn, "count": s.pending})
+        return Say(SPEAKER, "play.turned", {"turn": piece.kind, "seat": s.turn, "suit": s.required})
+    if s.pending:  # Draw 2, Draw 4, or an Unknown change passing an attack on: the piece names its effect
+        return Say(SPEAKER, "play.attacked", {"attack": piece.kind, "seat": s.turn, "count": s.pending})
+    assert s.turn is not None
+    return _PLAY_NEXT[piece.kind, s.turn]  # a change: its name says the new kind
 
 
 def _turn_around(s: TridentState, direction: int) -> None:
@@ -371,6 +383,7 @@ def _next_turn(s: TridentState, fx: list[Effect] | None) -> None:
 def _turn_phrase(s: TridentState) -> Say:
     if s.pending:
         return Say(SPEAKER, "turn.attacked", {"seat": s.turn, "count": s.pending})
+    assert s.turn is not None and s.required is not None  # in a turn, after the start
     return _TURN_NEXT[s.turn, s.required]
 
 
@@ -385,8 +398,9 @@ def _take(s: TridentState, seat: int, piece: Piece, fx: list[Effect] | None) -> 
         fx.append(_NAME_SAY[_HAND_OUT[seat], piece.id])
 
 
-def _owe(s: TridentState, seat: int, count: int, resume: str, fx: list[Effect] | None) -> None:
-    """The seat must draw `count`: drawing blocks the game, or a crash if the basket is short."""
+def _owe(s: TridentState, seat: int, count: int, resume: str, fx: list[Effect] | None, said: bool = False) -> None:
+    """The seat must draw `count`: drawing blocks the game, or a crash if the basket is short. `said`: the
+    phrase before (a penalty's) already tells the seat to draw them, so "seat N draws 2" is not repeated."""
     if s.basket_count < count:
         _end(s, fx, crashed=seat, reason="crash")
         return
@@ -394,7 +408,7 @@ def _owe(s: TridentState, seat: int, count: int, resume: str, fx: list[Effect] |
     s.drawer = seat
     s.owed = count
     s.resume = resume
-    if fx is not None:
+    if fx is not None and not said:
         fx.append(Say(SPEAKER, "draw.owed", {"seat": seat, "count": count}))
 
 
@@ -432,7 +446,7 @@ def _wrong_play(s: TridentState, seat: int, fx: list[Effect]) -> None:
     s.penalties += ((seat, "wrong_play"),)
     s.set_declared(seat, False)
     fx.append(Say(SPEAKER, "penalty.wrong_play", {"seat": seat}))
-    _owe(s, seat, PENALTY_DRAWS, RESUME_SAME, fx)
+    _owe(s, seat, PENALTY_DRAWS, RESUME_SAME, fx, said=True)
 
 
 # -- control tags --------------------------------------------------------------------------------
@@ -461,9 +475,9 @@ def _control(s: TridentState, seat: int | None, out: str, control: str, fx: list
 def choose_suit(s: TridentState, suit: str, fx: list[Effect] | None = None) -> None:
     """The Change Draw 4's player names the required kind; the turn passes."""
     s.required = suit
-    if fx is not None:
-        fx.append(_REQUIRED[suit])
-    _next_turn(s, fx)
+    _next_turn(s, None)
+    if fx is not None:  # one phrase: the kind, and the next seat under attack
+        fx.append(Say(SPEAKER, "choose_suit.done", {"suit": suit, "seat": s.turn, "count": s.pending}))
 
 
 def declare(s: TridentState, seat: int, fx: list[Effect] | None = None) -> bool:
@@ -494,9 +508,10 @@ def pass_turn(s: TridentState, seat: int, fx: list[Effect] | None = None) -> boo
     if s.pending:
         accept_attack(s, seat, fx, first_draw=None)
     elif s.drew_bit:
-        if fx is not None:
-            fx.append(Say(SPEAKER, "pass.done", {"seat": seat}))
-        _next_turn(s, fx)
+        _next_turn(s, None)
+        if fx is not None:  # one phrase: "pass; seat 3, spade" (only the seat to move may pass)
+            assert s.turn is not None and s.required is not None
+            fx.append(_PASS_NEXT[s.turn, s.required])
     elif s.basket_count == 0:
         _end(s, fx, crashed=seat, reason="crash")  # cannot draw: a crash
     else:
@@ -523,7 +538,8 @@ def ranking(s: TridentState, winner: int | None = None, crashed: int | None = No
 
 
 def _end(s: TridentState, fx: list[Effect] | None, winner: int | None = None, crashed: int | None = None,
-         reason: str = "") -> None:
+         reason: str = "", last: Piece | None = None) -> None:
+    """The game is over; `last`: the winner's last piece (a basic one), said with the ranking in one phrase."""
     order = ranking(s, winner, crashed)
     s.result = Outcome(
         ranking=order,
@@ -539,13 +555,14 @@ def _end(s: TridentState, fx: list[Effect] | None, winner: int | None = None, cr
     s.pending = 0
     if fx is None:
         return
-    if winner is not None:
-        fx.append(Say(SPEAKER, "game.out", {"seat": winner}))
-    elif crashed is not None:
-        fx.append(Say(SPEAKER, "game.crash", {"seat": crashed}))
+    places = dict(zip(("first", "second", "third"), order, strict=True))
+    if winner is not None and last is not None:  # the last piece, the winner and the ranking, in one phrase
+        fx.append(Say(SPEAKER, "game.out", {"suit": last.suit, **places}))
+    elif crashed is not None:  # the crash with the ranking, in one phrase (the crashed seat is last)
+        fx.append(Say(SPEAKER, "game.crash", places))
     else:
         fx.append(Say(SPEAKER, "game.ended"))
-    fx.append(Say(SPEAKER, "game.ranking", dict(zip(("first", "second", "third"), order, strict=True))))
+        fx.append(Say(SPEAKER, "game.ranking", places))
     fx.append(GameOver(s.result))
 
 
@@ -573,7 +590,7 @@ def _referee(s: TridentState, event: Referee, fx: list[Effect]) -> None:
         s.penalties += ((seat, str(reason)),)
         s.set_declared(seat, False)
         fx.append(Say(SPEAKER, "penalty.wrong_play", {"seat": seat}))
-        _owe(s, seat, PENALTY_DRAWS, RESUME_SAME, fx)
+        _owe(s, seat, PENALTY_DRAWS, RESUME_SAME, fx, said=True)
     elif action == "move":
         _referee_move(s, params, fx)
     elif action == "end":

@@ -9,7 +9,10 @@ from kikimimi.games.trident.phrases import PHRASES, PIECE_HIDDEN
 from kikimimi.games.trident.pieces import PIECES
 from kikimimi.games.trident.state import DEAL, DRAWING, HAND_SIZE, OVER, SEATS, START, TridentState
 
-_PIECE_KEYS = {k for k in PHRASES if k.startswith("piece.")}
+# Speaker phrases that name a piece: its name, or a play said with the piece ("heart, seat 2"; the Change
+# Draw 4's "choose a suit"; the last piece with the ranking).
+_PIECE_KEYS = {k for k, params in PHRASES.items()
+               if k.startswith("piece.") or {"piece", "attack", "turn"} & set(params)} | {"play.choose", "game.out"}
 
 
 def check(state: TridentState, event: Event, effects: Iterable[Effect]) -> list[str]:

@@ -16,6 +16,11 @@ def piece_key(kind: str) -> str:
 
 
 PIECE_HIDDEN = "piece.unknown"  # an Unknown piece on a hand reader: its effect stays hidden
+# One phrase per ordinary play, so the speaker keeps up with a tap every second or two: the piece (its name
+# says the required kind: a basic piece, a change, an Unknown change) and the seat to move; a pass and the
+# seat to move with the kind.
+PLAY_NEXT = "play.next"
+PASS_NEXT = "pass.next"
 
 PHRASES: dict[str, tuple[str, ...]] = {
     **{piece_key(kind): () for kind in KINDS},
@@ -36,15 +41,18 @@ PHRASES: dict[str, tuple[str, ...]] = {
     "control.not_now": (),
     "control.on_hand_reader": (),
     # play
-    "play.by": ("seat",),
-    "effect.required": ("suit",),
-    "effect.turn_right": (),
-    "effect.turn_left": (),
+    PLAY_NEXT: ("piece", "seat"),
+    "play.attacked": ("attack", "seat", "count"),  # Draw 2/4 or an Unknown change passing an attack on
+    "play.choose": ("seat",),  # the Change Draw 4, and its player is asked for the suit
+    "play.turned": ("turn", "seat", "suit"),  # an Unknown turn-around: the piece, what it does, the turn
+    "play.turned_attacked": ("turn", "seat", "count"),  # ... passing an attack on
+    "effect.required": ("suit",),  # no longer said after a play (its piece names the kind); kept for the console
     "turn.next": ("seat", "suit"),
     "turn.attacked": ("seat", "count"),
     "choose_suit.ask": ("seat",),
+    "choose_suit.done": ("suit", "seat", "count"),  # the kind chosen, and the next seat under attack
     "choose_suit.wait": ("seat",),
-    "pass.done": ("seat",),
+    PASS_NEXT: ("seat", "suit"),
     "pass.draw_first": (),
     "pass.not_your_turn": (),
     "draw.second": (),
@@ -58,8 +66,8 @@ PHRASES: dict[str, tuple[str, ...]] = {
     # penalties and the end
     "penalty.wrong_play": ("seat",),
     "penalty.no_declaration": ("seat",),
-    "game.out": ("seat",),
-    "game.crash": ("seat",),
+    "game.out": ("suit", "first", "second", "third"),  # the last piece (basic) and the ranking
+    "game.crash": ("first", "second", "third"),  # the crash of the last seat, with the ranking
     "game.ended": (),
     "game.ranking": ("first", "second", "third"),
     "game.over": (),
