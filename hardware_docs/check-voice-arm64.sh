@@ -42,7 +42,7 @@ say() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
 in_root() { chroot "$ROOT" /usr/bin/env -i HOME=/root PATH=/usr/sbin:/usr/bin:/sbin:/bin LANG=C.UTF-8 \
             PIP_DISABLE_PIP_VERSION_CHECK=1 /bin/bash -o pipefail -c "$1"; }
 unmount_all() {
-    for m in /dev /proc; do mountpoint -q "$ROOT$m" 2>/dev/null && umount -l "$ROOT$m"; done
+    for m in /dev /sys /proc; do mountpoint -q "$ROOT$m" 2>/dev/null && umount -l "$ROOT$m"; done
     return 0
 }
 trap unmount_all EXIT
@@ -75,6 +75,7 @@ if [ "$FRESH" = 1 ] || [ ! -x "$ROOT$VENV/bin/python" ]; then
     in_root "python3 -m venv $VENV"
 fi
 mount -t proc proc "$ROOT/proc"
+mount --bind -o ro /sys "$ROOT/sys"  # onnxruntime reads the processors' list there
 mount --bind /dev "$ROOT/dev"
 in_root 'echo "$(uname -m), Debian $(cat /etc/debian_version), $(python3 --version)"'
 
@@ -135,8 +136,13 @@ for info in games():
     key = next(k for k in sorted(words.phrases) if words.entry_key(k) != k and next(words.combinations(k), None)
                is not None and not words.has_short(k))
     params = next(words.combinations(key))
-    values = {t: dict(list(v.items())[:1]) for t, v in words.values.items()}
-    ranges = {name: range(r.start, r.start + 1) for name, r in words.ranges.items()}
+    values, ranges = dict(words.values), dict(words.ranges)
+    for name, value in params.items():  # each parameter's type narrowed to the value chosen
+        kind = words.param_types[name]
+        if kind in ranges:
+            ranges[kind] = range(value, value + 1)
+        else:
+            values[kind] = {value: words.values[kind][value]}
     one = Catalog("ja", {key: words.phrases[key]}, values, words.namespace, words.param_types, ranges,
                   words.readings)
     line = one.render(key, params)
