@@ -42,7 +42,7 @@ say() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
 in_root() { chroot "$ROOT" /usr/bin/env -i HOME=/root PATH=/usr/sbin:/usr/bin:/sbin:/bin LANG=C.UTF-8 \
             PIP_DISABLE_PIP_VERSION_CHECK=1 /bin/bash -o pipefail -c "$1"; }
 unmount_all() {
-    for m in /dev /sys /proc; do mountpoint -q "$ROOT$m" 2>/dev/null && umount -l "$ROOT$m"; done
+    for m in /dev /proc; do mountpoint -q "$ROOT$m" 2>/dev/null && umount -l "$ROOT$m"; done
     return 0
 }
 trap unmount_all EXIT
@@ -75,7 +75,8 @@ if [ "$FRESH" = 1 ] || [ ! -x "$ROOT$VENV/bin/python" ]; then
     in_root "python3 -m venv $VENV"
 fi
 mount -t proc proc "$ROOT/proc"
-mount --bind -o ro /sys "$ROOT/sys"  # onnxruntime reads the processors' list there
+# No /sys: onnxruntime's cpuinfo then warns that it cannot list the processors (a Pi's kernel has them); given
+# this machine's x86 /sys it crashes the emulated process.
 mount --bind /dev "$ROOT/dev"
 in_root 'echo "$(uname -m), Debian $(cat /etc/debian_version), $(python3 --version)"'
 
