@@ -101,7 +101,7 @@ mkdir -p "$ROOT$CODE"
 git -C "$SRC" archive HEAD kikimimi voices devices | tar -x -C "$ROOT$CODE"
 
 say "one Japanese phrase of every game, rendered with Open JTalk into a FLAC pack (EMULATED aarch64)"
-mkdir -p "$ROOT/tmp/kikimimi-arm64-pack"
+rm -rf "$ROOT/tmp/kikimimi-arm64-pack"  # a fresh pack: every phrase rendered, none kept from a last run
 cat >"$ROOT/tmp/render_one_per_game.py" <<'EOF'
 """One phrase of each game's Japanese catalog through the jtalk backend and render_pack, then the FLAC
 read back: the wheels' versions, the start-up time and each phrase's render time, emulated."""
