@@ -6,7 +6,11 @@
 # catalog to a FLAC clip through the project's own render path (the jtalk backend and `render_pack`, as
 # `kikimimi voices render` does), checking that every clip is speech and not silence.
 #
-#   sudo hardware_docs/check-voice-arm64.sh [--root DIR] [--mirror URL] [--fresh]
+#   sudo hardware_docs/check-voice-arm64.sh [--root DIR] [--mirror URL] [--fresh] [--voice SPEC]
+#
+# --voice 'pyopenjtalk-plus==X' checks another release than pyproject.toml's pin (in a venv of its own)
+# before the pin is changed. Where this checkout has a .venv, the same phrases are also rendered natively
+# and the clips compared byte for byte: a pack rendered on a PC is then the Pi's pack.
 #
 # Not part of the test suite: it needs root, the network (Debian's mirror, PyPI) and, under emulation,
 # about 25 minutes on a fresh root (a few on a kept one). The root is kept for the next run (--fresh
@@ -19,12 +23,14 @@ MIRROR=$(sed -n 's/^URIs: *//p; s/^deb \(\[[^]]*\] \)\?\(http[^ ]*\) bookworm .*
          /etc/apt/sources.list /etc/apt/sources.list.d/* 2>/dev/null | grep -v security | head -n1 || true)
 MIRROR=${MIRROR:-http://deb.debian.org/debian}
 FRESH=0
+VOICE=""
 while [ $# -gt 0 ]; do
     case "$1" in
         --root) ROOT=$2; shift 2 ;;
         --mirror) MIRROR=$2; shift 2 ;;
         --fresh) FRESH=1; shift ;;
-        -h|--help) sed -n '2,14p' "$0"; exit 0 ;;
+        --voice) VOICE=$2; shift 2 ;;
+        -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
         *) echo "check-voice-arm64.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
     esac
 done
@@ -35,7 +41,7 @@ for tool in debootstrap qemu-aarch64-static update-binfmts; do
 done
 
 SRC=$(git -C "$(dirname "$0")" rev-parse --show-toplevel)
-VENV=/opt/kikimimi-venv
+VENV=/opt/kikimimi-venv${VOICE:+-$(printf %s "$VOICE" | tr -c 'A-Za-z0-9.\n' -)}
 CODE=/opt/kikimimi-src
 
 say() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
@@ -54,7 +60,7 @@ grep -q enabled /proc/sys/fs/binfmt_misc/qemu-aarch64 \
     || { echo "check-voice-arm64.sh: binfmt_misc has no qemu-aarch64 entry (reinstall qemu-user-static)" >&2; exit 1; }
 
 unmount_all
-if [ "$FRESH" = 1 ] || [ ! -x "$ROOT$VENV/bin/python" ]; then
+if [ "$FRESH" = 1 ] || [ ! -x "$ROOT/usr/bin/python3" ]; then
     say "a Debian bookworm arm64 root in $ROOT (mirror $MIRROR)"
     rm -rf "$ROOT"
     # What the table needs from Debian for speech: python3 with venv, libsndfile (FLAC), espeak-ng (English).
@@ -72,8 +78,8 @@ if [ "$FRESH" = 1 ] || [ ! -x "$ROOT$VENV/bin/python" ]; then
         cp /usr/local/share/ca-certificates/*.crt "$ROOT/usr/local/share/ca-certificates/"
         in_root 'update-ca-certificates >/dev/null'
     fi
-    in_root "python3 -m venv $VENV"
 fi
+[ -x "$ROOT$VENV/bin/python" ] || in_root "python3 -m venv $VENV"
 mount -t proc proc "$ROOT/proc"
 # No /sys: onnxruntime's cpuinfo then warns that it cannot list the processors (a Pi's kernel has them); given
 # this machine's x86 /sys it crashes the emulated process.
@@ -81,11 +87,13 @@ mount --bind /dev "$ROOT/dev"
 in_root 'echo "$(uname -m), Debian $(cat /etc/debian_version), $(python3 --version)"'
 
 # The voice's requirements, read from pyproject.toml so that this check follows the pin.
-WANTED=$(python3 - "$SRC/pyproject.toml" <<'EOF'
+WANTED=$(python3 - "$SRC/pyproject.toml" "$VOICE" <<'EOF'
 import re, sys, tomllib
 deps = tomllib.load(open(sys.argv[1], "rb"))["project"]["dependencies"]
 voice = ("pyopenjtalk-plus", "soundfile", "pyloudnorm", "numpy")
-print(" ".join(f"'{d}'" for d in deps if re.split(r"[<>=!\[ ;]", d)[0].lower() in voice))
+name = lambda spec: re.split(r"[<>=!~\[ ;]", spec)[0].lower()
+wanted = [sys.argv[2] if sys.argv[2] and name(d) == "pyopenjtalk-plus" else d for d in deps if name(d) in voice]
+print(" ".join(f"'{d}'" for d in wanted))
 EOF
 )
 say "pip install --only-binary=:all: $WANTED"
@@ -130,7 +138,7 @@ with Stopwatch() as start:
     synth = make_backend("jtalk", "ja").synth
 print(f"Open JTalk start-up (import, dictionaries, onnxruntime): {start.line()}")
 
-out, failures = Path(sys.argv[1]), 0
+out, failures, first = Path(sys.argv[1]), 0, True
 for info in games():
     words = catalog("ja", info.catalog)
     # The game's own first phrase that a pack renders, with its first parameter values only: one entry.
@@ -161,8 +169,25 @@ for info in games():
     failures += not speech
     print(f"{'ok  ' if speech else 'FAIL'} {entry}: {line.natural}\n"
           f"     {clip.seconds:.2f} s at {clip.rate} Hz, peak {peak:.2f}, {lufs:.1f} LUFS, "
-          f"{pack.entries[entry]['bytes']} bytes FLAC; render {clock.line()}")
+          f"{pack.entries[entry]['bytes']} bytes FLAC; render {clock.line()}"
+          + ("\n     (the first render also loads the HTS voice, Sudachi's dictionary and scipy)" if first else ""))
+    first = False
 sys.exit(1 if failures else 0)
 EOF
-in_root "cd /tmp && PYTHONPATH=$CODE $VENV/bin/python /tmp/render_one_per_game.py /tmp/kikimimi-arm64-pack"
-ls -l "$ROOT/tmp/kikimimi-arm64-pack/audio"
+PACK=$ROOT/tmp/kikimimi-arm64-pack
+in_root "cd /tmp && PYTHONPATH=$CODE $VENV/bin/python /tmp/render_one_per_game.py ${PACK#"$ROOT"}"
+ls -l "$PACK/audio"
+
+if [ -x "$SRC/.venv/bin/python" ]; then
+    say "the same phrases on this machine, natively ($(uname -m), this checkout's .venv), for comparison"
+    NATIVE=$ROOT.native-pack
+    rm -rf "$NATIVE"
+    (cd /tmp && PYTHONPATH=$ROOT$CODE "$SRC/.venv/bin/python" "$ROOT/tmp/render_one_per_game.py" "$NATIVE") 2>&1 \
+        | grep -v '^  [a-z]'
+    same=0 total=0
+    for clip in "$PACK"/audio/*; do
+        total=$((total + 1))
+        if cmp -s "$clip" "$NATIVE/audio/${clip##*/}"; then same=$((same + 1)); else echo "differs: ${clip##*/}"; fi
+    done
+    echo "$same of $total clips byte-identical on aarch64 (emulated) and $(uname -m)"
+fi
