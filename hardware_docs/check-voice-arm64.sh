@@ -131,7 +131,11 @@ from kikimimi.voice.tts import make_backend
 print(f"{platform.machine()}, Python {platform.python_version()}, libsndfile {soundfile.__libsndfile_version__}")
 for name in ("pyopenjtalk-plus", "onnxruntime", "sudachipy", "sudachidict-core", "numpy", "scipy", "soundfile",
              "pyloudnorm"):
-    wheel = metadata.distribution(name).read_text("WHEEL") or ""
+    try:
+        wheel = metadata.distribution(name).read_text("WHEEL") or ""
+    except metadata.PackageNotFoundError:
+        print(f"  {name}: not installed")
+        continue
     tags = ", ".join(line.split(": ", 1)[1] for line in wheel.splitlines() if line.startswith("Tag: "))
     print(f"  {name} {metadata.version(name)} ({tags})")
 with Stopwatch() as start:
