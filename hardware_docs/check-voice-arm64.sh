@@ -187,11 +187,12 @@ if [ -x "$SRC/.venv/bin/python" ]; then
     NATIVE=$ROOT.native-pack
     rm -rf "$NATIVE"
     (cd /tmp && PYTHONPATH=$ROOT$CODE "$SRC/.venv/bin/python" "$ROOT/tmp/render_one_per_game.py" "$NATIVE") 2>&1 \
-        | grep -v '^  [a-z]'
+        | grep -v -E '^  (onnxruntime|sudachi|numpy|scipy|soundfile|pyloudnorm)'
     same=0 total=0
     for clip in "$PACK"/audio/*; do
         total=$((total + 1))
         if cmp -s "$clip" "$NATIVE/audio/${clip##*/}"; then same=$((same + 1)); else echo "differs: ${clip##*/}"; fi
     done
+    # A difference with --voice is the other release's reading, not the processor: compare the versions above.
     echo "$same of $total clips byte-identical on aarch64 (emulated) and $(uname -m)"
 fi
