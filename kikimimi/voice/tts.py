@@ -15,6 +15,7 @@ it; the caller falls back (pre-rendered pack or text only). Nothing here raises 
 
 from __future__ import annotations
 
+import os
 import queue
 import tempfile
 import threading
@@ -107,7 +108,13 @@ class EspeakBackend:
 def open_jtalk() -> ModuleType:
     """The pyopenjtalk module, made to reuse one Sudachi tokenizer. pyopenjtalk-plus 0.3.4 loads Sudachi's
     dictionary anew on every call (about 50 ms, a third of a short phrase's synthesis) to read kanji with
-    several readings; the tokenizer it builds is the same each time. Raises ImportError without it."""
+    several readings; the tokenizer it builds is the same each time. Raises ImportError without it.
+
+    Importing it starts onnxruntime (its model for the reading of 何), whose Linux wheels (1.32) keep usage
+    telemetry in `~/.cache/Microsoft/DeveloperTools/.onnxruntime/` and try to send it to
+    mobile.events.data.microsoft.com. The table speaks offline and reports to no one: telemetry is turned
+    off before the import (onnxruntime reads the variable when its environment is made)."""
+    os.environ["ORT_DISABLE_TELEMETRY"] = "1"  # "1" or "true" turns it off; unset, "0" or "false" leave it on
     import pyopenjtalk
     import pyopenjtalk.utils as jtalk_utils
 
