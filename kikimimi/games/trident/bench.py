@@ -27,7 +27,7 @@ import venv
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from kikimimi.benchclock import Stopwatch, load_average
 from kikimimi.games.trident.bots import BotRates
@@ -146,14 +146,15 @@ def run(args: argparse.Namespace) -> int:
     table = Table(title=f"kikimimi bench engine ({args.games} games a run, median of {args.rounds} runs, alternated)")
     for col in ("loop", "games / CPU s", "games / wall s", "steps / game", "CPU s a run", "load"):
         table.add_column(col, justify="right")
-    for name, f in figures["loops"].items():  # type: ignore[union-attr]
+    loops = cast(dict[str, dict[str, float]], figures["loops"])
+    for name, f in loops.items():
         table.add_row(name, f"{f['games_per_cpu_second']:,.0f}", f"{f['games_per_wall_second']:,.0f}",
                       f"{f['steps_per_game']:.1f}", f"{f['cpu_seconds']:.3f}", f"{f['load']:.2f}")
     console = Console(width=max(Console().width, 110))
     console.print(table)
-    for name, f in figures.get("vs_rlcard", {}).items():  # type: ignore[union-attr]
-        console.print(f"{name} / RLCard UNO, CPU games/s, median of paired runs: {f['median_ratio']:.2f}x "
-                      f"(runs: {', '.join(f'{x:.2f}' for x in f['ratios'])})")
+    for name, pair in cast(dict[str, dict[str, Any]], figures.get("vs_rlcard", {})).items():
+        console.print(f"{name} / RLCard UNO, CPU games/s, median of paired runs: {pair['median_ratio']:.2f}x "
+                      f"(runs: {', '.join(f'{x:.2f}' for x in pair['ratios'])})")
     console.print(f"steps: moves or events (Trident), decisions (UNO). {whole.line()}")
     return 0
 
