@@ -80,7 +80,8 @@ HOLD_WEIGHT = {"required": 1.05, "other suits": 1.25, "change": 0.62, "attack": 
                "unknown": 0.55}
 
 
-def _class_of(bit: int, required: str | None) -> str:
+def class_of(bit: int, required: str | None) -> str:
+    """A piece's class in HOLD_WEIGHT."""
     if bit & BASIC_MASK:
         return "required" if bit & SUIT_MASK[required] else "other suits"
     if bit & UNKNOWN_MASK:
@@ -93,7 +94,7 @@ def _class_of(bit: int, required: str | None) -> str:
 # Weighted sampling without replacement (a key random() ** (1 / weight) per piece, the largest keys drawn):
 # the exponent of every piece, by the required kind.
 _KEY_EXPONENT: dict[str | None, tuple[float, ...]] = {
-    required: tuple(1.0 / HOLD_WEIGHT[_class_of(1 << i, required)] for i in range(len(PIECE_OF)))
+    required: tuple(1.0 / HOLD_WEIGHT[class_of(1 << i, required)] for i in range(len(PIECE_OF)))
     for required in (*SUITS, None)
 }
 
@@ -222,4 +223,5 @@ def real_piece(held: int, legal: int, choice: int, random: Callable[[], float]) 
     return of_kind & -of_kind
 
 
-__all__ = ["MonteCarlo", "SeatView", "seat_view", "world", "choices", "mc_policy", "real_piece", "KIND_MASKS"]
+__all__ = ["HOLD_WEIGHT", "class_of", "MonteCarlo", "SeatView", "seat_view", "world", "choices", "mc_policy",
+           "real_piece", "KIND_MASKS"]
