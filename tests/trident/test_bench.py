@@ -35,3 +35,16 @@ def test_bench_trident_hand_bias_measures_what_opponents_keep(capsys):
     for ratios in out["ratios"].values():
         assert set(ratios) == set(out["bot_weights"])
         assert ratios["other suits"] > 1 > ratios["change"]
+
+
+def test_bench_trident_only_runs_the_series_named_and_refuses_a_wrong_name(capsys):
+    assert main(["bench", "trident", "--only", "seeing-all:rules", "--series", "6", "--worlds", "2",
+                 "--workers", "1", "--json"]) == 0
+    series = json.loads(capsys.readouterr().out)["series"]
+    assert [(s["player"], s["against"]) for s in series] == [("seeing-all", "rules")]
+    try:
+        main(["bench", "trident", "--only", "strong:nobody", "--series", "3"])
+    except SystemExit as exc:
+        assert "--only strong:nobody" in str(exc)
+    else:
+        raise AssertionError("a wrong series name was accepted")

@@ -53,6 +53,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--workers", type=int, default=2, help="bench trident: processes (default 2)")
     parser.add_argument("--seeing-all", action="store_true",
                         help="bench trident: also the same search given every hand, as a reference (not a player)")
+    parser.add_argument("--only", nargs="+", metavar="PLAYER:AGAINST",
+                        help="bench trident: only these series, e.g. seeing-all:random mc:rules "
+                             "(players: mc, rules, random, seeing-all)")
     parser.add_argument("--hand-bias", action="store_true",
                         help="bench trident: instead of the series, measure what opponents keep in hand (the bot's "
                              "HOLD_WEIGHT): each class's share in their hands over its share in the unseen pieces")
@@ -280,12 +283,25 @@ def run_hand_bias(args: argparse.Namespace) -> int:
     return 0
 
 
+PLAYERS = ("mc", "rules", "random", "seeing-all")
+
+
+def _series_of(text: str) -> tuple[str, str]:
+    who, _, against = text.partition(":")
+    if who not in PLAYERS or against not in ("random", "rules"):
+        raise SystemExit(f"--only {text}: expected PLAYER:AGAINST, PLAYER one of {', '.join(PLAYERS)}, "
+                         "AGAINST random or rules")
+    return who, against
+
+
 def run_strength(args: argparse.Namespace) -> int:
     if args.hand_bias:
         return run_hand_bias(args)
     plan = [("mc", "random"), ("mc", "rules"), ("rules", "random"), ("random", "random"), ("random", "rules")]
     if args.seeing_all:
         plan += [("seeing-all", "random"), ("seeing-all", "rules")]
+    if args.only:
+        plan = [_series_of(text) for text in args.only]
     with Stopwatch() as whole:
         results = [series(who, against, args.series, args.seed, args.worlds, args.workers) for who, against in plan]
     if args.json:
