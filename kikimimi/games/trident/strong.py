@@ -2,10 +2,11 @@
 
 It decides from what its seat has heard (`SeatView`): its own hand (an Unknown only as "Unknown"),
 the field, the other seats' counts and declarations, the pending draw, the required kind. For each
-choice open to it (a kind of piece to play, draw, pass) it deals the pieces it has not seen at random
-into hands of the counts it knows and a basket (a "world"), makes the choice and plays the game out
-at random among legal plays, many worlds over; the choice with the best mean result is played. The same
-worlds and random streams serve every choice, so that choices are compared on equal luck.
+choice open to it (a kind of piece to play, a draw even when a play is open, a pass) it deals the pieces
+it has not seen into hands of the counts it knows and a basket (a "world"; the opponents' hands weighted
+by what players keep, HOLD_WEIGHT), makes the choice and plays the game out at random among legal plays,
+many worlds over; the choice with the best mean place is played. The same worlds and random streams serve
+every choice, so that choices are compared on equal luck.
 """
 
 from __future__ import annotations
