@@ -24,3 +24,27 @@ def test_bench_trident_reports_shares_with_intervals_and_decision_times(capsys):
     for s in series:
         assert s["games"] == 9 and 0 <= s["interval"][0] <= s["first_share"] <= s["interval"][1] <= 1
     assert series[0]["decisions"] > 0 and series[0]["decision_ms_cpu"]["p99"] > 0
+
+
+def test_bench_trident_hand_bias_measures_what_opponents_keep(capsys):
+    """The measurement behind the bot's weighted deal: players shed their playable pieces, so basic pieces of
+    other suits stay in hand more than a uniform deal says, change pieces less."""
+    assert main(["bench", "trident", "--hand-bias", "--series", "40", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert set(out["ratios"]) == {"random-legal", "rule-based"}
+    for ratios in out["ratios"].values():
+        assert set(ratios) == set(out["bot_weights"])
+        assert ratios["other suits"] > 1 > ratios["change"]
+
+
+def test_bench_trident_only_runs_the_series_named_and_refuses_a_wrong_name(capsys):
+    assert main(["bench", "trident", "--only", "seeing-all:rules", "--series", "6", "--worlds", "2",
+                 "--workers", "1", "--json"]) == 0
+    series = json.loads(capsys.readouterr().out)["series"]
+    assert [(s["player"], s["against"]) for s in series] == [("seeing-all", "rules")]
+    try:
+        main(["bench", "trident", "--only", "strong:nobody", "--series", "3"])
+    except SystemExit as exc:
+        assert "--only strong:nobody" in str(exc)
+    else:
+        raise AssertionError("a wrong series name was accepted")

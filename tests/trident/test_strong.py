@@ -6,10 +6,10 @@ from __future__ import annotations
 import random
 
 from kikimimi.games.trident.bots import rule_bots, strong_bots
-from kikimimi.games.trident.engine import Trident
+from kikimimi.games.trident.engine import Trident, legal_mask
 from kikimimi.games.trident.invariants import check
-from kikimimi.games.trident.pieces import BIT, UNKNOWN_MASK
-from kikimimi.games.trident.playout import playout, random_policy
+from kikimimi.games.trident.pieces import BASIC_MASK, BIT, FULL_MASK, UNKNOWN_MASK
+from kikimimi.games.trident.playout import DRAW, playout, random_policy
 from kikimimi.games.trident.state import TURN, TridentState
 from kikimimi.games.trident.strong import MonteCarlo, choices, seat_view, world
 
@@ -93,3 +93,31 @@ def test_rule_based_and_monte_carlo_bots_play_whole_games_through_apply():
             assert check(state, event, effects) == []
             assert not state.penalties, state.penalties  # they never make a wrong play
         assert game.is_over(state) and turns > 5
+
+
+def test_a_draw_is_weighed_even_when_a_play_is_open():
+    for seed in range(10):
+        s = _a_turn(seed)
+        if s.pending or s.drew_bit or not legal_mask(s, s.turn) or not s.basket_count:
+            continue
+        options = choices(s, s.turn)
+        assert DRAW in options and len(options) >= 2
+        return
+    raise AssertionError("no turn with a play open among the seeds")
+
+
+def test_the_deal_gives_opponents_fewer_always_playable_pieces_than_a_uniform_deal():
+    """Players shed what they can always play; the bot's deal of the unseen pieces says so (HOLD_WEIGHT)."""
+    s = _a_turn(4)
+    view = seat_view(s, s.turn)
+    rng = random.Random(0)
+    pool = FULL_MASK & ~view.own_known & ~view.field_mask  # the unseen pieces, the seat's own Unknowns among them
+    always_playable = pool & ~BASIC_MASK & ~UNKNOWN_MASK  # change, attack and Change Draw 4 pieces
+    opponents = [x for x in (1, 2, 3) if x != s.turn]
+    in_hands = sum(s.count(x) for x in opponents)
+    uniform = always_playable.bit_count() * in_hands / (pool.bit_count() - view.own_unknowns)
+    dealt = 0
+    for _ in range(400):
+        w = world(view, rng)
+        dealt += sum((w.masks[x] & ~BASIC_MASK & ~UNKNOWN_MASK).bit_count() for x in opponents)
+    assert dealt / 400 < 0.85 * uniform

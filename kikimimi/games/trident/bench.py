@@ -27,14 +27,15 @@ import venv
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from kikimimi.benchclock import Stopwatch, load_average
 from kikimimi.games.trident.bots import BotRates
+from kikimimi.games.trident.pieces import FULL_MASK, PIECE_OF
 from kikimimi.games.trident.playout import Policy, playout, random_policy, rule_policy
 from kikimimi.games.trident.simulate import simulate
 from kikimimi.games.trident.state import TridentState
-from kikimimi.games.trident.strong import MonteCarlo, real_piece, seat_view
+from kikimimi.games.trident.strong import HOLD_WEIGHT, MonteCarlo, class_of, real_piece, seat_view
 
 RLCARD_SCRIPT = Path(__file__).resolve().parents[3] / "benchmarks" / "rlcard_uno.py"
 RLCARD_VENV = RLCARD_SCRIPT.parent / ".venv-rlcard"
@@ -52,6 +53,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--workers", type=int, default=2, help="bench trident: processes (default 2)")
     parser.add_argument("--seeing-all", action="store_true",
                         help="bench trident: also the same search given every hand, as a reference (not a player)")
+    parser.add_argument("--only", nargs="+", metavar="PLAYER:AGAINST",
+                        help="bench trident: only these series, e.g. seeing-all:random mc:rules "
+                             "(players: mc, rules, random, seeing-all)")
+    parser.add_argument("--hand-bias", action="store_true",
+                        help="bench trident: instead of the series, measure what opponents keep in hand (the bot's "
+                             "HOLD_WEIGHT): each class's share in their hands over its share in the unseen pieces")
     parser.add_argument("--json", action="store_true", help="one JSON object instead of a table")
 
 
@@ -146,14 +153,15 @@ def run(args: argparse.Namespace) -> int:
     table = Table(title=f"kikimimi bench engine ({args.games} games a run, median of {args.rounds} runs, alternated)")
     for col in ("loop", "games / CPU s", "games / wall s", "steps / game", "CPU s a run", "load"):
         table.add_column(col, justify="right")
-    for name, f in figures["loops"].items():  # type: ignore[union-attr]
+    loops = cast(dict[str, dict[str, float]], figures["loops"])
+    for name, f in loops.items():
         table.add_row(name, f"{f['games_per_cpu_second']:,.0f}", f"{f['games_per_wall_second']:,.0f}",
                       f"{f['steps_per_game']:.1f}", f"{f['cpu_seconds']:.3f}", f"{f['load']:.2f}")
     console = Console(width=max(Console().width, 110))
     console.print(table)
-    for name, f in figures.get("vs_rlcard", {}).items():  # type: ignore[union-attr]
-        console.print(f"{name} / RLCard UNO, CPU games/s, median of paired runs: {f['median_ratio']:.2f}x "
-                      f"(runs: {', '.join(f'{x:.2f}' for x in f['ratios'])})")
+    for name, pair in cast(dict[str, dict[str, Any]], figures.get("vs_rlcard", {})).items():
+        console.print(f"{name} / RLCard UNO, CPU games/s, median of paired runs: {pair['median_ratio']:.2f}x "
+                      f"(runs: {', '.join(f'{x:.2f}' for x in pair['ratios'])})")
     console.print(f"steps: moves or events (Trident), decisions (UNO). {whole.line()}")
     return 0
 
@@ -235,10 +243,65 @@ def series(who: str, against: str, games: int, seed: int, worlds: int, workers: 
     return out
 
 
+def hand_bias(games: int, seed: int, opponents: Policy) -> dict[str, float]:
+    """At a random-legal seat's turns, each piece class's count in the two other hands over what a uniform deal
+    of the pieces that seat has not seen would give them: the bias the bot's deal of the unseen pieces weighs."""
+    held: dict[str, float] = dict.fromkeys(HOLD_WEIGHT, 0.0)
+    uniform: dict[str, float] = dict.fromkeys(HOLD_WEIGHT, 0.0)
+
+    def observer(s: TridentState, seat: int, legal: int, rnd: Callable[[], float]) -> int:
+        unseen = FULL_MASK & ~s.masks[seat] & ~s.field_mask
+        others = [s.masks[x] for x in (1, 2, 3) if x != seat]
+        share = sum(h.bit_count() for h in others) / unseen.bit_count()
+        for i in range(len(PIECE_OF)):
+            bit = 1 << i
+            if bit & unseen:
+                name = class_of(bit, s.required)
+                uniform[name] += share
+                held[name] += any(h & bit for h in others)
+        return random_policy(s, seat, legal, rnd)
+
+    for index in range(games):
+        policies: list[Policy | None] = [None, opponents, opponents, opponents]
+        policies[index % 3 + 1] = observer
+        playout(TridentState(first=(index // 3) % 3 + 1), policies, random.Random(seed * 1_000_003 + index).random)
+    return {name: held[name] / uniform[name] for name in HOLD_WEIGHT}
+
+
+def run_hand_bias(args: argparse.Namespace) -> int:
+    with Stopwatch() as sw:
+        figures = {name: hand_bias(args.series, args.seed, policy)
+                   for name, policy in (("random-legal", random_policy), ("rule-based", rule_policy))}
+    if args.json:
+        print(json.dumps({"games": args.series, "ratios": figures, "bot_weights": HOLD_WEIGHT}, indent=2))
+        return 0
+    print(f"held in opponents' hands / uniform deal of the unseen pieces ({args.series} games each)")
+    print(f"{'class':<14}" + "".join(f"{name:>14}" for name in figures) + f"{'bot weight':>14}")
+    for piece_class, weight in HOLD_WEIGHT.items():
+        print(f"{piece_class:<14}" + "".join(f"{f[piece_class]:>14.2f}" for f in figures.values()) + f"{weight:>14.2f}")
+    print(sw.line())
+    return 0
+
+
+PLAYERS = ("mc", "rules", "random", "seeing-all")
+
+
+def _series_of(text: str) -> tuple[str, str]:
+    who, _, against = text.partition(":")
+    if who not in PLAYERS or against not in ("random", "rules"):
+        raise SystemExit(f"--only {text}: expected PLAYER:AGAINST, PLAYER one of {', '.join(PLAYERS)}, "
+                         "AGAINST random or rules")
+    return who, against
+
+
 def run_strength(args: argparse.Namespace) -> int:
+    if args.hand_bias:
+        return run_hand_bias(args)
     plan = [("mc", "random"), ("mc", "rules"), ("rules", "random"), ("random", "random"), ("random", "rules")]
     if args.seeing_all:
         plan += [("seeing-all", "random"), ("seeing-all", "rules")]
+    if args.only:
+        plan = [_series_of(text) for text in args.only]
     with Stopwatch() as whole:
         results = [series(who, against, args.series, args.seed, args.worlds, args.workers) for who, against in plan]
     if args.json:

@@ -29,9 +29,11 @@ from kikimimi.games.trident.state import (
 )
 
 _ORDERED_IDS = tuple(PIECES)  # a fixed order, so that a seed gives the same game on every machine
-_HAND = (None, *(hand(seat) for seat in SEATS))
+_HAND: tuple[str, ...] = ("", *(hand(seat) for seat in SEATS))  # seat -> its hand reader ([0] unused)
 # Taps are immutable values: made once per reader and tag, since a bot produces one per event.
-_TAPS = {(reader, tag): Scan(reader, tag) for reader in (FIELD, *_HAND[1:]) for tag in (*PIECES, *CONTROLS)}
+_TAPS: dict[tuple[str, str | None], Scan] = {
+    (reader, tag): Scan(reader, tag) for reader in (FIELD, *_HAND[1:]) for tag in (*PIECES, *CONTROLS)
+}
 
 
 @dataclass(frozen=True)

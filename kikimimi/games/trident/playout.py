@@ -72,26 +72,26 @@ def playout(s: TridentState, policies: Sequence[Policy | None], random: Callable
         moves += 1
         phase = s.phase
         if phase == TURN:
-            seat = s.turn
-            if s.masks[seat].bit_count() <= 2 and not s.declared_mask & (1 << (seat - 1)):  # type: ignore[index]
-                declare(s, seat)  # type: ignore[arg-type]
-            choice = policies[seat](s, seat, legal_of(s, seat), random)  # type: ignore[misc,index,arg-type]
+            seat: int = s.turn  # type: ignore[assignment]  # a turn always has a seat to move
+            if s.masks[seat].bit_count() <= 2 and not s.declared_mask & (1 << (seat - 1)):
+                declare(s, seat)
+            choice = policies[seat](s, seat, legal_of(s, seat), random)  # type: ignore[misc]  # seats 1-3 are set
             if choice > 0:
-                play(s, seat, pieces[choice])  # type: ignore[arg-type]
+                play(s, seat, pieces[choice])
             elif choice == DRAW and (bit := basket(s, random)):
-                draw(s, seat, pieces[bit])  # type: ignore[arg-type]
+                draw(s, seat, pieces[bit])
             else:
-                pass_turn(s, seat)  # type: ignore[arg-type]  # a pass with nothing to draw is a crash
+                pass_turn(s, seat)  # a pass with nothing to draw is a crash
         elif phase == DRAWING:
-            draw(s, s.drawer, pieces[basket(s, random)])  # type: ignore[arg-type]
+            draw(s, s.drawer, pieces[basket(s, random)])  # type: ignore[arg-type]  # drawing has a drawer
         elif phase == CHOOSE_SUIT:
-            choose_suit(s, best_suit(s.masks[s.turn]))  # type: ignore[index]
+            choose_suit(s, best_suit(s.masks[s.turn]))  # type: ignore[index]  # the Change Draw 4's player
         elif phase == START:
             start_piece(s, pieces[basket(s, random)])
         elif phase == DEAL:
-            for seat in (1, 2, 3):  # each seat takes its five
-                while s.phase == DEAL and s.masks[seat].bit_count() < HAND_SIZE:
-                    draw(s, seat, pieces[basket(s, random)])
+            for deal_seat in (1, 2, 3):  # each seat takes its five
+                while s.phase == DEAL and s.masks[deal_seat].bit_count() < HAND_SIZE:
+                    draw(s, deal_seat, pieces[basket(s, random)])
                     moves += 1
             moves -= 1
         else:
