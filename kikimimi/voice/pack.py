@@ -80,7 +80,10 @@ def text_hash(line: Line, backend: str, voice: str = "") -> str:
 
 
 def _file_name(entry: str) -> str:
-    return entry.replace("/", "_").replace(os.sep, "_") + CLIP_SUFFIX
+    name = entry.replace("/", "_").replace(os.sep, "_")
+    if len(name.encode("utf-8")) > 200:  # a sequence of phrases (`kikimimi bench voice --lag`): within a file name
+        name = f"{name[:60]}~{hashlib.sha256(name.encode('utf-8')).hexdigest()[:16]}"
+    return name + CLIP_SUFFIX
 
 
 QUIETEST_LUFS = -45.0  # a rendered phrase quieter than this is taken for silence (speech comes out near -20)
