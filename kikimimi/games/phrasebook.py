@@ -57,12 +57,13 @@ def spoken(says: Iterable[Say]) -> Iterator[Say]:
         yield from spoken(parts_of(say))
 
 
-def one_utterance_each(fx: list[Effect], keep: Collection[str] = ()) -> list[Effect]:
+def one_utterance_each(fx: list[Effect], keep: Collection[str] = (), key: str = ANNOUNCE) -> list[Effect]:
     """What one event says on each output as one utterance: where an event says several phrases on one
     output, they become one ANNOUNCE whose parts they are, at the place of the first (an output says its
     phrases in order, so nothing is reordered; only the wait between them goes, and a newer phrase can
     no longer queue between them). Phrases with a key in `keep` stay on their own (e.g. those a newer
-    phrase may supersede)."""
+    phrase may supersede). `key`: the joined phrase's own key (ANNOUNCE, or one with a supersession
+    group, to replace what the event made stale)."""
     by_output: dict[str, list[int]] = {}
     for index, effect in enumerate(fx):
         if isinstance(effect, Say) and effect.key not in keep:
@@ -72,6 +73,6 @@ def one_utterance_each(fx: list[Effect], keep: Collection[str] = ()) -> list[Eff
     for output, indexes in by_output.items():
         if len(indexes) > 1:
             says = [e for e in (fx[i] for i in indexes) if isinstance(e, Say)]
-            replaced[indexes[0]] = joined(output, ANNOUNCE, says)
+            replaced[indexes[0]] = joined(output, key, says)
             gone.update(indexes[1:])
     return [replaced.get(i, e) for i, e in enumerate(fx) if i not in gone]
