@@ -134,7 +134,7 @@ def test_first_half_cards_never_move():
 def test_reveal_by_a_tap_ctl_open_or_the_referee(how):
     t = Table()
     t.play_round("red-5", {1: W2, 2: W3})
-    assert t.report()["phase"] == "reveal" and t.heard() == ["place.card", "reveal.ask", "place.mine"]
+    assert t.report()["phase"] == "reveal" and t.heard() == ["place.card", "place.mine", "reveal.ask"]
     t.field("blue-5")  # another card: asked again, nothing named
     assert t.heard() == ["reveal.ask"]
     {"tap": lambda: t.field("red-5"), "ctl-open": lambda: t.field("ctl-open"),

@@ -88,10 +88,12 @@ class RoyalNine(GameEngine[RoyalNineState]):
         )
 
     def apply(self, state: RoyalNineState, event: Event) -> tuple[RoyalNineState, list[Effect]]:
-        """What an event says on one output is one utterance (the common card down and the deal prompt,
-        the reveal's scores), except each seat's roles: said after, dropped if the next round begins first."""
+        """What an event says on one output is one utterance (a placement and the next prompt, the reveal's
+        scores), except the roles, said after the scores, "face down" and the prompt to open the common
+        card: in supersession group "scores" with the next round's prompt, each stale once the next of
+        them comes [R22]."""
         state, fx = super().apply(state, event)
-        return state, one_utterance_each(fx, keep={ROLES})
+        return state, one_utterance_each(fx, keep={ROLES, "common.down", "reveal.ask"})
 
     def tap(self, state: RoyalNineState, reader: str, out: str, seat: int | None, tag: str, uid: str | None,
             fx: list[Effect]) -> RoyalNineState:
