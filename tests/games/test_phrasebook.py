@@ -41,9 +41,10 @@ def test_the_catalog_says_the_parts_in_order_full_or_short_and_a_pack_renders_on
     assert en.render(ANNOUNCE, {"parts": parts}).text == "Draws the 3; seat 2 to play. Left in the pile: 4."
     assert en.render(ANNOUNCE, {"parts": parts}, short=True).text == "Draw 3; seat 2. Left in the pile: 4."
     line = ja.render(ANNOUNCE, {"parts": [list(p) for p in parts]})  # as a journal gives it back
-    assert line.text == "3を引き、2番へ。山は残り4枚。"
+    assert line.text == "3を引き 2番へ。山は残り4枚。"
     assert line.reading == "さんを ひき、にばんえ。やまわ のこり よんまい。"
-    assert line.natural == "3をひき、2番へ。山は残り4枚。"  # each part's [readings] applied
+    short = ja.render(ANNOUNCE, {"parts": parts}, short=True)
+    assert (short.text, short.natural) == ("3引き、2番。山は残り4枚。", "3ひき、2番。山は残り4枚。")  # [readings]
     entries = {entry for entry, _, _ in pack_entries(en)}
     assert not any(e.startswith(f"suhjong:{ANNOUNCE}") for e in entries)
     assert "suhjong:draw.pass[next=2,value=3]" in entries

@@ -173,7 +173,7 @@ def _hand_card(s: RoyalNineState, seat: int, card: str, fx: list[Effect]) -> Roy
     fx.append(Say(out, "deal.card", {"seat": seat, "card": card}))
     if all(len(s.hand(x)) == HALF for x in SEATS):
         s = replace(s, phase=PLACE1 if s.phase == DEAL1 else PLACE2)
-        fx.append(_seats_say(s, "place.ask"))
+        fx.append(Say(SPEAKER, "place.ask"))  # both place: no seat to name [R22]
     return s
 
 
@@ -237,7 +237,7 @@ def _cell(s: RoyalNineState, seat: int, cell: int, fx: list[Effect]) -> RoyalNin
     if not any(s.hands):
         if s.phase == PLACE1 and all(s.placed(x) == HALF for x in SEATS):
             s = replace(s, phase=DEAL2)
-            fx.append(_seats_say(s, "deal.more"))
+            fx.append(Say(SPEAKER, "deal.more"))
         elif s.phase == PLACE2 and all(s.placed(x) == 2 * HALF for x in SEATS):
             s = replace(s, phase=REVEAL)
             fx.append(Say(SPEAKER, "reveal.ask"))
@@ -370,9 +370,9 @@ def _summary(s: RoyalNineState) -> list[Effect]:
     if s.phase == COMMON:
         return [Say(SPEAKER, "round.begin", {"round": s.round})]
     if s.phase in DEALS:
-        return [_seats_say(s, "deal.ask" if s.phase == DEAL1 else "deal.more")]
+        return [_seats_say(s, "deal.ask") if s.phase == DEAL1 else Say(SPEAKER, "deal.more")]
     if s.phase in PLACES:
-        return [_seats_say(s, "place.ask")]
+        return [Say(SPEAKER, "place.ask")]
     if s.phase == REVEAL:
         return [Say(SPEAKER, "reveal.ask")]
     if s.phase == SCORED:

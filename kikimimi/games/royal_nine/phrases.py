@@ -14,8 +14,8 @@ PHRASES: dict[str, tuple[str, ...]] = {
     "common.down": (),
     "deal.ask": ("first", "second"),
     "deal.card": ("seat", "card"),
-    "deal.more": ("first", "second"),
-    "place.ask": ("first", "second"),
+    "deal.more": (),
+    "place.ask": (),
     "place.card": ("seat", "card", "cell"),
     "place.mine": ("cell",),  # the placing seat's own earphone
     "reveal.ask": (),
