@@ -91,6 +91,7 @@ QUIETEST_LUFS = -45.0  # a rendered phrase quieter than this is taken for silenc
 # English): about twice what the voices take at their slowest (Open JTalk 0.15 s a kana, espeak-ng 0.07 s a letter).
 MOST_SECONDS = 0.8
 MOST_PER_UNIT = {"ja": 0.3, "en": 0.15}
+DIGIT_UNITS = 3  # spoken units a digit counts for where the reading keeps digits (English)
 _NOT_SPOKEN = re.compile(r"[\s、。！？!?,.・'\"()\-]")
 
 
@@ -102,6 +103,8 @@ def clip_problem(line: Line, clip: Clip) -> str | None:
     if measured < QUIETEST_LUFS:
         return f"silent clip ({measured:.0f} LUFS) for {line.text!r}"
     units = len(_NOT_SPOKEN.sub("", line.reading))
+    if line.lang != "ja":  # a digit is read as a word ("21": twenty-one), longer than one letter
+        units += (DIGIT_UNITS - 1) * sum(ch.isdigit() for ch in line.reading)
     most = MOST_SECONDS + MOST_PER_UNIT.get(line.lang, 0.3) * units
     if clip.seconds > most:
         return f"{clip.seconds:.1f} s for {units} spoken units ({line.reading!r}), more than {most:.1f} s"

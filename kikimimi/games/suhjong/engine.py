@@ -29,7 +29,7 @@ from kikimimi.games.phrasebook import one_utterance_each
 from kikimimi.games.suhjong import solver
 from kikimimi.games.suhjong.equation import parse
 from kikimimi.games.suhjong.invariants import check, privacy_leaks
-from kikimimi.games.suhjong.phrases import OPERATOR_KEY, PASS_KEY
+from kikimimi.games.suhjong.phrases import GRACE_KEY, OPERATOR_KEY, PASS_KEY
 from kikimimi.games.suhjong.pieces import (
     CARD_SET,
     CONTROL_SET,
@@ -326,8 +326,8 @@ def _begin_turn(s: SuhjongState, x: int, fx: list[Effect]) -> None:
     s.discarded = 0
     s.drew = False
     last = fx[-1] if fx else None
-    if not s.grace and isinstance(last, Say) and last.to == SPEAKER and last.key in PASS_KEY:
-        fx[-1] = Say(SPEAKER, PASS_KEY[last.key], {**last.params, "next": x})
+    if isinstance(last, Say) and last.to == SPEAKER and last.key in PASS_KEY:
+        fx[-1] = Say(SPEAKER, (GRACE_KEY if s.grace else PASS_KEY)[last.key], {**last.params, "next": x})
     else:
         fx.append(Say(SPEAKER, "turn.grace" if s.grace else "turn.begin", {"seat": x}))
     if s.pile_count <= 2 * s.discard_max:

@@ -43,6 +43,8 @@ PHRASES: dict[str, tuple[str, ...]] = {
     "draw.card": ("value",),
     "pickup.pass": ("value", "next"),  # the pick-up or draw that ends a turn, and whose turn is next
     "draw.pass": ("value", "next"),
+    "pickup.grace": ("value", "next"),  # ... and the next is the grace turn
+    "draw.grace": ("value", "next"),
     "pile.empty": (),
     "refill.discard_first": (),
     "refill.after_draw": (),
@@ -94,3 +96,4 @@ PHRASES: dict[str, tuple[str, ...]] = {
 
 # The move that ends a turn, and the phrase that says it with the next turn.
 PASS_KEY = {"draw.card": "draw.pass", "pickup.card": "pickup.pass"}
+GRACE_KEY = {"draw.card": "draw.grace", "pickup.card": "pickup.grace"}
