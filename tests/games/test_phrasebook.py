@@ -38,8 +38,8 @@ def test_a_joined_phrase_is_checked_and_read_part_by_part():
 def test_the_catalog_says_the_parts_in_order_full_or_short_and_a_pack_renders_only_the_parts():
     parts = (("draw.pass", {"value": 3, "next": 2}), ("pile.count", {"count": 4}))
     en, ja = catalog("en", "suhjong"), catalog("ja", "suhjong")
-    assert en.render(ANNOUNCE, {"parts": parts}).text == "Draws the 3; seat 2 to play. Left in the pile: 4."
-    assert en.render(ANNOUNCE, {"parts": parts}, short=True).text == "Draw 3; seat 2. Left in the pile: 4."
+    assert en.render(ANNOUNCE, {"parts": parts}).text == "Draw 3; seat 2 to play. Left in the pile: 4."
+    assert en.render(ANNOUNCE, {"parts": parts}, short=True).text == "In 3; seat 2. Left in the pile: 4."
     line = ja.render(ANNOUNCE, {"parts": [list(p) for p in parts]})  # as a journal gives it back
     assert line.text == "3を引き 2番へ。山は残り4枚。"
     assert line.reading == "さんを ひき、にばんえ。やまわ のこり よんまい。"

@@ -21,7 +21,7 @@ def test_the_showdown_script_replays_to_its_report():
     assert "Not a complete equation. Tap on, or clear." in texts
     i = texts.index("96")  # the declaration's taps, said as tapped; then the declaration, in one utterance
     assert texts[i - 5:i + 2] == ["times", "4", "48", "equals", "9", "96",
-                                  "Seat 1 declares: A role worth 96. Seat 2, your equation on the field reader."]
+                                  "Seat 1 declares: A role worth 96. Seat 2's equation."]
     private = [s for s in report["spoken"] if s["to"] == "hand:1"]
     assert private[0]["text"].startswith("Seat 1 holds 2 4 6 8 9. Seat 2 holds 2 2 3 3 7.")  # one utterance
 
