@@ -26,7 +26,9 @@ looked up in `common` plus that game's file only, so two games may use the same 
 
 Parameters are typed by name (PARAM_TYPES, plus a game's `[params]`): seats and numbers are spoken as
 numbers, `digits` one digit at a time ("zero three one"), `suit` and `kind` by their names from the
-`values` tables. Pure: no audio here, so replay and the rules' tests
+`values` tables, and `phrases` as a sequence of this catalog's own phrases, given as (key, params) pairs
+and said one after the other: one utterance for an announcement of variable length (a whole reveal), each
+part an ordinary phrase of the pack, the whole spoken live. Pure: no audio here, so replay and the rules' tests
 use it without a sound stack.
 """
 
@@ -61,7 +63,7 @@ PARAM_TYPES: dict[str, str] = {
     "name": "text",  # a player's name: spoken as written, so never pre-rendered into a pack
 }
 
-PARAM_KINDS = ("seat", "number", "digits", "text")  # besides these, a type names a [values] table
+PARAM_KINDS = ("seat", "number", "digits", "text", "phrases")  # besides these, a type names a [values] table
 
 # The values a type takes at the table: what a voice pack renders (a game's [ranges] widens them).
 SEAT_VALUES = range(1, 4)
@@ -207,12 +209,14 @@ class Catalog:
         phrase = self.phrases.get(key)
         if phrase is None:
             return Line(key, f"[{key}]", key, self.lang, key)
-        shown = {name: self._value(name, params.get(name), reading=False) for name in phrase.params}
-        read = {name: self._value(name, params.get(name), reading=True) for name in phrase.params}
+        short = short and phrase.short is not None  # a sequence said short says its parts short too
+        shown = {name: self._value(name, params.get(name), reading=False, short=short) for name in phrase.params}
+        read = {name: self._value(name, params.get(name), reading=True, short=short) for name in phrase.params}
         # Open JTalk reads the display text (its counters and accents beat a kana string), except digit
         # strings, which it would read as one number ("12" is イチ、ニ in Numeron, not じゅうに; in katakana,
         # as hiragana runs into a particle before it: "はいち" is read "hai chi").
-        voiced_values = {name: self._voiced_value(name, shown[name], read[name]) for name in phrase.params}
+        voiced_values = {name: self._voiced_value(name, shown[name], read[name], params.get(name), short)
+                         for name in phrase.params}
         if short and phrase.short is not None:
             text = phrase.short.format_map(shown)
             reading = (phrase.short_kana or phrase.short).format_map(read)
@@ -229,8 +233,10 @@ class Catalog:
             return ""
         return self.read_as(template).format_map(values)
 
-    def _voiced_value(self, name: str, shown: str, read: str) -> str:
+    def _voiced_value(self, name: str, shown: str, read: str, value: Any = None, short: bool = False) -> str:
         kind = self.param_types.get(name, "")
+        if kind == "phrases":
+            return self._joiner.join(line.natural for line in self._parts(value, short))
         if kind == "digits":
             return katakana(read).replace(" ", "、")
         return shown if kind in PARAM_KINDS else self.read_as(shown)
@@ -259,12 +265,14 @@ class Catalog:
         own = (phrase.supersedes,) if phrase.supersedes else ()
         return tuple(dict.fromkeys((*own, *phrase.outdates)))
 
-    def _value(self, name: str, value: Any, reading: bool) -> str:
+    def _value(self, name: str, value: Any, reading: bool, short: bool = False) -> str:
         vtype = self.param_types.get(name, "")
         if value is None:
             return f"[{name}]"
         if vtype == "text":
             return str(value)
+        if vtype == "phrases":
+            return self._joiner.join(line.reading if reading else line.text for line in self._parts(value, short))
         if vtype == "digits":
             digits = [int(d) for d in str(value) if d.isdigit()]
             if not reading:
@@ -280,13 +288,24 @@ class Catalog:
             return f"[{value}]"
         return entry[1] if reading else entry[0]
 
+    @property
+    def _joiner(self) -> str:
+        return "" if self.lang == "ja" else " "  # parts end in their own punctuation
+
+    def _parts(self, value: Any, short: bool = False) -> list[Line]:
+        """A `phrases` parameter's parts, rendered (pairs of a key and its parameters; a journal gives lists)."""
+        if not isinstance(value, (list, tuple)):
+            return []
+        return [self.render(part[0], part[1] if len(part) > 1 else None, short) for part in value
+                if isinstance(part, (list, tuple)) and part and isinstance(part[0], str)]
+
     def parameter_values(self, name: str) -> Iterable[Any]:
         """Every value a parameter takes at the table (what a voice pack renders)."""
         vtype = self.param_types[name]
         if vtype in ("seat", "number"):
             return self.ranges[vtype]
-        if vtype in ("text", "digits"):
-            return ()  # free text and digit strings: spoken live, nothing to render ahead
+        if vtype in ("text", "digits", "phrases"):
+            return ()  # free text, digit strings, sequences of phrases: spoken live, nothing to render ahead
         return sorted(self.values.get(vtype, {}))
 
     def combinations(self, key: str) -> Iterator[dict[str, Any]]:

@@ -80,7 +80,10 @@ def text_hash(line: Line, backend: str, voice: str = "") -> str:
 
 
 def _file_name(entry: str) -> str:
-    return entry.replace("/", "_").replace(os.sep, "_") + CLIP_SUFFIX
+    name = entry.replace("/", "_").replace(os.sep, "_")
+    if len(name.encode("utf-8")) > 200:  # a sequence of phrases (`kikimimi bench voice --lag`): within a file name
+        name = f"{name[:60]}~{hashlib.sha256(name.encode('utf-8')).hexdigest()[:16]}"
+    return name + CLIP_SUFFIX
 
 
 QUIETEST_LUFS = -45.0  # a rendered phrase quieter than this is taken for silence (speech comes out near -20)
@@ -88,6 +91,7 @@ QUIETEST_LUFS = -45.0  # a rendered phrase quieter than this is taken for silenc
 # English): about twice what the voices take at their slowest (Open JTalk 0.15 s a kana, espeak-ng 0.07 s a letter).
 MOST_SECONDS = 0.8
 MOST_PER_UNIT = {"ja": 0.3, "en": 0.15}
+DIGIT_UNITS = 3  # spoken units a digit counts for where the reading keeps digits (English)
 _NOT_SPOKEN = re.compile(r"[\s、。！？!?,.・'\"()\-]")
 
 
@@ -99,6 +103,8 @@ def clip_problem(line: Line, clip: Clip) -> str | None:
     if measured < QUIETEST_LUFS:
         return f"silent clip ({measured:.0f} LUFS) for {line.text!r}"
     units = len(_NOT_SPOKEN.sub("", line.reading))
+    if line.lang != "ja":  # a digit is read as a word ("21": twenty-one), longer than one letter
+        units += (DIGIT_UNITS - 1) * sum(ch.isdigit() for ch in line.reading)
     most = MOST_SECONDS + MOST_PER_UNIT.get(line.lang, 0.3) * units
     if clip.seconds > most:
         return f"{clip.seconds:.1f} s for {units} spoken units ({line.reading!r}), more than {most:.1f} s"

@@ -76,7 +76,7 @@ def test_h_says_what_each_command_does(monkeypatch):
 
 def test_numeron_and_royal_nine_have_a_keyboard_seat(tmp_path):
     for game, typed, heard in (("numeron", "s 042\nq\n", "hand:1 earphone  Number set: 042."),
-                               ("royal-nine", "c\nd\np 1 1\nq\n", "hand:1 earphone  Seat 1: ")):
+                               ("royal-nine", "c\nd\np 1 1\nq\n", "hand:1 earphone  Seat 1 ")):
         proc = subprocess.run([sys.executable, "-m", "kikimimi", "demo", "--game", game, "--seat", "1", "--fast",
                                "--text-only", "--lang", "en", "--seed", "3"], input=typed, capture_output=True,
                               text=True, timeout=60, env={**os.environ, "COLUMNS": "200"})

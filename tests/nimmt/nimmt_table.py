@@ -8,6 +8,7 @@ from kikimimi.games.base import FIELD, SPEAKER, Effect, Event, Referee, Say, Sca
 from kikimimi.games.nimmt.engine import Nimmt
 from kikimimi.games.nimmt.invariants import check
 from kikimimi.games.nimmt.pieces import card_id
+from kikimimi.games.phrasebook import flat
 from kikimimi.games.session import Session
 from kikimimi.voice.catalog import catalog
 
@@ -61,13 +62,16 @@ class Table:
             out += self.field(card)
         return out
 
+    def phrases(self, effects: Sequence[Effect] | None = None) -> list[Say]:
+        """What was said phrase by phrase (a joined utterance's parts in their place)."""
+        return flat(e for e in (self.effects if effects is None else effects) if isinstance(e, Say))
+
     def said(self, to: str = SPEAKER, lang: str = "en", effects: Sequence[Effect] | None = None) -> list[str]:
         words = catalog(lang, "nimmt")
-        return [words.render(e.key, e.params).text for e in (self.effects if effects is None else effects)
-                if isinstance(e, Say) and e.to == to]
+        return [words.render(e.key, e.params).text for e in self.phrases(effects) if e.to == to]
 
     def sent(self, effects: Sequence[Effect] | None = None) -> list[tuple[str, str]]:
-        return [(e.to, e.key) for e in (self.effects if effects is None else effects) if isinstance(e, Say)]
+        return [(e.to, e.key) for e in self.phrases(effects)]
 
 
 def filler(hands: Mapping[int, Sequence[int]], rows: Sequence[int], size: int = 10) -> dict[int, list[int]]:

@@ -42,7 +42,8 @@ def test_japanese_numbers_and_bullhead_counts_are_read_in_kana():
     line = words.render("card.b7", {"card": 55})
     assert (line.text, line.reading) == ("55、牛7頭。", "ごじゅうご、うし ななとう。")
     line = words.render("reveal.card", {"card": 104, "seat": 10})
-    assert line.reading == "ひゃくよん、じゅうばん、"
+    # A space where a comma is not needed (Open JTalk pauses less), never between two numbers (read as one).
+    assert line.reading == "ひゃくよん、じゅうばん " and line.text == "104、10番 "
     assert words.render("take.bullheads", {"heads": 10}).reading == "うし じゅっとう。"
     assert words.render("row.bullheads", {"heads": 21}).reading == "うし にじゅういっとう。"
 

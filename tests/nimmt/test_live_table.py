@@ -3,6 +3,7 @@ voice in transcript mode), and each earphone hears only its own seat's phrases."
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import replace
 
 from kikimimi.games.base import FIELD, Say
@@ -10,6 +11,7 @@ from kikimimi.paths import data_dir
 from kikimimi.table.config import load_config
 from kikimimi.table.feed import SimTapper
 from kikimimi.table.live import open_table
+from kikimimi.voice.catalog import catalog
 
 
 def test_ten_bots_play_a_game_and_every_earphone_hears_only_its_seat(tmp_path):
@@ -41,5 +43,14 @@ def test_ten_bots_play_a_game_and_every_earphone_hears_only_its_seat(tmp_path):
                 if effect.to.startswith("hand:"):  # a seat's earphone answers its own reader, or its own choice
                     assert step.event.reader == effect.to or (
                         step.event.reader == FIELD and effect.key == "choose.you_chose")
-    assert heard == expected
-    assert set(heard) == {"speaker", *(f"hand:{seat}" for seat in range(1, 11))}
+    assert set(heard) == set(expected) == {"speaker", *(f"hand:{seat}" for seat in range(1, 11))}
+    for output, keys in expected.items():
+        if output != "speaker":
+            assert heard[output] == keys  # nothing private is dropped or reordered
+    # The speaker may drop a phrase that a newer one of its supersession group replaced while it waited;
+    # everything else is heard, in order.
+    words = catalog("en", "nimmt")
+    remaining = iter(expected["speaker"])
+    for key in heard["speaker"]:
+        skipped = list(itertools.takewhile(lambda k, key=key: k != key, remaining))
+        assert all(words.group(k) for k in skipped), (key, skipped)

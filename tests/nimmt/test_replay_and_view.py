@@ -28,8 +28,9 @@ def test_seed_script_replays_to_the_contract_report():
         sum(len(t) for t in report["taken"].values()) + sum(c is not None for c in report["chosen"].values())
     assert held == 10 * 4 + 4
     texts = [s["text"] for s in report["spoken"] if s["to"] == "speaker"]
-    assert texts[-6:] == ["47, seat 2,", "Seat 3: row 1.", "Seat 4: row 1.", "Seat 1 takes row 1,", "10 bullheads.",
-                          "Seat 2: row 1."]
+    # The reveal of turn 3 is one utterance: each card with its seat and its row, lowest first.
+    assert texts[-2:] == ["All have chosen:", "35 seat 3, row 1. 39 seat 4, row 1. 45 seat 1, sixth card: takes "
+                                              "row 1, 10 bullheads. 47 seat 2, row 1."]
 
 
 def test_replay_equals_the_live_session():

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from nimmt_table import SEED_ROWS, SEED_TURNS, Table, filler, seed_table
 
-from kikimimi.games.base import SPEAKER, Alert, GameOver, Referee, Scan
+from kikimimi.games.base import SPEAKER, Alert, GameOver, Referee, Say, Scan
 from kikimimi.games.nimmt.engine import Nimmt, SetupError
 from kikimimi.games.nimmt.pieces import BULLHEADS, CONTROLS, PIECES
 from kikimimi.games.registry import SetupError as RegistrySetupError
@@ -143,8 +143,9 @@ def test_second_choice_is_refused_and_the_first_stands():
 def test_waiting_for_the_last_seat():
     table = seed_table()
     table.play(SEED_TURNS[0][:3])
-    assert ("speaker", "choose.waiting") in table.sent()
-    assert table.said()[-1] == "Waiting for seat 4."
+    assert table.sent() == [("speaker", "choose.last"), ("hand:3", "choose.you_chose")]  # [N17]
+    assert table.said() == ["Seat 3 has chosen; waiting for seat 4."]
+    assert table.said("speaker", "ja") == ["3番が選びました。あと4番。"]
 
 
 def test_after_the_deal_hand_readers_only_speak():
@@ -196,9 +197,11 @@ def test_seed_turn_1_reveal_ascending_and_placement():
     fx = table.play(SEED_TURNS[0])
     assert table.report["rows"] == [[11, 16], [26, 27], [48, 51, 77], [92]]
     said = table.said(effects=fx)
-    reveal = said[said.index("16, seat 1,"):]
-    assert reveal == ["16, seat 1,", "27, seat 3,", "51, seat 2,", "77, seat 4,", "Seat 1: row 1.",
-                      "Seat 3: row 2.", "Seat 2: row 3.", "Seat 4: row 3."]
+    reveal = said[said.index("All have chosen:"):]  # [N17] the last choice is said by the reveal
+    assert reveal == ["All have chosen:", "16 seat 1,", "row 1.", "27 seat 3,", "row 2.", "51 seat 2,", "row 3.",
+                      "77 seat 4,", "row 3."]  # [N18] each card with its seat and its row
+    speaker = [e for e in fx[-3:] if isinstance(e, Say) and e.to == SPEAKER]  # the last tap: opener, reveal
+    assert [e.key for e in speaker] == ["reveal.open", "announce"]
     assert table.report["chosen"] == {"1": None, "2": None, "3": None, "4": None}
     assert all(len(h) == 9 for h in table.report["hands"].values())
 
@@ -219,7 +222,7 @@ def test_seed_turn_2_lowest_card_chooses_any_row():
     table.field(27)  # a card of row 2: not the cheapest row (row 4 costs 1) - the free choice (D12)
     assert table.report["rows"] == [[11, 16, 34], [15], [48, 51, 77], [92, 96, 100]]
     assert table.report["taken"]["3"] == [26, 27] and table.report["bullheads"]["3"] == 2
-    assert table.said()[:2] == ["Seat 3 takes row 2,", "2 bullheads."]
+    assert table.said()[:3] == ["Taken:", "Seat 3 takes row 2,", "2 bullheads."]
     assert table.report["phase"] == "choose" and table.report["taker"] is None
 
 
@@ -234,7 +237,8 @@ def test_seed_turn_3_sixth_card_takes_the_row():
     assert report["taken"]["1"] == [11, 16, 34, 35, 39]
     assert report["bullheads"] == {"1": 10, "2": 0, "3": 2, "4": 0}
     assert all(len(h) == 7 for h in report["hands"].values())
-    assert "Seat 1 takes row 1," in table.said() and "10 bullheads." in table.said()
+    said = table.said()
+    assert said[said.index("45 seat 1,"):][:3] == ["45 seat 1,", "sixth card: takes row 1,", "10 bullheads."]
     assert not table.problems
 
 
@@ -249,7 +253,8 @@ def test_row_choice_by_tag_and_then_a_sixth_card_in_the_same_event():
     fx = table.field("row-4")
     assert table.report["rows"] == [[15], [30], [40], [1]]
     assert table.report["taken"] == {"1": [50], "2": [10, 11, 12, 13, 14]}
-    assert table.said(effects=fx) == ["Seat 1 takes row 4,", "3 bullheads.", "Seat 2 takes row 1,", "11 bullheads."]
+    assert table.said(effects=fx) == ["Taken:", "Seat 1 takes row 4,", "3 bullheads.", "Seat 2 takes row 1,",
+                                      "11 bullheads."]
 
 
 def test_only_the_lowest_card_can_need_a_row():

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from kikimimi.games.base import FIELD, SPEAKER, Alert, Effect, Referee, Say, Scan
+from kikimimi.games.phrasebook import flat
 from kikimimi.games.royal_nine.engine import RoyalNine
 from kikimimi.games.royal_nine.invariants import phrase_problems, privacy_leaks, state_problems
 from kikimimi.games.session import Session
@@ -47,7 +48,9 @@ class Table:
         return self.feed(Referee(action, params))
 
     def said(self, to: str | None = None) -> list[tuple[str, dict]]:
-        return [(e.key, dict(e.params)) for e in self.last if isinstance(e, Say) and (to is None or e.to == to)]
+        """What was said phrase by phrase (a joined utterance's parts in their place)."""
+        says = flat(e for e in self.last if isinstance(e, Say))
+        return [(e.key, dict(e.params)) for e in says if to is None or e.to == to]
 
     def heard(self, to: str | None = None) -> list[str]:
         return [key for key, _ in self.said(to)]

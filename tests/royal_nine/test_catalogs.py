@@ -51,7 +51,7 @@ def test_every_combination_of_small_phrases_renders(lang):
 
 def test_japanese_is_read_from_kana():
     line = catalog("ja", "royal-nine").render("place.card", {"seat": 2, "card": "blue-10", "cell": 7})
-    assert line.text == "2番、青の10を7番のマスへ。"
-    assert line.reading == "にばん、あおの じゅうを ななばんの ますえ。"
+    assert line.text == "2番 青の10をマス7へ。"
+    assert line.reading == "にばん、あおの じゅうを ますななえ。"
     en = catalog("en", "royal-nine").render("score.line", {"line": "col-2", "role": "straight flush", "points": 4})
     assert en.text == "column 2, straight flush, 4."

@@ -7,7 +7,7 @@ import json
 import pytest
 from royal_nine_table import W1, W1_OTHER, W2, W3, Table
 
-from kikimimi.games.base import GameOver, Scan
+from kikimimi.games.base import SPEAKER, GameOver, Say, Scan
 from kikimimi.games.registry import SetupError, get_info
 from kikimimi.games.royal_nine.scoring import grid_roles, grid_score, line_role
 from kikimimi.games.royal_nine.solver import best_cell
@@ -70,7 +70,7 @@ def test_deal_refuses_a_fifth_card_and_the_other_seats_card(table):
 def test_place_phase_begins_when_both_hold_four():
     t = dealt_table()
     assert t.report()["phase"] == "place1"
-    assert t.heard()[-1] == "place.ask"
+    assert t.heard(SPEAKER)[-1] == "place.ask"
 
 
 def test_card_then_cell_places_and_says_it():
@@ -78,7 +78,8 @@ def test_card_then_cell_places_and_says_it():
     t.hand(1, "red-2")
     assert t.said() == [("card.selected", {"card": "red-2"})] and t.state.selected[0] == "red-2"
     t.hand(1, "cell-3")
-    assert t.said() == [("place.card", {"seat": 1, "card": "red-2", "cell": 3})] * 2
+    # The speaker says who placed what where; the seat's earphone, which just heard the card, the cell.
+    assert t.said() == [("place.card", {"seat": 1, "card": "red-2", "cell": 3}), ("place.mine", {"cell": 3})]
     assert t.report()["grids"]["1"][2] == "red-2" and t.state.selected[0] is None
     assert "red-2" not in t.report()["hands"]["1"]
 
@@ -108,7 +109,7 @@ def test_seats_place_in_any_order_and_the_second_deal_follows():
     t.hand(1, "red-5")  # no deal on while seat 2 places
     assert t.heard() == ["refuse.no_deal"]
     t.place(2, {"blue-3": 3, "blue-4": 4})
-    assert t.report()["phase"] == "deal2" and t.heard()[-1] == "deal.more"
+    assert t.report()["phase"] == "deal2" and t.heard(SPEAKER)[-1] == "deal.more"
 
 
 def test_first_half_cards_never_move():
@@ -133,7 +134,7 @@ def test_first_half_cards_never_move():
 def test_reveal_by_a_tap_ctl_open_or_the_referee(how):
     t = Table()
     t.play_round("red-5", {1: W2, 2: W3})
-    assert t.report()["phase"] == "reveal" and t.heard() == ["place.card", "place.card", "reveal.ask"]
+    assert t.report()["phase"] == "reveal" and t.heard() == ["place.card", "place.mine", "reveal.ask"]
     t.field("blue-5")  # another card: asked again, nothing named
     assert t.heard() == ["reveal.ask"]
     {"tap": lambda: t.field("red-5"), "ctl-open": lambda: t.field("ctl-open"),
@@ -251,6 +252,29 @@ def test_the_pause_between_rounds_and_the_next_round():
     assert t.report()["common"] == "red-5"
 
 
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_the_reveal_says_scores_first_and_the_roles_after_superseded_by_the_next_round(lang):
+    from kikimimi.games.phrasebook import ANNOUNCE
+    from kikimimi.voice.catalog import catalog
+    from kikimimi.voice.router import not_superseded
+
+    t = Table()
+    t.play_round("red-5", {1: W2, 2: W3})
+    t.field("red-5")
+    says = [e for e in t.last if isinstance(e, Say)]
+    assert [(e.to, e.key) for e in says] == [(SPEAKER, ANNOUNCE), (SPEAKER, "score.roles")]
+    assert t.heard()[:6] == ["reveal.card", "score.round", "score.round", "score.total", "score.total", "score.seat"]
+    assert t.heard()[-1] == "round.next"  # the prompt closes the roles: stale with them once the round begins
+    words = catalog(lang, "royal-nine")
+    assert words.group("score.roles") == words.group("round.begin") == "scores"
+    t.field("ctl-next")
+    begin = t.last[0]
+    assert begin.key == "round.begin"
+    # Still waiting on the speaker when the next round begins: the roles go, nothing else does.
+    assert not_superseded([says[1]], "scores", lambda say: words.group(say.key)) == []
+    assert not_superseded([says[0]], "scores", lambda say: words.group(say.key)) == [says[0]]
+
+
 def test_referee_next_and_out_of_phase_referee_actions():
     t = Table()
     t.referee("next")
@@ -289,7 +313,9 @@ def test_a_winner_is_named():
     t.play_round("red-5", {1: W3, 2: W2})
     t.field("red-5")
     assert t.report()["result"] == {"winner": 2, "totals": {"1": 0, "2": 28}}
-    assert t.said()[-1] == ("game.winner", {"seat": 2})
+    said = t.said()  # the winner with the scores, each seat's roles after them
+    assert ("game.winner", {"seat": 2}) in said and said.index(("game.winner", {"seat": 2})) < said.index(
+        ("score.seat", {"seat": 1}))
 
 
 def test_referee_end():
@@ -431,6 +457,10 @@ def test_the_worked_grids_script_replays():
     report = result.report()
     assert result.ok and report["phase"] == "over" and report["result"] == {"winner": 1, "totals": {"1": 28, "2": 0}}
     texts = [s["text"] for s in report["spoken"]]
-    assert texts.index("The common card is red 5.") > texts.index("Seat 2: blue 9 to cell 9.")
-    assert "Seat 2:" in texts and texts.index("Seat 2:") < texts.index("Seat 1:")  # first = 2 is named first
-    assert "red 5" not in " ".join(texts[:texts.index("The common card is red 5.")])
+    def first(text: str) -> int:  # an event's phrases on the speaker are one utterance: look inside
+        return next(i for i, said in enumerate(texts) if text in said)
+
+    assert first("Common card red 5.") > first("Seat 2 blue 9 to cell 9.")
+    roles = texts[first("Seat 2: spoiled nine")]
+    assert roles.index("Seat 2:") < roles.index("Seat 1:")  # first = 2 is named first
+    assert "red 5" not in " ".join(texts[:first("Common card red 5.")])

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from kikimimi.games.base import Referee, Say, Scan
+from kikimimi.games.phrasebook import flat
 from kikimimi.games.session import Session
 from kikimimi.games.suhjong.engine import Suhjong
 from kikimimi.games.suhjong.invariants import check, privacy_leaks
@@ -40,11 +41,15 @@ class Table:
     def tap(self, reader: str, tag: str | None) -> list:
         return self.feed(Scan(reader, tag))
 
+    def phrases(self) -> list[Say]:
+        """What the last event said phrase by phrase (a joined utterance's parts in their place)."""
+        return flat(e for e in self.effects if isinstance(e, Say))
+
     def heard(self) -> list[str]:
-        return [e.key for e in self.effects if isinstance(e, Say)]
+        return [e.key for e in self.phrases()]
 
     def said(self, key: str, to: str | None = None) -> bool:
-        return any(isinstance(e, Say) and e.key == key and (to is None or e.to == to) for e in self.effects)
+        return any(e.key == key and (to is None or e.to == to) for e in self.phrases())
 
     # cards by value ---------------------------------------------------------------------------------
 

@@ -22,7 +22,8 @@ def test_every_engine_phrase_is_in_the_catalog_with_its_parameters(lang):
 @pytest.mark.parametrize("lang", ["ja", "en"])
 def test_every_phrase_renders_without_placeholders(lang):
     words = catalog(lang, "suhjong")
-    sample = {"seat": 2, "value": 48, "points": 96, "total": 120, "count": 7, "cards": "2 2 3"}
+    sample = {"seat": 2, "value": 48, "points": 96, "total": 120, "count": 7, "cards": "2 2 3", "next": 1,
+              "parts": (("draw.pass", {"value": 3, "next": 1}), ("pile.count", {"count": 4}))}
     for key, params in PHRASES.items():
         line = words.render(key, {p: sample[p] for p in params})
         assert "[" not in line.text and "{" not in line.reading, (key, line)

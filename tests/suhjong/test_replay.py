@@ -19,10 +19,11 @@ def test_the_showdown_script_replays_to_its_report():
     texts = [s["text"] for s in report["spoken"]]
     assert "Seat 1 calls a showdown!" in texts and "This turn, discard at most 1." in texts
     assert "Not a complete equation. Tap on, or clear." in texts
-    i = texts.index("Seat 1 declares:")
-    assert texts[i:i + 7] == ["Seat 1 declares:", "48", "times", "2", "equals", "96", "A role worth 96."]
+    i = texts.index("96")  # the declaration's taps, said as tapped; then the declaration, in one utterance
+    assert texts[i - 5:i + 2] == ["times", "4", "48", "equals", "9", "96",
+                                  "Seat 1 declares: A role worth 96. Seat 2's equation."]
     private = [s for s in report["spoken"] if s["to"] == "hand:1"]
-    assert [s["text"] for s in private][:2] == ["Seat 1 holds 2 4 6 8 9.", "Seat 2 holds 2 2 3 3 7."]
+    assert private[0]["text"].startswith("Seat 1 holds 2 4 6 8 9. Seat 2 holds 2 2 3 3 7.")  # one utterance
 
 
 def test_a_malformed_setup_line_is_refused_and_the_game_starts_with_defaults():

@@ -81,14 +81,28 @@ def test_ctl_table_reads_both_hands_rivers_pile_and_totals_on_the_tapping_earpho
     t = dealt()
     t.discard(1, "41")
     t.tap("hand:2", "ctl-table")
-    assert all(e.to == "hand:2" for e in t.effects)
-    assert [(e.key, dict(e.params)) for e in t.effects] == [
+    assert all(e.to == "hand:2" for e in t.effects) and len(t.effects) == 1  # one utterance
+    assert [(e.key, dict(e.params)) for e in t.phrases()] == [
         ("table.hand", {"seat": 1, "cards": "6 8 9"}), ("table.hand", {"seat": 2, "cards": "2 2 3 3 7"}),
         ("table.river", {"seat": 1, "cards": "4 1"}), ("table.river_empty", {"seat": 2}),
         ("table.pile", {"count": 40}), ("table.total", {"seat": 1, "total": 0}),
         ("table.total", {"seat": 2, "total": 0})]
     t.tap("field", "ctl-table")
     assert t.effects == [Say("speaker", "control.on_hand_reader")]
+
+
+def test_the_move_that_ends_a_turn_and_the_next_turn_are_one_phrase_on_the_speaker():
+    t = dealt()
+    t.discard(1, "1")
+    assert t.effects == [Say("speaker", "discard.card", {"value": 1})]  # a move names no seat [impl]
+    t.draw(1, "0")
+    assert t.effects == [Say("speaker", "draw.pass", {"value": 0, "next": 2})] and t.report()["turn"] == 2
+    t.discard(2, "2")
+    t.pickup(2, "1")  # five cards again: a pick-up ends the turn too
+    assert t.effects == [Say("speaker", "pickup.pass", {"value": 1, "next": 1})] and t.report()["turn"] == 1
+    t.discard(1, "4")
+    t.draw(1, "5")  # seat 2's river (its 2) flows to the sea as seat 2's turn begins: not said [impl]
+    assert t.effects == [Say("speaker", "draw.pass", {"value": 5, "next": 2})] and t.report()["sea_count"] == 1
 
 
 def test_pile_count_is_said_at_a_turn_start_once_it_is_low():
@@ -249,7 +263,7 @@ def test_showdown_turn_caps_discards_by_the_other_river_and_allows_pick_ups_only
     t.draw(1, "5")
     assert t.heard() == ["refill.showdown_no_draw"]
     t.pickup(1, "2")
-    assert t.heard() == ["pickup.card", "turn.grace"] and t.state.grace
+    assert t.heard() == ["pickup.grace"] and t.state.grace  # the pick-up and the grace turn, one phrase
     # The grace turn: fold and showdown refused, an ordinary turn otherwise, then scoring.
     t.tap("hand:2", "ctl-fold")
     assert t.heard() == ["fold.refused"]
@@ -325,10 +339,10 @@ def test_declaration_taps_are_read_back_and_only_the_declarers_cards_count():
     t.write(1, "=96")
     t.tap("hand:1", "ctl-declare")
     assert t.report()["declared"]["1"] == {"equation": "48*2=96", "points": 96}
-    assert [(e.key, dict(e.params)) for e in t.effects[:6]] == [
-        ("declare.by", {"seat": 1}), ("eq.number", {"value": 48}), ("eq.times", {}), ("eq.number", {"value": 2}),
-        ("eq.equals", {}), ("eq.number", {"value": 96})]
-    assert t.heard()[6:] == ["declare.role", "declare.ask"] and t.report()["declaring"] == 2
+    # Not read back (its taps were said as they came): who declared, the points, the next declarer.
+    assert [(e.key, dict(e.params)) for e in t.phrases()] == [
+        ("declare.by", {"seat": 1}), ("declare.role", {"points": 96}), ("declare.ask", {"seat": 2})]
+    assert t.report()["declaring"] == 2
 
 
 @pytest.mark.parametrize("writing", ["(6+8*7=98", "2+*3=", "237=", "3*7+2=2", "1*2+3+4=9", "3*7+2", "3*7=+2=23",
@@ -366,7 +380,7 @@ def test_hints_name_a_better_role_after_both_declarations():
     t.declare(1, "48*2=69")
     assert not t.said("hint.best")
     t.declare(2, "3*7+2=23")  # seat 2's best (0 2 3 3 7): 23
-    hints = [e for e in t.effects if isinstance(e, Say) and e.key == "hint.best"]
+    hints = [e for e in t.phrases() if e.key == "hint.best"]
     assert hints == [Say("speaker", "hint.best", {"seat": 1, "points": 96})]
     t2 = scoring_table(hints=False)
     t2.declare(1, "48*2=69")

@@ -15,6 +15,7 @@ from kikimimi.games.base import (
     Alert,
     BotFactory,
     Effect,
+    Event,
     GameEngine,
     GameOver,
     Outcome,
@@ -24,7 +25,7 @@ from kikimimi.games.base import (
     seat_of,
 )
 from kikimimi.games.nimmt.invariants import check, privacy_leaks
-from kikimimi.games.nimmt.phrases import CARD_KEYS
+from kikimimi.games.nimmt.phrases import CARD_KEYS, ON_THEIR_OWN, READINGS
 from kikimimi.games.nimmt.pieces import BULLHEADS, CARD_OF, ROW_OF
 from kikimimi.games.nimmt.state import (
     CHOOSE,
@@ -42,6 +43,7 @@ from kikimimi.games.nimmt.state import (
     row_bullheads,
     row_for,
 )
+from kikimimi.games.phrasebook import joined, one_utterance_each
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 10
 
@@ -86,6 +88,12 @@ class Nimmt(GameEngine[NimmtState]):
 
     def draft(self, state: NimmtState) -> NimmtState:
         return state.copy()
+
+    def apply(self, state: NimmtState, event: Event) -> tuple[NimmtState, list[Effect]]:
+        """What an event says on one output is one utterance (a whole reveal and its placements), except
+        the choosing phrases, which a newer one supersedes while they wait (see phrases.ON_THEIR_OWN)."""
+        state, fx = super().apply(state, event)
+        return state, one_utterance_each(fx, keep=ON_THEIR_OWN)
 
     def seat_count(self, state: NimmtState) -> int:
         return state.players
@@ -212,13 +220,15 @@ def _choose(s: NimmtState, seat: int, card: int, fx: list[Effect]) -> None:
         return
     s.set_hand(seat, s.hand(seat) - {card})  # out of the hand at once (D8)
     s.set_chosen(seat, card)
-    fx.append(Say(SPEAKER, "choose.chosen", {"seat": seat}))
-    fx.append(Say(hand(seat), "choose.you_chose", {"card": card}))
     waiting = [x for x in s.seats if s.chosen[x - 1] is None]
+    # [N17] The last choice is said by the reveal that follows at once; the one before it names who is left.
+    if len(waiting) == 1:
+        fx.append(Say(SPEAKER, "choose.last", {"seat": seat, "waiting": waiting[0]}))
+    elif waiting:
+        fx.append(Say(SPEAKER, "choose.chosen", {"seat": seat}))
+    fx.append(Say(hand(seat), "choose.you_chose", {"card": card}))
     if not waiting:
         _reveal(s, fx)
-    elif len(waiting) == 1:
-        fx.append(Say(SPEAKER, "choose.waiting", {"seat": waiting[0]}))
 
 
 # -- reveal and placement --------------------------------------------------------------------------
@@ -229,22 +239,26 @@ def _reveal(s: NimmtState, fx: list[Effect]) -> None:
     s.revealed = order
     s.last_reveal = order
     s.queue = order
-    for card, seat in order:
-        fx.append(Say(SPEAKER, "reveal.card", {"card": card, "seat": seat}))
-    _place(s, fx)
+    fx.append(Say(SPEAKER, "reveal.open"))  # all have chosen: supersedes the choosing phrases still waiting
+    _place(s, fx, revealing=True)
 
 
-def _take(s: NimmtState, seat: int, row: int, card: int, fx: list[Effect]) -> None:
-    """The seat takes the row's cards; its card starts the row, which keeps its number (D5)."""
+def _take(s: NimmtState, seat: int, row: int, card: int, fx: list[Effect], revealed: bool = False) -> None:
+    """The seat takes the row's cards; its card starts the row, which keeps its number (D5). `revealed`:
+    the card was just named with its seat, so the take says only the row."""
     cards = s.rows[row - 1]
     s.add_taken(seat, cards)
     s.set_row(row, (card,))
-    fx.append(Say(SPEAKER, "take.row", {"seat": seat, "row": row}))
+    if revealed:
+        fx.append(Say(SPEAKER, "take.to", {"row": row}))
+    else:
+        fx.append(Say(SPEAKER, "take.row", {"seat": seat, "row": row}))
     fx.append(Say(SPEAKER, "take.bullheads", {"heads": row_bullheads(cards)}))
 
 
-def _place(s: NimmtState, fx: list[Effect]) -> None:
-    """The queued cards, lowest first, until all are placed or a card is lower than every row."""
+def _place(s: NimmtState, fx: list[Effect], revealing: bool = False) -> None:
+    """The queued cards, lowest first, until all are placed or a card is lower than every row. In the
+    reveal each card is said with its seat and where it goes ("16, seat 1: row 1.") [N18]."""
     while s.queue:
         card, seat = s.queue[0]
         row = row_for(s.rows, card)
@@ -252,15 +266,23 @@ def _place(s: NimmtState, fx: list[Effect]) -> None:
             s.phase = TAKE_ROW
             s.taker = seat
             fx.append(Say(SPEAKER, "take_row.ask", {"card": card, "seat": seat}))
+            if revealing:  # the other cards are revealed now, placed once the row is taken (D9)
+                fx.extend(Say(SPEAKER, "reveal.card", {"card": c, "seat": x}) for c, x in s.queue[1:])
+            readings: list[Effect] = []
             for index in range(1, len(s.rows) + 1):
-                _reading(s, index, SPEAKER, fx)
+                _reading(s, index, SPEAKER, readings)
+            # [N19] For the taker, after the prompt; superseded by the take if it comes first.
+            fx.append(joined(SPEAKER, READINGS, [e for e in readings if isinstance(e, Say)]))
             return
         s.queue = s.queue[1:]
+        if revealing:
+            fx.append(Say(SPEAKER, "reveal.card", {"card": card, "seat": seat}))
         if len(s.rows[row - 1]) >= ROW_LIMIT:
-            _take(s, seat, row, card, fx)
+            _take(s, seat, row, card, fx, revealed=revealing)
         else:
             s.set_row(row, (*s.rows[row - 1], card))
-            fx.append(Say(SPEAKER, "place.row", {"seat": seat, "row": row}))
+            fx.append(Say(SPEAKER, "place.to", {"row": row}) if revealing
+                      else Say(SPEAKER, "place.row", {"seat": seat, "row": row}))
     _turn_end(s, fx)
 
 
@@ -270,6 +292,7 @@ def _take_row(s: NimmtState, row: int, fx: list[Effect]) -> None:
     s.queue = s.queue[1:]
     s.taker = None
     s.phase = CHOOSE
+    fx.append(Say(SPEAKER, "take.open"))  # supersedes the row readings still waiting: they were for the taker
     _take(s, seat, row, card, fx)
     _place(s, fx)
 

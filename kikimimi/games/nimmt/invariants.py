@@ -11,7 +11,7 @@ from kikimimi.games.base import SPEAKER, Effect, Event, Say, Scan, seat_of
 from kikimimi.games.nimmt.phrases import CARD_PARAM, PHRASES
 from kikimimi.games.nimmt.pieces import CARD_COUNT
 from kikimimi.games.nimmt.state import CHOOSE, DEAL, HAND_SIZE, OVER, ROW_LIMIT, ROWS, TAKE_ROW, NimmtState
-from kikimimi.games.phrasebook import phrase_problem
+from kikimimi.games.phrasebook import phrase_problem, spoken
 
 # Refusals never name a card (D16).
 REFUSALS = ("tap.not_yours", "tap.refused", "deal.hand_full", "deal.rows_full", "deal.held", "row.not_laid",
@@ -74,9 +74,7 @@ def privacy_leaks(before: NimmtState, event: Event, effects: Iterable[Effect], a
     reader = event.reader if isinstance(event, Scan) else None
     private = {**_private_cards(before), **_private_cards(after)}
     still_private = _private_cards(after)
-    for effect in effects:
-        if not isinstance(effect, Say):
-            continue
+    for effect in spoken(e for e in effects if isinstance(e, Say)):  # a joined utterance's parts too
         problem = phrase_problem(effect, PHRASES)
         if problem:
             problems.append(problem)

@@ -27,18 +27,23 @@ PHRASES: dict[str, tuple[str, ...]] = {
     "row.not_laid": (),
     # choosing
     "choose.chosen": ("seat",),
+    "choose.last": ("seat", "waiting"),  # a seat has chosen, one is left
     "choose.you_chose": ("card",),
     "choose.already": ("seat",),
     "choose.waiting": ("seat",),
     "choose.still": ("count",),
     "taken.so_far": ("bullheads",),
     # reveal and placement
+    "reveal.open": (),
     "reveal.card": ("card", "seat"),
+    "place.to": ("row",),  # after reveal.card: where that card goes
     "place.row": ("seat", "row"),
+    "take.to": ("row",),  # after reveal.card: it is the row's 6th card, its owner takes the row
     "take.row": ("seat", "row"),
     "take.bullheads": ("heads",),
     "take_row.ask": ("card", "seat"),
     "take_row.first": ("seat",),
+    "take.open": (),  # opens what the row choice says: supersedes the row readings still waiting
     # refusals: never a card number (D16)
     "tap.unknown_tag": (),
     "tap.not_yours": (),
@@ -56,7 +61,18 @@ PHRASES: dict[str, tuple[str, ...]] = {
     "summary.deal": ("round",),
     # referee
     "referee.refused": (),
+    # what one event says on one output, as one utterance (kikimimi.games.phrasebook.one_utterance_each)
+    "announce": ("parts",),
+    "rows.read": ("parts",),  # every row read for the seat that must take one (row.reading, row.bullheads)
 }
+
+READINGS = "rows.read"
+
+# Said on their own, not joined into an event's utterance: the choosing phrases and the prompt before the
+# first choice are in the catalogs' supersession group "choosing", so a newer one replaces one still waiting
+# on the speaker (the reveal's opener replaces them all); the row readings for a taker and the opener of
+# the take are in group "rows". Openers carry nothing else: whatever drops one loses nothing.
+ON_THEIR_OWN = frozenset({"deal.complete", "choose.chosen", "choose.last", "reveal.open", "take.open", READINGS})
 
 # Phrases whose parameters may carry a card number: the privacy check looks at these.
 CARD_PARAM = "card"

@@ -17,6 +17,7 @@ from kikimimi.games.base import (
     Alert,
     BotFactory,
     Effect,
+    Event,
     GameEngine,
     GameOver,
     Outcome,
@@ -24,6 +25,7 @@ from kikimimi.games.base import (
     hand,
     refuse,
 )
+from kikimimi.games.phrasebook import joined, one_utterance_each
 from kikimimi.games.royal_nine.cards import (
     CARD_SET,
     CELL_OF_TAG,
@@ -37,7 +39,7 @@ from kikimimi.games.royal_nine.cards import (
     cell_number,
 )
 from kikimimi.games.royal_nine.invariants import check, privacy_leaks
-from kikimimi.games.royal_nine.phrases import COMMON_CELL, EMPTY
+from kikimimi.games.royal_nine.phrases import COMMON_CELL, EMPTY, ROLES
 from kikimimi.games.royal_nine.scoring import grid_roles, score
 from kikimimi.games.royal_nine.state import (
     COMMON,
@@ -84,6 +86,14 @@ class RoyalNine(GameEngine[RoyalNineState]):
             tens=tens if isinstance(tens, bool) else False,
             rounds=rounds if type(rounds) is int and rounds >= 1 else 5,
         )
+
+    def apply(self, state: RoyalNineState, event: Event) -> tuple[RoyalNineState, list[Effect]]:
+        """What an event says on one output is one utterance (a placement and the next prompt, the reveal's
+        scores), except the roles, said after the scores, "face down" and the prompt to open the common
+        card: in supersession group "scores" with the next round's prompt, each stale once the next of
+        them comes [R22]."""
+        state, fx = super().apply(state, event)
+        return state, one_utterance_each(fx, keep={ROLES, "common.down", "reveal.ask"})
 
     def tap(self, state: RoyalNineState, reader: str, out: str, seat: int | None, tag: str, uid: str | None,
             fx: list[Effect]) -> RoyalNineState:
@@ -163,7 +173,7 @@ def _hand_card(s: RoyalNineState, seat: int, card: str, fx: list[Effect]) -> Roy
     fx.append(Say(out, "deal.card", {"seat": seat, "card": card}))
     if all(len(s.hand(x)) == HALF for x in SEATS):
         s = replace(s, phase=PLACE1 if s.phase == DEAL1 else PLACE2)
-        fx.append(_seats_say(s, "place.ask"))
+        fx.append(Say(SPEAKER, "place.ask"))  # both place: no seat to name [R22]
     return s
 
 
@@ -223,11 +233,11 @@ def _cell(s: RoyalNineState, seat: int, cell: int, fx: list[Effect]) -> RoyalNin
     s = s.with_seat(seat, grids=tuple(grid), hands=s.hand(seat) - {selected}, selected=None)
     params = {"seat": seat, "card": selected, "cell": cell_number(cell)}
     fx.append(Say(SPEAKER, "place.card", params))
-    fx.append(Say(out, "place.card", params))
+    fx.append(Say(out, "place.mine", {"cell": params["cell"]}))  # the seat just heard which card it placed
     if not any(s.hands):
         if s.phase == PLACE1 and all(s.placed(x) == HALF for x in SEATS):
             s = replace(s, phase=DEAL2)
-            fx.append(_seats_say(s, "deal.more"))
+            fx.append(Say(SPEAKER, "deal.more"))
         elif s.phase == PLACE2 and all(s.placed(x) == 2 * HALF for x in SEATS):
             s = replace(s, phase=REVEAL)
             fx.append(Say(SPEAKER, "reveal.ask"))
@@ -282,24 +292,35 @@ def _open(s: RoyalNineState, fx: list[Effect]) -> RoyalNineState:
     scores = (score(roles[0]), score(roles[1]))
     round_scores = (s.round_scores[0] + (scores[0],), s.round_scores[1] + (scores[1],))
     s = replace(s, opened=True, last_roles=roles, round_scores=round_scores, phase=SCORED)
+    # The card, both round scores and totals (and the winner) first; then each seat's roles and the prompt
+    # for the next round, which the next round's start supersedes if it comes before they are said [impl].
     fx.append(Say(SPEAKER, "reveal.card", {"card": common}))
     for seat in order(s.first):
-        fx.append(Say(SPEAKER, "score.seat", {"seat": seat}))
-        seat_roles = roles[seat - 1]
-        for role in seat_roles:
-            if role.line == "grid":
-                fx.append(Say(SPEAKER, "score.grid", {"role": role.role, "points": role.points}))
-            else:
-                fx.append(Say(SPEAKER, "score.line", {"line": role.line, "role": role.role, "points": role.points}))
-        if not seat_roles:
-            fx.append(Say(SPEAKER, "score.none"))
         fx.append(Say(SPEAKER, "score.round", {"seat": seat, "points": scores[seat - 1]}))
     for seat in order(s.first):
         fx.append(Say(SPEAKER, "score.total", {"seat": seat, "total": s.total(seat)}))
-    if s.round >= s.rounds:
-        return _end(s, fx, "rounds")
-    fx.append(Say(SPEAKER, "round.next", {"round": s.round + 1}))
+    first = order(s.first)
+    over = s.round >= s.rounds
+    if over:
+        s = _end(s, fx, "rounds")
+    parts = [say for seat in first for say in _roles_says(seat, roles[seat - 1])]
+    if not over:
+        parts.append(Say(SPEAKER, "round.next", {"round": s.round + 1}))
+    fx.insert(len(fx) - 1 if over else len(fx), joined(SPEAKER, ROLES, parts))  # before GameOver
     return s
+
+
+def _roles_says(seat: int, seat_roles: tuple[Any, ...]) -> list[Say]:
+    """A seat's roles, line by line ("Seat 1: row 2, flush, 2. ...")."""
+    parts = [Say(SPEAKER, "score.seat", {"seat": seat})]
+    for role in seat_roles:
+        if role.line == "grid":
+            parts.append(Say(SPEAKER, "score.grid", {"role": role.role, "points": role.points}))
+        else:
+            parts.append(Say(SPEAKER, "score.line", {"line": role.line, "role": role.role, "points": role.points}))
+    if not seat_roles:
+        parts.append(Say(SPEAKER, "score.none"))
+    return parts
 
 
 def _next_round(s: RoyalNineState, fx: list[Effect]) -> RoyalNineState:
@@ -350,9 +371,9 @@ def _summary(s: RoyalNineState) -> list[Effect]:
     if s.phase == COMMON:
         return [Say(SPEAKER, "round.begin", {"round": s.round})]
     if s.phase in DEALS:
-        return [_seats_say(s, "deal.ask" if s.phase == DEAL1 else "deal.more")]
+        return [_seats_say(s, "deal.ask") if s.phase == DEAL1 else Say(SPEAKER, "deal.more")]
     if s.phase in PLACES:
-        return [_seats_say(s, "place.ask")]
+        return [Say(SPEAKER, "place.ask")]
     if s.phase == REVEAL:
         return [Say(SPEAKER, "reveal.ask")]
     if s.phase == SCORED:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from kikimimi.games.base import SPEAKER, Effect, Event, Say, Scan
-from kikimimi.games.phrasebook import phrase_problem
+from kikimimi.games.phrasebook import phrase_problem, spoken
 from kikimimi.games.royal_nine.cards import CARD_SET, OWN_CELLS
 from kikimimi.games.royal_nine.phrases import PHRASES, REVEAL_PHRASES
 from kikimimi.games.royal_nine.state import HALF, OVER, PLACES, SEATS, RoyalNineState
@@ -28,7 +28,7 @@ def privacy_leaks(before: RoyalNineState, event: Event, effects: Sequence[Effect
     problems: list[str] = []
     secret = _secret(before, after)
     reader = event.reader if isinstance(event, Scan) else None
-    for effect in effects:
+    for effect in spoken(e for e in effects if isinstance(e, Say)):  # a joined utterance's parts too
         if not isinstance(effect, Say):
             continue
         if secret is not None:

@@ -14,9 +14,10 @@ PHRASES: dict[str, tuple[str, ...]] = {
     "common.down": (),
     "deal.ask": ("first", "second"),
     "deal.card": ("seat", "card"),
-    "deal.more": ("first", "second"),
-    "place.ask": ("first", "second"),
+    "deal.more": (),
+    "place.ask": (),
     "place.card": ("seat", "card", "cell"),
+    "place.mine": ("cell",),  # the placing seat's own earphone
     "reveal.ask": (),
     # the reveal and the scores
     "reveal.card": ("card",),
@@ -24,6 +25,7 @@ PHRASES: dict[str, tuple[str, ...]] = {
     "score.line": ("line", "role", "points"),
     "score.grid": ("role", "points"),
     "score.none": (),
+    "score.roles": ("parts",),  # a seat's roles (score.seat, then its lines), said after the scores
     "score.round": ("seat", "points"),
     "score.total": ("seat", "total"),
     "round.next": ("round",),
@@ -53,11 +55,15 @@ PHRASES: dict[str, tuple[str, ...]] = {
     "refuse.field_card": (),
     "tap.unknown_tag": (),
     "referee.refused": (),
+    # what one event says on one output, as one utterance (kikimimi.games.phrasebook.one_utterance_each)
+    "announce": ("parts",),
 }
 
+ROLES = "score.roles"
+
 # Phrases that depend on the common card: never said before it is opened (see invariants.py).
-REVEAL_PHRASES = frozenset({"reveal.card", "score.seat", "score.line", "score.grid", "score.none", "score.round",
-                            "score.total", "game.winner", "game.draw"})
+REVEAL_PHRASES = frozenset({"reveal.card", "score.roles", "score.seat", "score.line", "score.grid", "score.none",
+                            "score.round", "score.total", "game.winner", "game.draw"})
 
 # The values of the `content` parameter besides a card id.
 EMPTY = "empty"

@@ -16,6 +16,7 @@ from kikimimi.games.base import (
     SPEAKER,
     BotFactory,
     Effect,
+    Event,
     GameEngine,
     GameOver,
     Outcome,
@@ -24,10 +25,11 @@ from kikimimi.games.base import (
     hand,
     refuse,
 )
+from kikimimi.games.phrasebook import one_utterance_each
 from kikimimi.games.suhjong import solver
 from kikimimi.games.suhjong.equation import parse
 from kikimimi.games.suhjong.invariants import check, privacy_leaks
-from kikimimi.games.suhjong.phrases import OPERATOR_KEY
+from kikimimi.games.suhjong.phrases import GRACE_KEY, OPERATOR_KEY, PASS_KEY
 from kikimimi.games.suhjong.pieces import (
     CARD_SET,
     CONTROL_SET,
@@ -106,6 +108,12 @@ class Suhjong(GameEngine[SuhjongState]):
 
     def draft(self, state: SuhjongState) -> SuhjongState:
         return state.copy()
+
+    def apply(self, state: SuhjongState, event: Event) -> tuple[SuhjongState, list[Effect]]:
+        """What an event says on the speaker is one utterance (a move and the next turn, a declaration
+        read back and its points): the speaker keeps up, and nothing waits between its parts."""
+        state, fx = super().apply(state, event)
+        return state, one_utterance_each(fx)
 
     def tap(self, state: SuhjongState, reader: str, out: str, seat: int | None, tag: str, uid: str | None,
             fx: list[Effect]) -> SuhjongState:
@@ -234,7 +242,7 @@ def _refill(s: SuhjongState, x: int, card: str, where: str, owner: int | None, f
         s.set_river(y, tuple(c for c in s.river(y) if c != card))
         s.set_hand(x, s.hand(x) | {card})
         s.step = REFILL
-        fx.append(Say(SPEAKER, "pickup.card", {"seat": x, "value": VALUE[card]}))
+        fx.append(Say(SPEAKER, "pickup.card", {"value": VALUE[card]}))
     elif where == PILE:
         if _showdown_turn(s):
             fx.append(Say(out, "refill.showdown_no_draw"))
@@ -242,7 +250,7 @@ def _refill(s: SuhjongState, x: int, card: str, where: str, owner: int | None, f
         s.set_hand(x, s.hand(x) | {card})
         s.step = REFILL
         s.drew = True
-        fx.append(Say(SPEAKER, "draw.card", {"seat": x, "value": VALUE[card]}))
+        fx.append(Say(SPEAKER, "draw.card", {"value": VALUE[card]}))
         if s.pile_count == 0:  # [D7]: scoring at once, no more turns
             fx.append(Say(SPEAKER, "pile.empty"))
             _begin_scoring(s, fx)
@@ -282,7 +290,7 @@ def _field_card(s: SuhjongState, card: str, fx: list[Effect]) -> None:
             s.set_river(x, (*s.river(x), card))
             s.discarded += 1
             s.step = DISCARD
-            fx.append(Say(SPEAKER, "discard.card", {"seat": x, "value": VALUE[card]}))
+            fx.append(Say(SPEAKER, "discard.card", {"value": VALUE[card]}))
     elif s.phase == SCORING:
         d = s.declaring
         assert d is not None
@@ -302,12 +310,14 @@ def _field_card(s: SuhjongState, card: str, fx: list[Effect]) -> None:
 
 
 def _begin_turn(s: SuhjongState, x: int, fx: list[Effect]) -> None:
-    """X's river flows to the sea, X's turn count rises; the pile count is said once it runs low."""
+    """X's river flows to the sea, X's turn count rises; the pile count is said once it runs low. The
+    flow is not said: it follows from the rule and every discard and pick-up was said [impl]. The move
+    that ended the other seat's turn and this turn are said in one phrase ("Draws the 3; seat 2 to
+    play"): moves name no seat, the turn's seat was said at its start [impl]."""
     river = s.river(x)
     if river:
         s.sea = (*s.sea, *river)
         s.set_river(x, ())
-        fx.append(Say(SPEAKER, "river.flows", {"seat": x, "count": len(river)}))
     counts = list(s.turn_count)
     counts[x - 1] += 1
     s.turn_count = (counts[0], counts[1])
@@ -315,7 +325,11 @@ def _begin_turn(s: SuhjongState, x: int, fx: list[Effect]) -> None:
     s.step = START
     s.discarded = 0
     s.drew = False
-    fx.append(Say(SPEAKER, "turn.grace" if s.grace else "turn.begin", {"seat": x}))
+    last = fx[-1] if fx else None
+    if isinstance(last, Say) and last.to == SPEAKER and last.key in PASS_KEY:
+        fx[-1] = Say(SPEAKER, (GRACE_KEY if s.grace else PASS_KEY)[last.key], {**last.params, "next": x})
+    else:
+        fx.append(Say(SPEAKER, "turn.grace" if s.grace else "turn.begin", {"seat": x}))
     if s.pile_count <= 2 * s.discard_max:
         fx.append(Say(SPEAKER, "pile.count", {"count": s.pile_count}))
 
@@ -476,7 +490,7 @@ def _close_declaration(s: SuhjongState, seat: int, out: str, fx: list[Effect]) -
     holds = equation.holds
     s.set_declared(seat, (equation.text, equation.points, holds))
     fx.append(Say(SPEAKER, "declare.by", {"seat": seat}))
-    fx.extend(equation_says(equation.text))
+    # Not read back: its taps were said as they came [impl] (the report keeps the equation).
     fx.append(Say(SPEAKER, "declare.role", {"points": equation.points}) if holds
               else Say(SPEAKER, "declare.unequal"))
     _next_declarer(s, fx)

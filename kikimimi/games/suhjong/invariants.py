@@ -7,7 +7,7 @@ import json
 from collections.abc import Iterable, Sequence
 
 from kikimimi.games.base import SPEAKER, Effect, Event, Say, Scan, seat_of
-from kikimimi.games.phrasebook import phrase_problem
+from kikimimi.games.phrasebook import phrase_problem, spoken
 from kikimimi.games.suhjong.phrases import PHRASES
 from kikimimi.games.suhjong.pieces import CARD_SET, VALUE
 from kikimimi.games.suhjong.state import DEAL, HAND_SIZE, OVER, SCORING, SEATS, TURN, SuhjongState
@@ -52,12 +52,12 @@ def privacy_leaks(before: SuhjongState, event: Event, effects: Sequence[Effect],
     drawn; a pile card named in what a seat may observe."""
     leaks: list[str] = []
     reader = event.reader if isinstance(event, Scan) else None
-    says = [e for e in effects if isinstance(e, Say)]
+    says = list(spoken(e for e in effects if isinstance(e, Say)))  # a joined utterance's parts too
     for say in says:
         if say.to != SPEAKER and (seat_of(say.to) is None or say.to != reader):
             leaks.append(f"{say.to} heard {say.key} for a tap on {reader or 'the referee'}")
     left_pile = sorted(VALUE[c] for c in before.pile() - after.pile())
-    told = sorted(say.params["value"] for say in says if say.key in ("deal.card", "draw.card"))
+    told = sorted(say.params["value"] for say in says if say.key in ("deal.card", "draw.card", "draw.pass"))
     if told != left_pile:
         leaks.append(f"cards said dealt or drawn {told} are not the cards that left the pile {left_pile}")
     if isinstance(event, Scan) and event.piece in CARD_SET and event.piece in after.pile():

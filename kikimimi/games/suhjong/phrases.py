@@ -29,19 +29,22 @@ PHRASES: dict[str, tuple[str, ...]] = {
     "deal.ask": (),
     "turn.begin": ("seat",),
     "turn.grace": ("seat",),
-    "river.flows": ("seat", "count"),
     "pile.count": ("count",),
     "fold.done": ("seat", "points"),
     "fold.refused": (),
     "showdown.called": ("seat",),
     "showdown.impossible": (),
     "showdown.refused": (),
-    "discard.card": ("seat", "value"),
+    "discard.card": ("value",),  # a move names no seat: the turn's seat was said at its start
     "discard.max": ("count",),
     "discard.over": (),
     "discard.not_in_hand": (),
-    "pickup.card": ("seat", "value"),
-    "draw.card": ("seat", "value"),
+    "pickup.card": ("value",),
+    "draw.card": ("value",),
+    "pickup.pass": ("value", "next"),  # the pick-up or draw that ends a turn, and whose turn is next
+    "draw.pass": ("value", "next"),
+    "pickup.grace": ("value", "next"),  # ... and the next is the grace turn
+    "draw.grace": ("value", "next"),
     "pile.empty": (),
     "refill.discard_first": (),
     "refill.after_draw": (),
@@ -87,4 +90,10 @@ PHRASES: dict[str, tuple[str, ...]] = {
     "game.over": (),
     # referee
     "referee.refused": (),
+    # what one event says on one output, as one utterance (kikimimi.games.phrasebook.one_utterance_each)
+    "announce": ("parts",),
 }
+
+# The move that ends a turn, and the phrase that says it with the next turn.
+PASS_KEY = {"draw.card": "draw.pass", "pickup.card": "pickup.pass"}
+GRACE_KEY = {"draw.card": "draw.grace", "pickup.card": "pickup.grace"}
