@@ -95,13 +95,13 @@ def test_rule_based_and_monte_carlo_bots_play_whole_games_through_apply():
         assert game.is_over(state) and turns > 5
 
 
-def test_a_draw_is_weighed_even_when_a_play_is_open():
+def test_a_draw_with_a_play_open_is_weighed_only_by_the_reference_search():
     for seed in range(10):
         s = _a_turn(seed)
         if s.pending or s.drew_bit or not legal_mask(s, s.turn) or not s.basket_count:
             continue
-        options = choices(s, s.turn)
-        assert DRAW in options and len(options) >= 2
+        assert DRAW in choices(s, s.turn, open_draw=True) and len(choices(s, s.turn, open_draw=True)) >= 2
+        assert DRAW not in choices(s, s.turn)  # the player: no gain hiding hands, more points left
         return
     raise AssertionError("no turn with a play open among the seeds")
 

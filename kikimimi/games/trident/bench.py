@@ -174,7 +174,7 @@ def _policy(name: str, seed: int, worlds: int, timings: list[float]) -> Policy:
         return random_policy
     if name == "rules":
         return rule_policy
-    search = MonteCarlo(worlds=worlds, seed=seed)
+    search = MonteCarlo(worlds=worlds, seed=seed, open_draw=name == "seeing-all")
 
     def timed(s: TridentState, seat: int, legal: int, rnd: Callable[[], float]) -> int:
         started = time.process_time()
