@@ -247,6 +247,27 @@ class Catalog:
             text = text.replace(word, reading)
         return text
 
+    def parts(self, key: str, params: Mapping[str, Any], short: bool = False) -> list[tuple[Line, dict[str, Any]]]:
+        """A joined phrase's parts (a `phrases` parameter), each rendered with the parameters its pack entry
+        is stored under; empty for an ordinary phrase (so a table can play the parts' pack clips in turn)."""
+        phrase = self.phrases.get(key)
+        if phrase is None:
+            return []
+        short = short and phrase.short is not None
+        out: list[tuple[Line, dict[str, Any]]] = []
+        for name in phrase.params:
+            if self.param_types.get(name) != "phrases":
+                continue
+            value = params.get(name)
+            for part in value if isinstance(value, (list, tuple)) else ():
+                if not (isinstance(part, (list, tuple)) and part and isinstance(part[0], str)):
+                    continue
+                given = dict(part[1]) if len(part) > 1 and isinstance(part[1], Mapping) else {}
+                inner = self.phrases.get(part[0])
+                kept = {n: given[n] for n in inner.params if n in given} if inner is not None else given
+                out.append((self.render(part[0], kept, short), kept))
+        return out
+
     def has_short(self, key: str) -> bool:
         phrase = self.phrases.get(key)
         return phrase is not None and phrase.short is not None

@@ -36,7 +36,7 @@ from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from types import ModuleType
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -71,6 +71,7 @@ LineHook = Callable[[str, Line], None]
 StartHook = Callable[[str, Say, float, float], None]  # (output, effect, said, started), perf_counter times
 RETRY_SECONDS = 5.0
 WATCH_SECONDS = 0.25
+PART_GAP_SECONDS = 0.12  # between the parts of a joined phrase played from the pack: a breath, not a pause
 SHORT_AFTER_SECONDS = 1.0  # a phrase that waited longer than this is said in its short form
 SHORT_QUEUE = 2  # ... as is one with this many phrases waiting behind it
 LOOKAHEAD_SECONDS = 0.3  # audio handed to a sound card's mixer ahead of what is playing
@@ -150,6 +151,32 @@ class PhraseAudio:
             while len(self._live) > 512:
                 self._live.popitem(last=False)
         return clip, "tts", cache_key
+
+
+    def find_parts(self, parts: Sequence[tuple[Line, dict[str, Any]]]) -> tuple[Clip | None, str, str]:
+        """A joined phrase as its parts' recorded or pack clips one after another (PART_GAP_SECONDS apart),
+        so a reveal is said from the pack with no live speech; (None, "text", "") unless every part has one."""
+        clips: list[Clip] = []
+        keys: list[str] = []
+        for line, params in parts:
+            entry = entry_id(line.entry or line.key, params)
+            if self.recorded is not None and (clip := self.recorded.get(line.key, params)) is not None:
+                keys.append(f"recorded:{entry}")
+            elif self.pack is not None and (clip := self.pack.get(line, params)) is not None:
+                keys.append(f"pack:{entry}#{text_hash(line, self.backend)}")
+            else:
+                return None, "text", ""
+            clips.append(clip)
+        if not clips or any(clip.rate != clips[0].rate for clip in clips):
+            return None, "text", ""
+        rate = clips[0].rate
+        gap = np.zeros(int(PART_GAP_SECONDS * rate), np.float32)
+        pieces: list[np.ndarray] = []
+        for clip in clips:
+            if pieces:
+                pieces.append(gap)
+            pieces.append(clip.samples.astype(np.float32, copy=False))
+        return Clip(np.concatenate(pieces), rate), "pack", "+".join(keys)
 
 
 class _Output:
@@ -560,7 +587,8 @@ class Voice:
         short = self.short_forms and phrases.has_short(effect.key) and behind
         line = phrases.render(effect.key, params, short=short)
         sounding = out.spec.sink not in ("null", "transcript") and out.status == "ok"
-        if short and sounding and self.audio.find(line, params)[0] is None:
+        if short and sounding and self._find(phrases, effect.key, params, line, short)[0] is None:
+            short = False
             line = phrases.render(effect.key, params)  # no sound for the short form: say it in full
         self._emit_line(out.name, line)
         sink = out.spec.sink
@@ -569,7 +597,7 @@ class Voice:
         if sink == "transcript" or out.status != "ok":
             self.transcript.write(out.name, line)
             return
-        clip, _source, audio_key = self.audio.find(line, params)
+        clip, _source, audio_key = self._find(phrases, effect.key, params, line, short)
         if clip is None or len(clip.samples) == 0:
             self.transcript.write(out.name, line)
             return
@@ -585,6 +613,16 @@ class Voice:
             return
         samples = out.samples_for(clip, audio_key, device.rate)
         lane.pending.append(Playing(samples, say_time, first_sound(samples)))
+
+    def _find(self, phrases: Catalog, key: str, params: dict[str, Any], line: Line,
+              short: bool) -> tuple[Clip | None, str, str]:
+        """The line's audio; a joined phrase from its parts' pack clips when the pack has them all (no live
+        speech for a reveal whose every part is rendered), else as any line."""
+        if parts := phrases.parts(key, params, short):
+            found = self.audio.find_parts(parts)
+            if found[0] is not None:
+                return found
+        return self.audio.find(line, params)
 
     def _emit_line(self, output: str, line: Line) -> None:
         if self.on_line is not None:

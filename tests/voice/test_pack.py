@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 from voice_helpers import CATALOG_EN, make_catalog, record, tone
 
+from kikimimi.games.base import Say
 from kikimimi.voice.catalog import Catalog, Line
 from kikimimi.voice.clip import LOUDNESS_LUFS, Clip, loudness
 from kikimimi.voice.pack import Pack, RecordedPack, entry_id, render_pack
@@ -187,3 +188,42 @@ def test_a_table_whose_pack_misses_its_game_says_so_once_with_the_command(tmp_pa
     [warning] = [r.getMessage() for r in caplog.records if "voice pack" in r.getMessage()]
     assert "holds 1 of 5 phrases" in warning and "for two" in warning
     assert f"kikimimi voices render --lang en --backend espeak --game two --out {tmp_path / 'pack'}" in warning
+
+
+def test_a_joined_phrase_plays_its_parts_pack_clips_in_turn_not_live_speech(tmp_path: Path) -> None:
+    """A reveal is one utterance made of parts; when the pack holds every part, it is said from their clips
+    (no live speech, which a Pi takes seconds over), a breath apart; with a part missing, as any line."""
+    from types import SimpleNamespace
+
+    from kikimimi.games.phrasebook import ANNOUNCE, joined
+    from kikimimi.voice.router import PART_GAP_SECONDS, Voice
+
+    folder = tmp_path / "catalog"
+    folder.mkdir()
+    (folder / "common.en.toml").write_text('language = "en"\n[phrases]\n"table.ready" = "Ready."\n')
+    (folder / "g.en.toml").write_text('language = "en"\n[params]\nparts = "phrases"\n[phrases]\n'
+                                      '"announce" = { text = "{parts}", short = "{parts}" }\n'
+                                      '"g.seat" = { text = "Seat {seat}.", short = "{seat}." }\n'
+                                      '"g.over" = "Over."\n')
+    words = Catalog.load("en", folder, "g")
+    render_pack([words], "espeak", "v1", CountingSynth(), tmp_path / "pack")
+    pack = Pack.load(tmp_path / "pack", "en", "espeak")
+    audio = PhraseAudio("en", "espeak", None, pack, None)
+    say = joined("speaker", ANNOUNCE, [Say("speaker", "g.seat", {"seat": 2}), Say("speaker", "g.over")])
+    parts = words.parts(say.key, say.params)
+    assert [line.text for line, _ in parts] == ["Seat 2.", "Over."]
+    clip, source, key = audio.find_parts(parts)
+    seat, over = pack.get(*parts[0]), pack.get(*parts[1])
+    assert clip is not None and source == "pack" and seat is not None and over is not None
+    assert len(clip.samples) == len(seat.samples) + int(PART_GAP_SECONDS * clip.rate) + len(over.samples)
+    assert key.count("pack:") == 2
+    short = words.parts(say.key, say.params, short=True)
+    assert [line.text for line, _ in short] == ["2.", "Over."] and audio.find_parts(short)[0] is not None
+
+    voice = SimpleNamespace(audio=audio)  # the router's lookup alone: no sound card in this test
+    line = words.render(say.key, say.params)
+    assert Voice._find(voice, words, say.key, dict(say.params), line, False)[1] == "pack"  # type: ignore[arg-type]
+    missing = joined("speaker", ANNOUNCE, [Say("speaker", "g.seat", {"seat": 9}), Say("speaker", "g.over")])
+    assert audio.find_parts(words.parts(missing.key, missing.params))[0] is None  # seat 9 was never rendered
+    line = words.render(missing.key, missing.params)
+    assert Voice._find(voice, words, missing.key, dict(missing.params), line, False)[1] == "text"  # type: ignore[arg-type]
