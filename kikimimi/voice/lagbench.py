@@ -58,9 +58,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--backend", help="voice (default: the language's: jtalk for ja, espeak for en)")
 
 
-def play_games(game_id: str, games: int, seed: int, lang: str, lines: dict[str, Line]) -> list[Said]:
+def play_games(game_id: str, games: int, seed: int, lang: str, lines: dict[str, Line],
+               joins: dict[str, list[str]] | None = None) -> list[Said]:
     """Every phrase the bots' games make the table say, in order, stamped with the tap that said it; the
-    lines said (full and short) into `lines` by entry."""
+    lines said (full and short) into `lines` by entry. A joined phrase (a reveal) is played as its parts'
+    pack clips in turn, so its parts go into `lines` and its entry into `joins`, with its parts' entries."""
     from kikimimi.games.base import GameOver, Say
     from kikimimi.games.registry import get_info
     from kikimimi.voice.catalog import catalog
@@ -89,9 +91,15 @@ def play_games(game_id: str, games: int, seed: int, lang: str, lines: dict[str, 
                     full = words.render(effect.key, params)
                     short = words.render(effect.key, params, short=True) if words.has_short(effect.key) else None
                     full_id, short_id = entry_id(full.entry, params), entry_id(short.entry, params) if short else None
-                    lines[full_id] = full
-                    if short is not None and short_id is not None:
-                        lines[short_id] = short
+                    for entry, line, is_short in ((full_id, full, False), (short_id, short, True)):
+                        if entry is None or line is None:
+                            continue
+                        parts = words.parts(effect.key, params, is_short)
+                        if parts and joins is not None:
+                            joins[entry] = [entry_id(part.entry, kept) for part, kept in parts]
+                            lines.update((entry_id(part.entry, kept), part) for part, kept in parts)
+                        else:
+                            lines[entry] = line
                     said.append(Said(taps, game_no, effect.to, effect.key, full_id, short_id,
                                      words.group(effect.key), words.drops(effect.key)))
             if effects and isinstance(effects[-1], GameOver):
@@ -182,6 +190,7 @@ def run(args: argparse.Namespace) -> int:
 
     from kikimimi.games.registry import games
     from kikimimi.voice.config import default_backend
+    from kikimimi.voice.router import PART_GAP_SECONDS
 
     backend = args.backend or default_backend(args.lang)
     game_ids = args.game or [info.id for info in games()]
@@ -190,8 +199,11 @@ def run(args: argparse.Namespace) -> int:
     children_before = children_cpu_seconds()
     with Stopwatch() as clock:
         lines: dict[str, Line] = {}
-        plays = {g: play_games(g, args.games, args.seed, args.lang, lines) for g in game_ids}
+        joins: dict[str, list[str]] = {}
+        plays = {g: play_games(g, args.games, args.seed, args.lang, lines, joins) for g in game_ids}
         seconds = render_durations(args.lang, backend, lines, os.cpu_count() or 1)
+        for entry, parts in joins.items():  # as the table plays it: the parts' clips, PART_GAP_SECONDS apart
+            seconds[entry] = sum(seconds[part] for part in parts) + PART_GAP_SECONDS * (len(parts) - 1)
         for game_id, said in plays.items():
             results[game_id] = {f"{tap:g}": {case: simulate(said, tap, seconds, keep)
                                              for case, keep in (("before", False), ("after", True))}
