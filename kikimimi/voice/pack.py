@@ -22,6 +22,7 @@ overrides speech phrase by phrase.
 
 from __future__ import annotations
 
+import atexit
 import hashlib
 import io
 import json
@@ -316,6 +317,10 @@ def _start_worker(backend_name: str, lang: str) -> None:
     from kikimimi.voice.tts import make_backend
 
     _worker_synth = make_backend(backend_name, lang).synth
+    # Open JTalk's extension modules raise while the interpreter tears them down, which printed "Error in
+    # sys.excepthook" once per process at the end of every render. The worker holds nothing to tear down
+    # (each clip is written and closed when rendered): it ends at its exit handlers.
+    atexit.register(os._exit, 0)
 
 
 def _render_one(folder: Path, file: str, line: Line, synth: Synth | None = None) -> tuple[int, int, int]:

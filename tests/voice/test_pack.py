@@ -227,3 +227,26 @@ def test_a_joined_phrase_plays_its_parts_pack_clips_in_turn_not_live_speech(tmp_
     assert audio.find_parts(words.parts(missing.key, missing.params))[0] is None  # seat 9 was never rendered
     line = words.render(missing.key, missing.params)
     assert Voice._find(voice, words, missing.key, dict(missing.params), line, False)[1] == "text"  # type: ignore[arg-type]
+
+
+def test_rendering_in_parallel_with_open_jtalk_ends_without_an_error_on_the_terminal(tmp_path: Path) -> None:
+    """The render processes ended with "Error in sys.excepthook" on stderr, once per process, after every
+    Japanese render: it reads as a failure to whoever renders a pack."""
+    import subprocess
+    import sys
+
+    script = (
+        "from pathlib import Path\n"
+        "from kikimimi.voice.catalog import catalog\n"
+        "from kikimimi.voice.pack import _file_name, _render_all, text_hash\n"
+        "if __name__ == '__main__':\n"
+        "    words = catalog('ja', 'suhjong')\n"
+        "    lines = {k: words.render(k, {}) for k in ('table.ready', 'table.paused', 'table.unpaused')}\n"
+        "    todo = [(e, {}, l, text_hash(l, 'jtalk'), _file_name(e)) for e, l in lines.items()]\n"
+        f"    folder = Path({str(tmp_path)!r})\n"
+        "    (folder / 'audio').mkdir()\n"
+        "    print(sum(isinstance(out, tuple) for _, out in _render_all(todo, folder, 'jtalk', 'ja', None, 2)))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and done.stdout.strip() == "3", done.stderr
+    assert "Error" not in done.stderr, done.stderr
