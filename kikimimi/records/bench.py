@@ -1,12 +1,13 @@
 """Standings recomputation: every player's ladder status over many players' results (SQLite or PostgreSQL).
 
-`kikimimi bench standings --players 10000 --games 100` loads synthetic Trident results (full trials of
-three, bulk inserts, then the meeting summaries written from them as `rebuild_summaries()` does) into
-a fresh database, then times `RecordStore.ladder_statuses()` several times: a first read by a store
-opened anew each time (every finished meeting read from the database, every player replayed) and the
-reads after one more meeting is finished (only its players replayed again). `--db URL` measures an
-existing empty database; `--postgres` starts a throwaway PostgreSQL server with fsync on. Also here: a
-simulated table reporting its games, which the concurrency test runs in several processes at once.
+`kikimimi bench standings --players 10000 --games 100` loads synthetic results of the default game
+(outcomes of its real bot games, recycled; full trials of three, bulk inserts, then the meeting
+summaries written from them as `rebuild_summaries()` does) into a fresh database, then times
+`RecordStore.ladder_statuses()` several times: a first read by a store opened anew each time (every
+finished meeting read from the database, every player replayed) and the reads after one more meeting
+is finished (only its players replayed again). `--db URL` measures an existing empty database;
+`--postgres` starts a throwaway PostgreSQL server with fsync on. Also here: a simulated table
+reporting its games, which the concurrency test runs in several processes at once.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import tempfile
 import threading
 from contextlib import ExitStack
 from datetime import UTC, datetime, timedelta
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -27,30 +29,40 @@ import sqlalchemy as sa
 
 from kikimimi.benchclock import Stopwatch, load_average
 from kikimimi.games.base import Outcome
-from kikimimi.games.registry import DEFAULT_GAME
+from kikimimi.games.conformance import play_bot_game
+from kikimimi.games.registry import DEFAULT_GAME, get_info
 from kikimimi.records import schema
 from kikimimi.records.kinds import ladder, title_forms
 from kikimimi.records.pgcluster import ClusterUnavailable, throwaway_cluster
 from kikimimi.records.results import results_from_outcome
 from kikimimi.records.store import RecordStore, _driver_rows
 
-SEATS = 3  # the Trident's
+SEATS = get_info(DEFAULT_GAME).seat_count()  # the default game's, whose ladder the bench loads
 EPOCH = datetime(2024, 1, 1, tzinfo=UTC)
 GAMES_PER_TRIAL = 10
+PLAYED = 40  # real bot games of the default game; every synthetic result is one of their outcomes
 
 
-def trident_outcome(rng: random.Random) -> Outcome:
-    """A Trident game as its engine ends one: one seat goes out and wins, or one crashes and nobody wins."""
-    ranking = tuple(rng.sample(range(1, SEATS + 1), SEATS))
-    if rng.random() < 0.15:
-        return Outcome(ranking=ranking, winners=(), details={"crashed": ranking[-1]})
-    return Outcome(ranking=ranking, winners=ranking[:1], details={"crashed": None})
+@cache
+def played_outcomes() -> tuple[Outcome, ...]:
+    """Outcomes as the default game's own engine ends its games (bots playing it), so the records bench
+    loads real results of whatever game has the ladder, naming none of its details itself."""
+    info = get_info(DEFAULT_GAME)
+    outcomes = tuple(game.outcome for seed in range(PLAYED)
+                     if (game := play_bot_game(info, seed, bots="perfect")).outcome is not None)
+    if not outcomes:
+        raise RuntimeError(f"bench: {DEFAULT_GAME}'s bots finished no game")
+    return outcomes
+
+
+def played_outcome(rng: random.Random) -> Outcome:
+    return rng.choice(played_outcomes())
 
 
 def table_outcomes(table: int, games: int, seed: int = 0) -> list[Outcome]:
     """The games a simulated table plays, the same for the same table and seed."""
     rng = random.Random(seed * 1000 + table)
-    return [trident_outcome(rng) for _ in range(games)]
+    return [played_outcome(rng) for _ in range(games)]
 
 
 def report_table(url: str, meeting_id: int, table: int, games: int, seed: int, start: Any = None,
@@ -239,7 +251,7 @@ def load_synthetic(store: RecordStore, players: int, games: int) -> dict[str, in
                                          "table_no": 1, "seat": seat} for seat, pid in enumerate(seated, start=1)]
             for number in range(1, GAMES_PER_TRIAL + 1):
                 game_id += 1
-                outcome = trident_outcome(rng)
+                outcome = played_outcome(rng)
                 rows["games"].append({"id": game_id, "meeting_id": meeting_id, "number": number, "table_no": 1,
                                       "round": number, "journal_game_id": None, "reason": "", "recorded_at": held_at,
                                       "game": DEFAULT_GAME, "details": "{}"})
