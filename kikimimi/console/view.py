@@ -79,6 +79,9 @@ def describe_alert(alert: Alert, *, reveal: bool = False) -> str:
         return f"reader {p.get('reader')} is back"
     if alert.key == "output.lost":
         return f"audio output {p.get('output')} lost: {p.get('detail')}"
+    if alert.key == "voice.pack_incomplete":
+        return (f"the voice pack holds {p.get('held')} of {p.get('wanted')} phrases of {p.get('game')}: the rest "
+                f"is spoken live or shown as text; render it with `{p.get('command')}`")
     if alert.key == "output.back":
         return f"audio output {p.get('output')} is back"
     if alert.key == "output.underruns":

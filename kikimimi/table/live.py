@@ -209,6 +209,7 @@ def _open(config: TableConfig, journal: bool, record_dir: Path | None, transcrip
             book.close()
         raise
     loop = TableLoop(config, journal=book, voice=voice, hub=hub)
+    voice.alerts_to(lambda alert: loop.status.alerts.append((time.time(), alert)))  # e.g. a pack short of the game
     announce.speak = loop.announce
     return LiveTable(config, loop, hub, voice, book, announcer=announce)
 

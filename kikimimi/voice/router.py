@@ -41,7 +41,7 @@ from typing import Any, TypeVar
 import numpy as np
 
 from kikimimi.games import base as games_base
-from kikimimi.games.base import Say, hears
+from kikimimi.games.base import Alert, Say, hears
 from kikimimi.voice.catalog import Catalog, Line, catalog
 from kikimimi.voice.clip import Clip, first_sound, resample, time_stretch
 from kikimimi.voice.config import (
@@ -249,6 +249,9 @@ class Voice:
         self.used: set[str] | None = None  # outputs the game uses; None while opening (faults said at the end)
         self.pack_coverage: dict[str, Coverage] = {}  # game -> how much of its phrases the pack holds
         self._pack_warned: set[str] = set()
+        self._alert_hook: Callable[[Alert], None] | None = None  # the Priest's alerts (the table's)
+        self._alerts_waiting: list[Alert] = []  # said before the table took them
+        self._alert_lock = threading.Lock()
 
     # -- start -----------------------------------------------------------------------------------
 
@@ -478,7 +481,26 @@ class Voice:
         held = "no voice pack" if pack is None else f"the voice pack holds {coverage.held} of {coverage.wanted} phrases"
         log.warning("%s for %s in %s: the rest is spoken live or shown as text; render it with `%s`",
                     held, game or "this table", spec.pack, render)
+        self._alert(Alert("voice.pack_incomplete", {"game": game or "this table", "held": coverage.held,
+                                                    "wanted": coverage.wanted, "command": render}))
         return coverage
+
+    def alerts_to(self, hook: Callable[[Alert], None]) -> None:
+        """Where the voice's alerts for the Priest go (the table's alert list, which the console shows);
+        those raised before, while the pack was checked at start, go there at once."""
+        with self._alert_lock:
+            self._alert_hook, waiting = hook, self._alerts_waiting
+            self._alerts_waiting = []
+        for alert in waiting:
+            hook(alert)
+
+    def _alert(self, alert: Alert) -> None:
+        with self._alert_lock:
+            hook = self._alert_hook
+            if hook is None:
+                self._alerts_waiting.append(alert)
+                return
+        hook(alert)
 
     def health(self) -> dict[str, OutputHealth]:
         return {

@@ -177,13 +177,19 @@ def test_a_table_whose_pack_misses_its_game_says_so_once_with_the_command(tmp_pa
     render_pack(one, "espeak", "", CountingSynth(), tmp_path / "pack")
     spec = VoiceSpec("en", "espeak", tmp_path / "pack", None, False, None)
     voice = Voice.open(spec, [OutputSpec("speaker", None, (1,), 1.0, "null")], phrases=one)
+    alerts: list = []
     try:
         assert voice.check_pack(one).complete
         with caplog.at_level("WARNING", logger="kikimimi.voice"):
             for _ in range(3):
                 coverage = voice.check_pack(two)
+        voice.alerts_to(alerts.append)  # the table takes the alerts once it runs: the one raised before comes
+        voice.check_pack(two)
     finally:
         voice.close()
+    [alert] = alerts  # the Priest is told once, on the console, as in the log
+    assert alert.key == "voice.pack_incomplete" and (alert.params["held"], alert.params["wanted"]) == (1, 5)
+    assert alert.params["command"].startswith("kikimimi voices render --lang en --backend espeak --game two")
     assert (coverage.held, coverage.wanted) == (1, 5)  # the common phrase only
     [warning] = [r.getMessage() for r in caplog.records if "voice pack" in r.getMessage()]
     assert "holds 1 of 5 phrases" in warning and "for two" in warning
