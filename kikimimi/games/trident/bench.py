@@ -35,7 +35,7 @@ from kikimimi.games.trident.pieces import FULL_MASK, PIECE_OF
 from kikimimi.games.trident.playout import Policy, playout, random_policy, rule_policy
 from kikimimi.games.trident.simulate import simulate
 from kikimimi.games.trident.state import TridentState
-from kikimimi.games.trident.strong import HOLD_WEIGHT, MonteCarlo, class_of, real_piece, seat_view
+from kikimimi.games.trident.strong import HOLD_WEIGHT, WORLDS, MonteCarlo, class_of, real_piece, seat_view
 
 RLCARD_SCRIPT = Path(__file__).resolve().parents[3] / "benchmarks" / "rlcard_uno.py"
 RLCARD_VENV = RLCARD_SCRIPT.parent / ".venv-rlcard"
@@ -49,7 +49,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--vs-rlcard", action="store_true",
                         help="alternate runs with RLCard's UNO game loop (installed into benchmarks/.venv-rlcard)")
     parser.add_argument("--series", type=int, default=2000, help="bench trident: games per series (default 2000)")
-    parser.add_argument("--worlds", type=int, default=64, help="bench trident: deals per decision (default 64)")
+    parser.add_argument("--worlds", type=int, default=WORLDS,
+                        help=f"bench trident: deals per decision (default {WORLDS}, as the bot plays)")
     parser.add_argument("--workers", type=int, default=2, help="bench trident: processes (default 2)")
     parser.add_argument("--seeing-all", action="store_true",
                         help="bench trident: also the same search given every hand, as a reference (not a player)")

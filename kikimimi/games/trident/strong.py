@@ -39,6 +39,9 @@ KIND_MASKS: tuple[int, ...] = (
 
 # What a place is worth to the look-ahead: the goal is first place; second beats last.
 PLACE_VALUE = (1.0, 0.2, 0.0)
+# Deals per decision: 128 won 0.423 (0.402-0.445) of first places against random-legal players where 64 won
+# 0.391 (0.370-0.413), 2,000 games each, at a p99 of 70 ms CPU a decision (the 0.12 s budget caps slower CPUs).
+WORLDS = 128
 # The look-ahead plays every seat at random among legal plays: the bot does not know how the others play,
 # and random play is the model that assumes least (it measured stronger than rule-based look-ahead games).
 ROLLOUT = (None, random_policy, random_policy, random_policy)
@@ -169,7 +172,7 @@ def _make(s: TridentState, seat: int, choice: int, legal: int, rnd: Callable[[],
 class MonteCarlo:
     """The decision: `worlds` deals (fewer when `budget` CPU seconds run out), every choice on each."""
 
-    worlds: int = 64
+    worlds: int = WORLDS
     budget: float = 0.12
     seed: int = 0
     open_draw: bool = False  # weigh a draw with a play open (the seeing-every-hand reference does)
