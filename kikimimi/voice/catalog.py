@@ -254,18 +254,20 @@ class Catalog:
         if phrase is None:
             return []
         short = short and phrase.short is not None
+        return [item for name in phrase.params if self.param_types.get(name) == "phrases"
+                for item in self._rendered_parts(params.get(name), short)]
+
+    def _rendered_parts(self, value: Any, short: bool) -> list[tuple[Line, dict[str, Any]]]:
+        """A `phrases` value's parts (pairs of a key and its parameters; a journal gives lists), each
+        rendered, with the parameters its phrase takes (what its pack entry is stored under)."""
         out: list[tuple[Line, dict[str, Any]]] = []
-        for name in phrase.params:
-            if self.param_types.get(name) != "phrases":
+        for part in value if isinstance(value, (list, tuple)) else ():
+            if not (isinstance(part, (list, tuple)) and part and isinstance(part[0], str)):
                 continue
-            value = params.get(name)
-            for part in value if isinstance(value, (list, tuple)) else ():
-                if not (isinstance(part, (list, tuple)) and part and isinstance(part[0], str)):
-                    continue
-                given = dict(part[1]) if len(part) > 1 and isinstance(part[1], Mapping) else {}
-                inner = self.phrases.get(part[0])
-                kept = {n: given[n] for n in inner.params if n in given} if inner is not None else given
-                out.append((self.render(part[0], kept, short), kept))
+            given = dict(part[1]) if len(part) > 1 and isinstance(part[1], Mapping) else {}
+            inner = self.phrases.get(part[0])
+            kept = {n: given[n] for n in inner.params if n in given} if inner is not None else given
+            out.append((self.render(part[0], kept, short), kept))
         return out
 
     def has_short(self, key: str) -> bool:
@@ -314,11 +316,8 @@ class Catalog:
         return "" if self.lang == "ja" else " "  # parts end in their own punctuation
 
     def _parts(self, value: Any, short: bool = False) -> list[Line]:
-        """A `phrases` parameter's parts, rendered (pairs of a key and its parameters; a journal gives lists)."""
-        if not isinstance(value, (list, tuple)):
-            return []
-        return [self.render(part[0], part[1] if len(part) > 1 else None, short) for part in value
-                if isinstance(part, (list, tuple)) and part and isinstance(part[0], str)]
+        """A `phrases` parameter's parts, rendered."""
+        return [line for line, _ in self._rendered_parts(value, short)]
 
     def parameter_values(self, name: str) -> Iterable[Any]:
         """Every value a parameter takes at the table (what a voice pack renders)."""

@@ -129,15 +129,11 @@ class PhraseAudio:
 
     def find(self, line: Line, params: dict) -> tuple[Clip | None, str, str]:
         """(clip, source, a key naming this exact audio) with source recorded|pack|tts|text."""
-        entry = entry_id(line.entry or line.key, params)
-        if self.recorded is not None and (clip := self.recorded.get(line.key, params)) is not None:
-            return clip, "recorded", f"recorded:{entry}"
-        digest = text_hash(line, self.backend)
-        if self.pack is not None and (clip := self.pack.get(line, params)) is not None:
-            return clip, "pack", f"pack:{entry}#{digest}"
+        if (found := self.stored(line, params)) is not None:
+            return found
         if self.speech is None or self.speech.backend is None or line.text.startswith("["):
             return None, "text", ""
-        cache_key = f"tts:{entry}#{digest}"
+        cache_key = f"tts:{entry_id(line.entry or line.key, params)}#{text_hash(line, self.backend)}"
         with self._lock:
             if (clip := self._live.get(cache_key)) is not None:
                 return clip, "tts", cache_key
@@ -153,20 +149,25 @@ class PhraseAudio:
         return clip, "tts", cache_key
 
 
+    def stored(self, line: Line, params: dict[str, Any]) -> tuple[Clip, str, str] | None:
+        """The line's recorded or pre-rendered audio, (clip, source, key), without live speech."""
+        entry = entry_id(line.entry or line.key, params)
+        if self.recorded is not None and (clip := self.recorded.get(line.key, params)) is not None:
+            return clip, "recorded", f"recorded:{entry}"
+        if self.pack is not None and (clip := self.pack.get(line, params)) is not None:
+            return clip, "pack", f"pack:{entry}#{text_hash(line, self.backend)}"
+        return None
+
     def find_parts(self, parts: Sequence[tuple[Line, dict[str, Any]]]) -> tuple[Clip | None, str, str]:
         """A joined phrase as its parts' recorded or pack clips one after another (PART_GAP_SECONDS apart),
         so a reveal is said from the pack with no live speech; (None, "text", "") unless every part has one."""
         clips: list[Clip] = []
         keys: list[str] = []
         for line, params in parts:
-            entry = entry_id(line.entry or line.key, params)
-            if self.recorded is not None and (clip := self.recorded.get(line.key, params)) is not None:
-                keys.append(f"recorded:{entry}")
-            elif self.pack is not None and (clip := self.pack.get(line, params)) is not None:
-                keys.append(f"pack:{entry}#{text_hash(line, self.backend)}")
-            else:
+            if (found := self.stored(line, params)) is None:
                 return None, "text", ""
-            clips.append(clip)
+            clips.append(found[0])
+            keys.append(found[2])
         if not clips or any(clip.rate != clips[0].rate for clip in clips):
             return None, "text", ""
         rate = clips[0].rate
@@ -609,8 +610,9 @@ class Voice:
         short = self.short_forms and phrases.has_short(effect.key) and behind
         line = phrases.render(effect.key, params, short=short)
         sounding = out.spec.sink not in ("null", "transcript") and out.status == "ok"
-        if short and sounding and self._find(phrases, effect.key, params, line, short)[0] is None:
-            short = False
+        found = self._find(phrases, effect.key, params, line, short) if short and sounding else None
+        if found is not None and found[0] is None:
+            short, found = False, None
             line = phrases.render(effect.key, params)  # no sound for the short form: say it in full
         self._emit_line(out.name, line)
         sink = out.spec.sink
@@ -619,7 +621,7 @@ class Voice:
         if sink == "transcript" or out.status != "ok":
             self.transcript.write(out.name, line)
             return
-        clip, _source, audio_key = self._find(phrases, effect.key, params, line, short)
+        clip, _source, audio_key = found or self._find(phrases, effect.key, params, line, short)
         if clip is None or len(clip.samples) == 0:
             self.transcript.write(out.name, line)
             return
