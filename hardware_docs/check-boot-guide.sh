@@ -16,11 +16,10 @@
 #     from the installed unit file;
 #   - step 2 (udev, modprobe, groups of a login user) needs a real kernel and devices: not checked here.
 set -euo pipefail
+. "$(dirname "$0")/debian-root.sh"  # debian_mirror, say, in_root
 
 ROOT=/var/tmp/kikimimi-boot-check
-MIRROR=$(sed -n 's/^URIs: *//p; s/^deb \(\[[^]]*\] \)\?\(http[^ ]*\) bookworm .*/\2/p' \
-         /etc/apt/sources.list /etc/apt/sources.list.d/* 2>/dev/null | grep -v security | head -n1 || true)
-MIRROR=${MIRROR:-http://deb.debian.org/debian}
+MIRROR=$(debian_mirror)
 KEEP=0
 while [ $# -gt 0 ]; do
     case "$1" in
@@ -39,11 +38,8 @@ GUIDE=$SRC/hardware_docs/bringup.md
 REPO_IN_CHROOT=/mnt/kikimimi-repo
 FAILED=0
 
-say() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
 fail() { printf '\033[31mFAIL: %s\033[0m\n' "$*"; FAILED=1; }
 ok() { printf '\033[32mok: %s\033[0m\n' "$*"; }
-in_root() { chroot "$ROOT" /usr/bin/env -i HOME=/root PATH=/usr/sbin:/usr/bin:/sbin:/bin LANG=C.UTF-8 \
-            /bin/bash -o pipefail -c "$1"; }
 
 unmount_all() {
     for m in "$REPO_IN_CHROOT" /dev/pts /dev /sys /proc; do

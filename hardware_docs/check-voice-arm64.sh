@@ -17,11 +17,10 @@
 # builds it again). It checks the committed HEAD of this checkout. Times printed are EMULATED: an aarch64
 # process on this machine's cores through qemu, not a Pi's speed.
 set -euo pipefail
+. "$(dirname "$0")/debian-root.sh"  # debian_mirror, say, in_root
 
 ROOT=/var/tmp/kikimimi-arm64-root
-MIRROR=$(sed -n 's/^URIs: *//p; s/^deb \(\[[^]]*\] \)\?\(http[^ ]*\) bookworm .*/\2/p' \
-         /etc/apt/sources.list /etc/apt/sources.list.d/* 2>/dev/null | grep -v security | head -n1 || true)
-MIRROR=${MIRROR:-http://deb.debian.org/debian}
+MIRROR=$(debian_mirror)
 FRESH=0
 VOICE=""
 while [ $# -gt 0 ]; do
@@ -44,9 +43,6 @@ SRC=$(git -C "$(dirname "$0")" rev-parse --show-toplevel)
 VENV=/opt/kikimimi-venv${VOICE:+-$(printf %s "$VOICE" | tr -c 'A-Za-z0-9.\n' -)}
 CODE=/opt/kikimimi-src
 
-say() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
-in_root() { chroot "$ROOT" /usr/bin/env -i HOME=/root PATH=/usr/sbin:/usr/bin:/sbin:/bin LANG=C.UTF-8 \
-            PIP_DISABLE_PIP_VERSION_CHECK=1 /bin/bash -o pipefail -c "$1"; }
 unmount_all() {
     for m in /dev /proc; do mountpoint -q "$ROOT$m" 2>/dev/null && umount -l "$ROOT$m"; done
     return 0
