@@ -8,9 +8,11 @@
 CPU time is the figure (a shared machine stretches wall time); wall time and the load average beside it.
 
 `bench trident` plays series of whole games (competition rules, the bot's seat and the first player
-rotated) of the Monte-Carlo bot against two random-legal players and against two rule-based players,
-and for reference the rule-based and random players against the same: first-place share with its 95%
-interval, mean points left in hand, and the CPU time of each of the bot's decisions.
+rotated) of the bot (strong.py's tree search with its notes of what the others did) against two
+random-legal players and against two rule-based players, and for reference the rule-based and random
+players against the same (`--only flat:...`: last round's flat search from counts, for comparison):
+first-place share with its 95% interval, mean points left in hand, and the CPU time of each of the bot's
+decisions.
 """
 
 from __future__ import annotations
@@ -31,11 +33,21 @@ from typing import Any, cast
 
 from kikimimi.benchclock import Stopwatch, load_average
 from kikimimi.games.trident.bots import BotRates
+from kikimimi.games.trident.inference import HandNotes
 from kikimimi.games.trident.pieces import FULL_MASK, PIECE_OF
 from kikimimi.games.trident.playout import Policy, playout, random_policy, rule_policy
 from kikimimi.games.trident.simulate import simulate
 from kikimimi.games.trident.state import TridentState
-from kikimimi.games.trident.strong import HOLD_WEIGHT, WORLDS, MonteCarlo, class_of, real_piece, seat_view
+from kikimimi.games.trident.strong import (
+    HOLD_WEIGHT,
+    ITERATIONS,
+    WORLDS,
+    MonteCarlo,
+    class_of,
+    player,
+    real_piece,
+    seat_view,
+)
 
 RLCARD_SCRIPT = Path(__file__).resolve().parents[3] / "benchmarks" / "rlcard_uno.py"
 RLCARD_VENV = RLCARD_SCRIPT.parent / ".venv-rlcard"
@@ -49,14 +61,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--vs-rlcard", action="store_true",
                         help="alternate runs with RLCard's UNO game loop (installed into benchmarks/.venv-rlcard)")
     parser.add_argument("--series", type=int, default=2000, help="bench trident: games per series (default 2000)")
+    parser.add_argument("--iterations", type=int, default=ITERATIONS,
+                        help=f"bench trident: the bot's search iterations a decision (default {ITERATIONS})")
     parser.add_argument("--worlds", type=int, default=WORLDS,
-                        help=f"bench trident: deals per decision (default {WORLDS}, as the bot plays)")
+                        help=f"bench trident: the flat search's deals per decision (default {WORLDS})")
     parser.add_argument("--workers", type=int, default=2, help="bench trident: processes (default 2)")
     parser.add_argument("--seeing-all", action="store_true",
                         help="bench trident: also the same search given every hand, as a reference (not a player)")
     parser.add_argument("--only", nargs="+", metavar="PLAYER:AGAINST",
                         help="bench trident: only these series, e.g. seeing-all:random mc:rules "
-                             "(players: mc, rules, random, seeing-all)")
+                             "(players: mc, flat, rules, random, seeing-all)")
     parser.add_argument("--hand-bias", action="store_true",
                         help="bench trident: instead of the series, measure what opponents keep in hand (the bot's "
                              "HOLD_WEIGHT): each class's share in their hands over its share in the unseen pieces")
@@ -170,17 +184,20 @@ def run(args: argparse.Namespace) -> int:
 # -- bench trident: the bots' strength --------------------------------------------------------------
 
 
-def _policy(name: str, seed: int, worlds: int, timings: list[float]) -> Policy:
+def _policy(name: str, seed: int, size: tuple[int, int], timings: list[float],
+            notes: HandNotes | None = None) -> Policy:
     if name == "random":
         return random_policy
     if name == "rules":
         return rule_policy
-    search = MonteCarlo(worlds=worlds, seed=seed, open_draw=name == "seeing-all")
+    # "mc" and "seeing-all": the bot's own search; "flat": last round's bot (the flat search from counts only).
+    worlds, iterations = size
+    search = MonteCarlo(worlds=worlds, seed=seed) if name == "flat" else player(seed, iterations)
 
     def timed(s: TridentState, seat: int, legal: int, rnd: Callable[[], float]) -> int:
         started = time.process_time()
         # The reference ("seeing-all") runs the same search on the true state, every hand known.
-        choice = search.best(seat, s.copy) if name == "seeing-all" else search.decide(seat_view(s, seat))
+        choice = search.best(seat, s.copy) if name == "seeing-all" else search.decide(seat_view(s, seat), notes)
         timings.append(time.process_time() - started)
         return real_piece(s.masks[seat], legal, choice, rnd)
 
@@ -189,17 +206,18 @@ def _policy(name: str, seed: int, worlds: int, timings: list[float]) -> Policy:
 
 def series_chunk(job: tuple[str, str, int, int, int, int]) -> dict[str, Any]:
     """Games `start`..`start+count-1` of a series: player `who` at one seat (rotated), `against` at the others."""
-    who, against, start, count, seed, worlds = job
+    who, against, start, count, seed, size = job
     timings: list[float] = []
     wins = points = other_points = 0
     cpu0 = time.process_time()
     for index in range(start, start + count):
         rnd = random.Random(seed * 1_000_003 + index).random
         me = index % 3 + 1
-        policies: list[Policy | None] = [None, *(_policy(against, 0, worlds, timings) for _ in range(3))]
-        policies[me] = _policy(who, seed * 1_000_003 + index, worlds, timings)
+        policies: list[Policy | None] = [None, *(_policy(against, 0, size, timings) for _ in range(3))]
+        notes = HandNotes(me) if who == "mc" else None  # what the bot heard the others do, step by step
+        policies[me] = _policy(who, seed * 1_000_003 + index, size, timings, notes)
         s = TridentState(first=(index // 3) % 3 + 1, rules="competition")
-        playout(s, policies, rnd)
+        playout(s, policies, rnd, notes.see if notes else None)
         assert s.result is not None
         wins += s.result.ranking[0] == me
         points += s.points(me)
@@ -218,9 +236,10 @@ def wilson(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:
     return centre - half, centre + half
 
 
-def series(who: str, against: str, games: int, seed: int, worlds: int, workers: int) -> dict[str, Any]:
+def series(who: str, against: str, games: int, seed: int, size: tuple[int, int], workers: int) -> dict[str, Any]:
+    """A series of `games` games; `size`: the flat search's deals and the bot's iterations per decision."""
     step = max(1, -(-games // (workers * 4)))
-    jobs = [(who, against, start, min(step, games - start), seed, worlds) for start in range(0, games, step)]
+    jobs = [(who, against, start, min(step, games - start), seed, size) for start in range(0, games, step)]
     with Stopwatch() as sw:
         if workers > 1:
             with ProcessPoolExecutor(workers) as pool:
@@ -284,7 +303,7 @@ def run_hand_bias(args: argparse.Namespace) -> int:
     return 0
 
 
-PLAYERS = ("mc", "rules", "random", "seeing-all")
+PLAYERS = ("mc", "flat", "rules", "random", "seeing-all")
 
 
 def _series_of(text: str) -> tuple[str, str]:
@@ -304,7 +323,8 @@ def run_strength(args: argparse.Namespace) -> int:
     if args.only:
         plan = [_series_of(text) for text in args.only]
     with Stopwatch() as whole:
-        results = [series(who, against, args.series, args.seed, args.worlds, args.workers) for who, against in plan]
+        size = (args.worlds, args.iterations)
+        results = [series(who, against, args.series, args.seed, size, args.workers) for who, against in plan]
     if args.json:
         print(json.dumps({"series": results, "total": {"cpu_seconds": whole.cpu, "wall_seconds": whole.wall,
                                                         "load": whole.load}}, indent=2))
@@ -312,7 +332,8 @@ def run_strength(args: argparse.Namespace) -> int:
     from rich.console import Console
     from rich.table import Table
 
-    names = {"mc": "Monte-Carlo bot", "rules": "rule-based", "random": "random-legal",
+    names = {"mc": "the bot (strong)", "flat": "flat Monte-Carlo from counts (last round's bot)", "rules": "rule-based",
+             "random": "random-legal",
              "seeing-all": "same search seeing every hand (reference, not a player)"}
     table = Table(title=f"kikimimi bench trident ({args.series} games a series, competition rules, seats rotated)")
     for col in ("player", "against two", "1st share", "95% interval", "points left", "theirs",
@@ -327,6 +348,7 @@ def run_strength(args: argparse.Namespace) -> int:
                       f"{r['cpu_seconds']:.1f}", f"{r['wall_seconds']:.1f}", f"{r['load']:.2f}")
     console = Console(width=max(Console().width, 140))
     console.print(table)
-    console.print(f"the bot: {args.worlds} deals of the unseen pieces per decision, every choice played out on each; "
-                  f"CPU s is the sum over {args.workers} processes. {whole.line()}")
+    console.print(f"the bot: {args.iterations} iterations of its tree search per decision (the flat search: "
+                  f"{args.worlds} deals, every choice played out on each); CPU s is the sum over {args.workers} "
+                  f"processes. {whole.line()}")
     return 0

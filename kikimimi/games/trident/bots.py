@@ -184,14 +184,20 @@ class TridentBots:
 
 class PolicyBots:
     """Mistake-free bots that play each seat's turn by a policy (playout.py): the rule-based player or the
-    Monte-Carlo one. The deal, start pieces, owed draws and suit choices come as a BotTable makes them."""
+    Monte-Carlo one. The deal, start pieces, owed draws and suit choices come as a BotTable makes them.
+    `watch`, if given, is shown every state the bots are asked about (the Monte-Carlo players' notes of what
+    they heard the others do: every step, as the table calls `next_event` after each one)."""
 
-    def __init__(self, seed: int, policy: Callable[[int], Policy]) -> None:
+    def __init__(self, seed: int, policy: Callable[[int], Policy],
+                 watch: Callable[[TridentState], None] | None = None) -> None:
         self.table = BotTable(seed, BotRates.perfect())
         self.rng = random.Random(seed * 7919 + 1)
         self.policies = {seat: policy(seat) for seat in SEATS}
+        self.watch = watch
 
     def next_event(self, state: TridentState, humans: Collection[int] = ()) -> Event | None:
+        if self.watch is not None:
+            self.watch(state)
         if humans and state.phase != DEAL and seat_to_move(state) in humans:
             return None
         if state.phase != TURN:
@@ -214,10 +220,17 @@ def rule_bots(seed: int, setup: Mapping[str, Any]) -> PolicyBots:
 
 
 def strong_bots(seed: int, setup: Mapping[str, Any]) -> PolicyBots:
-    """The Monte-Carlo player at every seat (strong.py): it decides from what its seat has heard."""
-    from kikimimi.games.trident.strong import MonteCarlo, mc_policy
+    """The tree-search player at every seat (strong.py): it decides from what its seat has heard."""
+    from kikimimi.games.trident.inference import HandNotes
+    from kikimimi.games.trident.strong import mc_policy, player
 
-    return PolicyBots(seed, lambda seat: mc_policy(MonteCarlo(seed=seed * 3 + seat)))
+    notes = {seat: HandNotes(seat) for seat in SEATS}
+
+    def watch(state: TridentState) -> None:
+        for seat_notes in notes.values():
+            seat_notes.see(state)
+
+    return PolicyBots(seed, lambda seat: mc_policy(player(seed * 3 + seat), notes[seat]), watch)
 
 
 def table_bots(seed: int, setup: Mapping[str, Any]) -> TridentBots:

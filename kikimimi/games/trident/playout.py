@@ -64,12 +64,16 @@ def best_suit(held: int) -> str:
     return max(SUITS, key=lambda suit: (held & SUIT_MASK[suit]).bit_count())
 
 
-def playout(s: TridentState, policies: Sequence[Policy | None], random: Callable[[], float]) -> int:
-    """Play `s` to the end in place (`policies[seat]` for each seat 1-3); returns the number of moves."""
+def playout(s: TridentState, policies: Sequence[Policy | None], random: Callable[[], float],
+            watch: Callable[[TridentState], None] | None = None) -> int:
+    """Play `s` to the end in place (`policies[seat]` for each seat 1-3); returns the number of moves.
+    `watch`, if given, sees the state before every step and at the end (a player's notes of what it heard)."""
     moves = 0
     pieces, legal_of, basket = PIECE_AT, legal_mask, basket_bit  # locals: this loop is the bench's hot path
     while True:
         moves += 1
+        if watch is not None:
+            watch(s)
         phase = s.phase
         if phase == TURN:
             seat: int = s.turn  # type: ignore[assignment]  # a turn always has a seat to move
