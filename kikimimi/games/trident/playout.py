@@ -2,7 +2,7 @@
 
 The engine's moves (`draw`, `play`, `pass_turn`, ...) take `fx=None` when nobody listens; here they are
 driven by policies, one per seat: the engine bench plays random-legal games this way (the loop RLCard's
-UNO game runs), and the Monte-Carlo bot plays its look-ahead games this way with the rule-based policy.
+UNO game runs), and the bot (strong.py) plays its look-ahead games this way, every seat at random.
 
 A policy is `policy(state, seat, legal_mask, random) -> int`: a piece's bit to play (one of `legal_mask`),
 DRAW or PASS. It is asked only in the seat's own turn, after the declaration (every policy declares
