@@ -38,8 +38,8 @@ def test_bench_trident_hand_bias_measures_what_opponents_keep(capsys):
 
 
 def test_bench_trident_only_runs_the_series_named_and_refuses_a_wrong_name(capsys):
-    assert main(["bench", "trident", "--only", "seeing-all:rules", "--series", "6", "--worlds", "2", "--iterations", "6",
-                 "--workers", "1", "--json"]) == 0
+    assert main(["bench", "trident", "--only", "seeing-all:rules", "--series", "6", "--worlds", "2",
+                 "--iterations", "6", "--workers", "1", "--json"]) == 0
     series = json.loads(capsys.readouterr().out)["series"]
     assert [(s["player"], s["against"]) for s in series] == [("seeing-all", "rules")]
     try:

@@ -3,6 +3,7 @@ seat heard, and used by the bot's deal of the unseen pieces."""
 
 from __future__ import annotations
 
+import contextlib
 import random
 
 from kikimimi.games.trident.engine import play
@@ -10,7 +11,7 @@ from kikimimi.games.trident.inference import HandNotes, heard, would_play
 from kikimimi.games.trident.pieces import BIT, FULL_MASK, PIECES, UNKNOWN_MASK
 from kikimimi.games.trident.playout import playout, random_policy, rule_policy
 from kikimimi.games.trident.state import TURN, TridentState
-from kikimimi.games.trident.strong import TreeSearch, seat_view, world
+from kikimimi.games.trident.strong import TreeSearch, look_ahead_players, seat_view, world
 
 
 def _misfits(policy, games: int) -> tuple[int, int, int]:
@@ -21,7 +22,7 @@ def _misfits(policy, games: int) -> tuple[int, int, int]:
     for index in range(games):
         notes = HandNotes(index % 3 + 1)
 
-        def watch(s: TridentState) -> None:
+        def watch(s: TridentState, notes: HandNotes = notes) -> None:
             nonlocal misfits, checked, ruled_out
             notes.see(s)
             if s.phase != TURN:
@@ -98,16 +99,14 @@ def test_the_tree_search_decides_from_the_seat_view_and_its_notes_only():
     for seed in range(3):
         s = TridentState(first=seed + 1)
         notes = HandNotes(1)
-        stops = []
+        stops: list[TridentState] = []
 
-        def stop(state, seat, legal, r):
+        def stop(state, seat, legal, r, stops=stops):
             stops.append(state.copy())
             raise StopIteration
 
-        try:
+        with contextlib.suppress(StopIteration):
             playout(s, (None, stop, random_policy, random_policy), rnd, notes.see)
-        except StopIteration:
-            pass
         at = stops[0]
         swapped = at.copy()
         pool = [1 << i for i in range(54) if (1 << i) & (at.masks[2] | at.masks[3] | at.basket_mask)]
@@ -117,3 +116,24 @@ def test_the_tree_search_decides_from_the_seat_view_and_its_notes_only():
         assert seat_view(swapped, 1) == seat_view(at, 1)
         assert TreeSearch(iterations=24, seed=1).decide(seat_view(at, 1), notes) == \
             TreeSearch(iterations=24, seed=1).decide(seat_view(swapped, 1), notes)
+
+
+def test_careless_attacks_tell_random_players_from_careful_ones():
+    """The look-ahead plays the others as careful players until they throw an attack a careful player keeps."""
+    shown = {}
+    for name, policy in (("random", random_policy), ("rules", rule_policy)):
+        careless = 0
+        for index in range(60):
+            notes = HandNotes(index % 3 + 1)
+            playout(TridentState(first=index % 3 + 1), (None, policy, policy, policy), random.Random(index).random,
+                    notes.see)
+            careless += sum(notes.careless(x) for x in notes.hands)
+        shown[name] = careless / 120
+    assert shown["rules"] == 0  # the rule-based player keeps its attacks by the same test
+    assert shown["random"] > 0.25  # a third of random players show it by the end of a game (0.33 here)
+    s = TridentState(phase=TURN, turn=1, required="heart")
+    notes = HandNotes(1)
+    assert look_ahead_players(1, notes) == (None, random_policy, rule_policy, rule_policy)
+    notes.careless_attacks[3] = 1
+    assert look_ahead_players(1, notes) == (None, random_policy, rule_policy, random_policy)
+    assert look_ahead_players(s.turn, None) == (None, random_policy, random_policy, random_policy)

@@ -204,7 +204,7 @@ def _policy(name: str, seed: int, size: tuple[int, int], timings: list[float],
     return timed
 
 
-def series_chunk(job: tuple[str, str, int, int, int, int]) -> dict[str, Any]:
+def series_chunk(job: tuple[str, str, int, int, int, tuple[int, int]]) -> dict[str, Any]:
     """Games `start`..`start+count-1` of a series: player `who` at one seat (rotated), `against` at the others."""
     who, against, start, count, seed, size = job
     timings: list[float] = []

@@ -19,10 +19,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from kikimimi.games.trident.pieces import ANSWERS_MASK, BASIC_MASK, FULL_MASK, PIECE_AT, SUIT_MASK, UNKNOWN_MASK
+from kikimimi.games.trident.pieces import ANSWERS_MASK, BASIC_MASK, BIT, FULL_MASK, PIECE_AT, SUIT_MASK, UNKNOWN_MASK
 from kikimimi.games.trident.state import TURN, TridentState, next_seat, previous_seat
 
 ALWAYS_PLAYABLE = (FULL_MASK & ~BASIC_MASK & ~ANSWERS_MASK) | UNKNOWN_MASK  # change pieces and the Unknowns
+CHANGE_DRAW4 = BIT["change-draw4"]
+DRAW_ATTACKS = ANSWERS_MASK & ~UNKNOWN_MASK & ~CHANGE_DRAW4  # the Draw 2s and Draw 4s
 # How much less likely a piece is where the evidence is only a likelihood (a random player takes an attack it
 # could answer 3 times in 10): the factor on its weight in the deal.
 SOFT_FACTOR = 0.3
@@ -72,6 +74,13 @@ class HandNotes:
         self.seat = seat
         self.hands: dict[int, list[Group]] = {x: [] for x in (1, 2, 3) if x != seat}
         self.last: Heard | None = None
+        # Per player (by seat: a turn-around moves hands, not players): attacks played when nobody was close to
+        # going out and the player had pieces to spare, which a careful player keeps for defence (`careless`).
+        self.careless_attacks: dict[int, int] = dict.fromkeys(self.hands, 0)
+
+    def careless(self, seat: int) -> bool:
+        """Has `seat` played an attack a careful player would have kept?"""
+        return self.careless_attacks[seat] > 0
 
     def see(self, s: TridentState) -> None:
         """The state after one more step (or the first one seen)."""
@@ -116,6 +125,13 @@ class HandNotes:
                     candidates, key=lambda g: g.excluded.bit_count())
                 group.count -= 1
                 self.hands[mover] = [g for g in groups if g.count > 0]
+        if mover != self.seat and not b.pending and bit & (DRAW_ATTACKS | CHANGE_DRAW4):
+            held, following = b.counts[mover], b.counts[next_seat(mover)]
+            if bit & CHANGE_DRAW4:
+                careful = following <= 2 or held <= 3
+            else:
+                careful = following <= 3 or held <= 3 or b.drew or held >= 7
+            self.careless_attacks[mover] += not careful
         turn = PIECE_AT[bit].turn
         if turn:
             self._turned(b, mover, bit, turn)

@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 import random as _random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from kikimimi.games.trident.engine import draw, legal_mask, pass_turn, play
@@ -33,6 +33,7 @@ from kikimimi.games.trident.playout import (
     playout,
     random_bit,
     random_policy,
+    rule_policy,
 )
 from kikimimi.games.trident.state import TURN, TridentState
 
@@ -51,9 +52,18 @@ WORLDS = 128
 # The bot's search iterations per decision (fewer when its `budget` of CPU seconds runs out): about what the flat
 # search's 128 deals cost with three choices each.
 ITERATIONS = 3 * WORLDS
-# The look-ahead plays every seat at random among legal plays: the bot does not know how the others play,
-# and random play is the model that assumes least (it measured stronger than rule-based look-ahead games).
-ROLLOUT = (None, random_policy, random_policy, random_policy)
+# The look-ahead's players: the seat itself at random among legal plays (its next choice is the tree's), the
+# others as careful players (the rule-based player) until they play an attack a careful player keeps, then at
+# random (look_ahead_players). Without notes, everyone at random.
+ROLLOUT: tuple[Policy | None, ...] = (None, random_policy, random_policy, random_policy)
+
+
+def look_ahead_players(seat: int, notes: HandNotes | None) -> tuple[Policy | None, ...]:
+    """How the look-ahead plays each seat, from what `seat` has seen of the others (`notes`)."""
+    if notes is None:
+        return ROLLOUT
+    return tuple(None if x == 0 else random_policy if x == seat or notes.careless(x) else rule_policy
+                 for x in range(4))
 
 
 @dataclass(frozen=True, slots=True)
@@ -240,10 +250,12 @@ class MonteCarlo:
 
     def decide(self, view: SeatView, notes: HandNotes | None = None) -> int:
         """The choice to make: a kind mask to play, DRAW or PASS (`notes`: what the seat heard the others do,
-        kept step by step; without them the others' hands are dealt from their counts alone)."""
-        return self.best(view.seat, lambda: world(view, self.rng, notes))
+        kept step by step; without them the others' hands are dealt from their counts alone, and the others
+        play at random in the look-ahead)."""
+        return self.best(view.seat, lambda: world(view, self.rng, notes), look_ahead_players(view.seat, notes))
 
-    def best(self, seat: int, make_world: Callable[[], TridentState]) -> int:
+    def best(self, seat: int, make_world: Callable[[], TridentState],
+             rollout: Sequence[Policy | None] = ROLLOUT) -> int:
         """The search itself, over the worlds `make_world` deals (the bench's reference search is given the
         true state instead, to show what knowing every hand would be worth; no player is)."""
         base = make_world()
@@ -260,7 +272,7 @@ class MonteCarlo:
                 trial = w.copy()
                 rnd = _random.Random(stream).random
                 _make(trial, seat, option, legal, rnd)
-                playout(trial, ROLLOUT, rnd)
+                playout(trial, rollout, rnd)
                 assert trial.result is not None
                 totals[i] += PLACE_VALUE[trial.result.ranking.index(seat)]
             if time.process_time() - started > self.budget:
@@ -299,18 +311,19 @@ class TreeSearch(MonteCarlo):
     exploration: float = 0.7  # UCB's constant, for values between 0 and 1 (PLACE_VALUE)
     open_draw: bool = True
 
-    def best(self, seat: int, make_world: Callable[[], TridentState]) -> int:
+    def best(self, seat: int, make_world: Callable[[], TridentState],
+             rollout: Sequence[Policy | None] = ROLLOUT) -> int:
         base = make_world()
         options = choices(base, seat, self.open_draw)
         if len(options) == 1:
             return options[0]
         root = _Node()
-        until_own_turn: list[Policy | None] = list(ROLLOUT)
+        until_own_turn = list(rollout)
         until_own_turn[seat] = _stop_at_own_turn
         started = time.process_time()
         for n in range(self.iterations):
             s = base.copy() if n == 0 else make_world()
-            path = self._descend(s, seat, root, until_own_turn, _random.Random(self.rng.random()).random)
+            path = self._descend(s, seat, root, (rollout, until_own_turn), _random.Random(self.rng.random()).random)
             assert s.result is not None
             value = PLACE_VALUE[s.result.ranking.index(seat)]
             for node in path:
@@ -320,10 +333,13 @@ class TreeSearch(MonteCarlo):
                 break
         return max(root.children, key=lambda choice: root.children[choice].visits)
 
-    def _descend(self, s: TridentState, seat: int, root: _Node, until_own_turn: list[Policy | None],
+    def _descend(self, s: TridentState, seat: int, root: _Node,
+                 players: tuple[Sequence[Policy | None], Sequence[Policy | None]],
                  rnd: Callable[[], float]) -> list[_Node]:
         """One iteration on world `s`, played to its end in place: the tree's choice at each of the seat's
-        turns down to a new node, then the rest at random. The nodes passed, for the values to go up."""
+        turns down to a new node, then the rest as `players` (the look-ahead's; the same stopping at the
+        seat's turns). The nodes passed, for the values to go up."""
+        rollout, until_own_turn = players
         node, path = root, [root]
         while True:
             options = choices(s, seat, self.open_draw)
@@ -336,7 +352,7 @@ class TreeSearch(MonteCarlo):
                 path.append(node)
             _make(s, seat, choice, legal_mask(s, seat), rnd)
             try:
-                playout(s, ROLLOUT if expanded else until_own_turn, rnd)
+                playout(s, rollout if expanded else until_own_turn, rnd)
                 return path
             except _OwnTurn:
                 continue
