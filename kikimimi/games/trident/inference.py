@@ -19,12 +19,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from kikimimi.games.trident.pieces import ANSWERS_MASK, BASIC_MASK, BIT, FULL_MASK, PIECE_AT, SUIT_MASK, UNKNOWN_MASK
+from kikimimi.games.trident.pieces import ANSWERS_MASK, BASIC_MASK, FULL_MASK, PIECE_AT, SUIT_MASK, UNKNOWN_MASK
+from kikimimi.games.trident.playout import CHANGE_DRAW4, DRAW_ATTACKS, attacks_now
 from kikimimi.games.trident.state import TURN, TridentState, next_seat, previous_seat
 
 ALWAYS_PLAYABLE = (FULL_MASK & ~BASIC_MASK & ~ANSWERS_MASK) | UNKNOWN_MASK  # change pieces and the Unknowns
-CHANGE_DRAW4 = BIT["change-draw4"]
-DRAW_ATTACKS = ANSWERS_MASK & ~UNKNOWN_MASK & ~CHANGE_DRAW4  # the Draw 2s and Draw 4s
 # How much less likely a piece is where the evidence is only a likelihood (a random player takes an attack it
 # could answer 3 times in 10): the factor on its weight in the deal.
 SOFT_FACTOR = 0.3
@@ -126,11 +125,7 @@ class HandNotes:
                 group.count -= 1
                 self.hands[mover] = [g for g in groups if g.count > 0]
         if mover != self.seat and not b.pending and bit & (DRAW_ATTACKS | CHANGE_DRAW4):
-            held, following = b.counts[mover], b.counts[next_seat(mover)]
-            if bit & CHANGE_DRAW4:
-                careful = following <= 2 or held <= 3
-            else:
-                careful = following <= 3 or held <= 3 or b.drew or held >= 7
+            careful = attacks_now(bool(bit & CHANGE_DRAW4), b.counts[mover], b.counts[next_seat(mover)], b.drew)
             self.careless_attacks[mover] += not careful
         turn = PIECE_AT[bit].turn
         if turn:

@@ -154,18 +154,26 @@ def rule_policy(s: TridentState, seat: int, legal: int, random: Callable[[], flo
         return want & -want if want else changes & -changes
     if unknowns:
         return random_bit(unknowns, random)
-    following = s.masks[seat % 3 + 1].bit_count()
+    following, count, drew = s.masks[seat % 3 + 1].bit_count(), held.bit_count(), bool(s.drew_bit)
     attacks = legal & DRAW_ATTACKS
-    if attacks and (following <= 3 or held.bit_count() <= 3 or s.drew_bit):
+    if attacks and attacks_now(False, count, following, drew):
         return attacks & -attacks
-    if legal & CHANGE_DRAW4 and (following <= 2 or held.bit_count() <= 3):
+    if legal & CHANGE_DRAW4 and attacks_now(True, count, following, drew):
         return CHANGE_DRAW4
-    if s.drew_bit:
+    if drew:
         return PASS  # keep the drawn attack piece for defence
-    if attacks and held.bit_count() >= 7:
-        return attacks & -attacks
     return DRAW
 
 
-__all__ = ["DRAW", "PASS", "Policy", "playout", "random_policy", "rule_policy", "nth_bit", "random_bit",
+def attacks_now(change_draw4: bool, held: int, following: int, drew: bool) -> bool:
+    """Whether a careful player (the rule-based one) plays an attack piece with no draw pending, holding `held`
+    pieces, the next seat `following`: a Draw 2 or 4 when the next seat is close to going out, or it is itself
+    (or its hand is large, or the piece was just drawn); the Change Draw 4 only late. Otherwise it keeps the
+    piece to answer attacks. The Monte-Carlo bot's notes use the same test to tell careless players."""
+    if change_draw4:
+        return following <= 2 or held <= 3
+    return following <= 3 or held <= 3 or drew or held >= 7
+
+
+__all__ = ["DRAW", "PASS", "Policy", "playout", "random_policy", "rule_policy", "attacks_now", "nth_bit", "random_bit",
            "basket_bit", "best_suit"]

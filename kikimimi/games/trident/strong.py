@@ -165,7 +165,8 @@ def world(view: SeatView, rng: _random.Random, notes: HandNotes | None = None) -
 def _deal_into_groups(s: TridentState, view: SeatView, notes: HandNotes, keyed: list[tuple[float, int]]) -> None:
     """The other hands from the keyed unseen pieces (largest key first), the most constrained group first."""
     taken = 0
-    groups = sorted(((x, g) for x in notes.hands for g in notes.groups(x)), key=lambda xg: -xg[1].excluded.bit_count())
+    groups = sorted(((x, g) for x, hand in notes.hands.items() for g in hand),
+                    key=lambda xg: -xg[1].excluded.bit_count())
     room = {x: view.counts[x] for x in notes.hands}  # the notes never deal a hand more than its count
     for x, g in groups:
         need = min(g.count, room[x])
