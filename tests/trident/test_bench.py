@@ -48,3 +48,14 @@ def test_bench_trident_only_runs_the_series_named_and_refuses_a_wrong_name(capsy
         assert "--only strong:nobody" in str(exc)
     else:
         raise AssertionError("a wrong series name was accepted")
+
+
+def test_bench_trident_refuses_a_count_below_one_in_one_line(capsys):
+    for option in ("--iterations", "--worlds", "--series", "--workers"):
+        try:
+            main(["bench", "trident", option, "0"])
+        except SystemExit as exc:
+            assert exc.code == 2
+        else:
+            raise AssertionError(f"{option} 0 was accepted")
+        assert f"argument {option}: 0 is fewer than 1" in capsys.readouterr().err

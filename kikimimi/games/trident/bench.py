@@ -54,18 +54,30 @@ RLCARD_VENV = RLCARD_SCRIPT.parent / ".venv-rlcard"
 RLCARD_PACKAGES = ("rlcard==1.2.0", "numpy")
 
 
+def _at_least_one(text: str) -> int:
+    """A count of games, iterations, deals or processes: a whole number of 1 or more."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{value} is fewer than 1")
+    return value
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--games", type=int, default=2000, help="games per run (default 2000)")
     parser.add_argument("--rounds", type=int, default=5, help="runs of each loop; the median is reported (default 5)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--vs-rlcard", action="store_true",
                         help="alternate runs with RLCard's UNO game loop (installed into benchmarks/.venv-rlcard)")
-    parser.add_argument("--series", type=int, default=2000, help="bench trident: games per series (default 2000)")
-    parser.add_argument("--iterations", type=int, default=ITERATIONS,
+    parser.add_argument("--series", type=_at_least_one, default=2000,
+                        help="bench trident: games per series (default 2000)")
+    parser.add_argument("--iterations", type=_at_least_one, default=ITERATIONS,
                         help=f"bench trident: the bot's search iterations a decision (default {ITERATIONS})")
-    parser.add_argument("--worlds", type=int, default=WORLDS,
+    parser.add_argument("--worlds", type=_at_least_one, default=WORLDS,
                         help=f"bench trident: the flat search's deals per decision (default {WORLDS})")
-    parser.add_argument("--workers", type=int, default=2, help="bench trident: processes (default 2)")
+    parser.add_argument("--workers", type=_at_least_one, default=2, help="bench trident: processes (default 2)")
     parser.add_argument("--seeing-all", action="store_true",
                         help="bench trident: also the same search given every hand, as a reference (not a player)")
     parser.add_argument("--only", nargs="+", metavar="PLAYER:AGAINST",

@@ -322,7 +322,7 @@ class TreeSearch(MonteCarlo):
         until_own_turn = list(rollout)
         until_own_turn[seat] = _stop_at_own_turn
         started = time.process_time()
-        for n in range(self.iterations):
+        for n in range(max(1, self.iterations)):  # at least one: the root needs a child to choose
             s = base.copy() if n == 0 else make_world()
             path = self._descend(s, seat, root, (rollout, until_own_turn), _random.Random(self.rng.random()).random)
             assert s.result is not None
