@@ -17,7 +17,6 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import sqlite3
 import threading
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -29,6 +28,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy import event
 
+from kikimimi import sqlitefile
 from kikimimi.games.base import Outcome
 from kikimimi.games.ladder import AnyLadder
 from kikimimi.games.registry import DEFAULT_GAME, UnknownGame, get_info
@@ -99,37 +99,30 @@ def safe_url(text: str) -> str:
         return text.split("@")[-1] if "@" in text else text
 
 
-SQLITE_HEADER = b"SQLite format 3\x00"
-
-
 def check_records_file(path: Path, create: bool) -> None:
     """Refuse, before anything touches it (its mode included), a file that is not a records database: not
     SQLite, or SQLite holding only other tables. An empty file (or an empty SQLite database) becomes
     records only when `create` (a command that creates records: `players add`, `meeting start`,
-    `records import`): otherwise it is most likely a typo in --db."""
+    `records import`): otherwise it is most likely a typo in --db. Asked through SQLite only: the file may
+    be live in this process (a host opens a store per thread), see `kikimimi.sqlitefile`."""
     where = f"records database {path}"
     try:
-        if not path.exists() or path.is_dir():
-            return  # a new file is created; a folder is refused by SQLite, saying so
-        with path.open("rb") as file:
-            head = file.read(len(SQLITE_HEADER))
-    except OSError:
-        return  # unreadable: opening it says why
-    if head and head != SQLITE_HEADER:
+        contents = sqlitefile.inspect(path)
+    except sqlitefile.NotSQLite:
+        if path.is_dir():
+            return  # SQLite refuses a folder when opening it, saying so
         raise schema.SchemaError(f"{where} is not a kikimimi records database (not a SQLite file); "
+                                 "nothing was changed: check --db") from None
+    if contents is None and not create:  # nothing is created (no folder, no empty file) for a command that only reads
+        raise schema.SchemaError(f"{where} does not exist: check --db, or create records there with a command that "
+                                 "adds some (`kikimimi players add NAME`, `kikimimi meeting start`)")
+    if contents is None or not contents.readable:
+        return  # a new file is created; an unreadable one: opening it says why
+    tables = contents.tables
+    if tables and "alembic_version" not in tables and not (contents.user_version and "players" in tables):
+        shown = ", ".join(sorted(tables)[:5])
+        raise schema.SchemaError(f"{where} is not a kikimimi records database (it holds other tables: {shown}); "
                                  "nothing was changed: check --db")
-    tables: list[str] = []
-    if head:
-        try:
-            with contextlib.closing(sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)) as conn:
-                tables = [r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
-                legacy = int(conn.execute("PRAGMA user_version").fetchone()[0])
-        except sqlite3.Error:  # cannot be read as it is (a read-only folder, a damaged page): opening it says why
-            return
-        if tables and "alembic_version" not in tables and not (legacy and "players" in tables):
-            shown = ", ".join(sorted(tables)[:5])
-            raise schema.SchemaError(f"{where} is not a kikimimi records database (it holds other tables: {shown}); "
-                                     "nothing was changed: check --db")
     if not tables and not create:
         raise schema.SchemaError(f"{where} is an empty file, not a records database: check --db, or create "
                                  "records there with a command that adds some (`kikimimi players add NAME`, "

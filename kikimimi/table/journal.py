@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from kikimimi import sqlitefile
 from kikimimi.games.base import Event, Outcome
 from kikimimi.games.codec import event_from_json, event_to_json
 from kikimimi.paths import folder_problem
@@ -46,6 +47,29 @@ class JournalError(RuntimeError):
     """The journal file cannot be used; the message says which file and what to do."""
 
 
+JOURNAL_TABLES = frozenset({"games", "events"})
+
+
+def check_sqlite_file(path: Path, tables: frozenset[str], what: str) -> None:
+    """Refuse, before anything touches it (its mode, a lock beside it, a table added), a file at `path` that is
+    not `what` (a kikimimi journal, a venue outbox): a folder, a file that is not SQLite, or SQLite holding
+    other tables. Asked through SQLite only (`kikimimi.sqlitefile`): the file may be live in this process."""
+    try:
+        contents = sqlitefile.inspect(path)
+    except sqlitefile.NotSQLite as exc:
+        raise JournalError(f"{what} {path}: {exc}, not a kikimimi {what}; nothing was changed: check the "
+                           "path (--journal, or the table's `journal =` setting)") from None
+    if contents is not None and contents.tables and not tables <= contents.tables:
+        shown = ", ".join(sorted(contents.tables)[:5])
+        raise JournalError(f"{what} {path} is not a kikimimi {what} (it holds other tables: {shown}); nothing "
+                           "was changed: check the path (--journal, or the table's `journal =` setting)")
+
+
+def check_journal_file(path: Path) -> None:
+    """A journal path that is a journal or nothing yet (see `check_sqlite_file`)."""
+    check_sqlite_file(path, JOURNAL_TABLES, "journal")
+
+
 @dataclass(frozen=True)
 class JournaledGame:
     """One game as the journal holds it: its set-up, times, outcome and event count (a meeting's
@@ -65,6 +89,7 @@ class Journal:
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
+        check_journal_file(self.path)
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             private_file(self.path)

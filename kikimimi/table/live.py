@@ -17,7 +17,7 @@ from kikimimi.devices.hub import Hub
 from kikimimi.games.base import SPEAKER, Say, seat_of
 from kikimimi.table.config import TableConfig
 from kikimimi.table.control import ControlServer, serve_control
-from kikimimi.table.journal import Journal, JournalError
+from kikimimi.table.journal import Journal, JournalError, check_journal_file
 from kikimimi.table.loop import TableLoop
 from kikimimi.voice.catalog import Line, catalog
 from kikimimi.voice.config import redirect_outputs
@@ -75,11 +75,13 @@ class TableLock:
     are only there to tell the person at the terminal who holds it."""
 
     def __init__(self, journal: Path, tool: str = "") -> None:
+        self.journal = Path(journal)
         self.path = Path(f"{journal}.lock")
         self.tool = tool  # who holds it when it is not the table itself (`kikimimi bringup`)
         self._fd: int | None = None
 
     def acquire(self) -> None:
+        check_journal_file(self.journal)  # a foreign file at the journal's path gets no lock beside it
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)

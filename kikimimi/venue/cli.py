@@ -152,6 +152,13 @@ def _join(args: argparse.Namespace) -> int:
     from kikimimi.venue.client import HostLink, Outbox
     from kikimimi.venue.tablerun import MeetingRefused, TableRun, join_or_resume
 
+    problem = host_url_problem(args.url)
+    if problem is not None:
+        _err(problem)
+        return 2
+    if args.table < 1:
+        _err(f"--table {args.table}: give the table's number in the meeting, 1 or more")
+        return 2
     if args.pace and args.bots is None or not 0 <= args.pace <= 60:
         _err(f"--pace {args.pace:g}: give seconds from 0 to 60, with --bots (the bots' pace)")
         return 2
@@ -175,9 +182,14 @@ def _join(args: argparse.Namespace) -> int:
         console.print(Text(printable(text)))
 
     stop = threading.Event()
+    try:
+        outbox = Outbox(config.journal)
+    except JournalError as exc:
+        table.close()
+        _err(str(exc))
+        return 2
     link = HostLink(args.url, args.table, token=args.token, meeting=args.meeting,
                      controller=args.controller or socket.gethostname())
-    outbox = Outbox(config.journal)
     try:
         assignment = join_or_resume(link, outbox, say, stop)
         say(f"table {assignment.table} of meeting {assignment.meeting} ({assignment.game}, {assignment.kind}): "
@@ -201,9 +213,31 @@ def _join(args: argparse.Namespace) -> int:
         outbox.close()
 
 
+def host_url_problem(url: str) -> str | None:
+    """Why `url` cannot be a host's address (None when it can): an http(s) URL with a host, such as
+    http://192.168.1.10:8765. Said at once, instead of a table waiting for a host that cannot answer."""
+    import httpx
+
+    example = "give the host's address, e.g. http://192.168.1.10:8765"
+    try:
+        parsed = httpx.URL(url)
+        port = parsed.port
+    except (httpx.InvalidURL, ValueError, TypeError):
+        return f"{url!r} is not a URL: {example}"
+    if port is not None and not 0 < port < 65536:
+        return f"{url!r}: port {port} is not a port (1 to 65535): {example}"
+    if parsed.scheme not in ("http", "https") or not parsed.host:
+        return f"{url!r} is not an http:// or https:// URL with a host: {example}"
+    return None
+
+
 def _status(args: argparse.Namespace) -> int:
     import httpx
 
+    problem = host_url_problem(args.url)
+    if problem is not None:
+        _err(problem)
+        return 2
     ref = args.meeting if args.meeting is not None else "current"
     url = f"{args.url.rstrip('/')}/api/meetings/{ref}"
     try:

@@ -25,7 +25,7 @@ from typing import Any
 
 import httpx
 
-from kikimimi.table.journal import Journal, JournaledGame, private_file
+from kikimimi.table.journal import Journal, JournaledGame, check_sqlite_file, private_file
 
 log = logging.getLogger(__name__)
 
@@ -138,6 +138,9 @@ class Assignment:
                 and all(record.setup.get(key) == value for key, value in self.setup.items() if key != "game"))
 
 
+OUTBOX_TABLES = frozenset({"assignments", "acked"})
+
+
 def outbox_path(journal: Path) -> Path:
     return Path(f"{journal}.venue.sqlite")
 
@@ -148,6 +151,7 @@ class Outbox:
     def __init__(self, journal: Path) -> None:
         self.path = outbox_path(journal)
         self.journal_path = Path(journal)
+        check_sqlite_file(self.path, OUTBOX_TABLES, "venue outbox")
         self.path.parent.mkdir(parents=True, exist_ok=True)
         private_file(self.path)
         self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
