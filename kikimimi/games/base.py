@@ -14,6 +14,7 @@ reader that the game keeps in its state until every seat has chosen; what each s
 from __future__ import annotations
 
 import importlib
+import math
 import random
 import sys
 from collections.abc import Callable, Collection, Mapping, Sequence
@@ -130,20 +131,133 @@ class Outcome:
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Outcome:
-        """The inverse of `to_json`; also reads the one game's shape journals held before outcomes were
-        the same for every game (`winner`, `crashed`, `pieces`, `points`: journals in the wild keep it)."""
+        """The inverse of `to_json`, checked (OutcomeError naming the field: a table's result is read here
+        before it is stored); also reads the one game's shape journals held before outcomes were the same for
+        every game (`winner`, `crashed`, `pieces`, `points`: journals in the wild keep it)."""
+        if not isinstance(data, Mapping):
+            raise OutcomeError("outcome", "must be a JSON object")
         if "winners" not in data:  # an older journal
-            winner = data.get("winner")
-            details: dict[str, Any] = {"crashed": data.get("crashed"),
-                                       "pieces": {int(k): v for k, v in (data.get("pieces") or {}).items()}}
-            return cls(tuple(data.get("ranking", ())), (winner,) if winner is not None else (),
-                       {int(k): v for k, v in (data.get("points") or {}).items()}, data.get("reason", ""), details)
+            try:
+                winner = data.get("winner")
+                pieces = {str(k): v for k, v in (data.get("pieces") or {}).items()}
+                points = {str(k): v for k, v in (data.get("points") or {}).items()}
+            except (AttributeError, TypeError):
+                raise OutcomeError("outcome", "is neither of the shapes an outcome has") from None
+            data = {"ranking": data.get("ranking", []), "winners": [winner] if winner is not None else [],
+                    "scores": points, "reason": data.get("reason", ""),
+                    "details": {"crashed": data.get("crashed"), "pieces": pieces}}
+        check_outcome_json(data)
         details = dict(data.get("details") or {})
         for name, value in details.items():
             if isinstance(value, dict) and all(isinstance(k, str) and k.isdigit() for k in value):
                 details[name] = {int(k): v for k, v in value.items()}
         return cls(tuple(data.get("ranking", ())), tuple(data.get("winners", ())),
                    {int(k): v for k, v in (data.get("scores") or {}).items()}, data.get("reason", ""), details)
+
+
+# The bounds of an outcome as it travels (a table's report, a journal line): far beyond any game's, and small
+# enough that no figure overflows a database column or a sum, and no text fills a page.
+MAX_SEATS = 16
+MAX_NUMBER = 10**9
+MAX_TEXT = 200
+MAX_ITEMS = 256
+MAX_DETAILS = 32
+OUTCOME_FIELDS = frozenset({"ranking", "winners", "scores", "reason", "details"})
+
+
+class OutcomeError(ValueError):
+    """An outcome that is not of the shape every game's is: `field` names where (`outcome.scores.2`)."""
+
+    def __init__(self, field: str, problem: str) -> None:
+        super().__init__(f"{field} {problem}")
+        self.field = field
+
+
+def _is_int(value: object) -> bool:
+    return type(value) is int and -MAX_NUMBER <= value <= MAX_NUMBER  # bool is not a number here
+
+
+def _is_text(value: object) -> bool:
+    return isinstance(value, str) and len(value) <= MAX_TEXT and value.isprintable()
+
+
+def _seat_key(key: object, seats: set[int]) -> int | None:
+    if isinstance(key, str) and key.isascii() and key.isdigit() and len(key) <= 2 and int(key) in seats:
+        return int(key)
+    return None
+
+
+def _check_value(value: object, where: str, seats: set[int], depth: int = 0) -> None:
+    """A detail's value: a bounded plain value, a list of them, or one per seat (`{"1": ...}`)."""
+    if value is None or isinstance(value, bool) or _is_int(value) or _is_text(value):
+        return
+    if isinstance(value, float):
+        if not (math.isfinite(value) and abs(value) <= MAX_NUMBER):
+            raise OutcomeError(where, f"must be a finite number within {MAX_NUMBER:.0e}")
+        return
+    if isinstance(value, int):
+        raise OutcomeError(where, f"must be a whole number from -{MAX_NUMBER} to {MAX_NUMBER}")
+    if isinstance(value, str):
+        raise OutcomeError(where, f"must be printable text of up to {MAX_TEXT} characters")
+    if depth >= 3:
+        raise OutcomeError(where, "is nested too deep (3 levels at most)")
+    if isinstance(value, list):
+        if len(value) > MAX_ITEMS:
+            raise OutcomeError(where, f"holds more than {MAX_ITEMS} items")
+        for index, item in enumerate(value):
+            _check_value(item, f"{where}.{index}", seats, depth + 1)
+        return
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if _seat_key(key, seats) is None:
+                raise OutcomeError(f"{where}.{str(key)[:20]}", f"is not a seat of the ranking {sorted(seats)}")
+            _check_value(item, f"{where}.{key}", seats, depth + 1)
+        return
+    raise OutcomeError(where, "is not plain data")
+
+
+def check_outcome_json(data: Mapping[str, Any]) -> None:
+    """Every field of an outcome (`Outcome.to_json`'s shape) typed and bounded: the ranking names each seat once
+    (seats 1..16), the winners are seats of it, each score a whole number of a seat, the reason printable text,
+    the details plain bounded values by name. OutcomeError naming the first field that is not."""
+    strangers = sorted(str(k)[:20] for k in data if k not in OUTCOME_FIELDS)
+    if strangers:
+        known = ", ".join(sorted(OUTCOME_FIELDS))
+        raise OutcomeError(f"outcome.{strangers[0]}", f"is not a field of an outcome ({known})")
+    ranking = data.get("ranking")
+    if not isinstance(ranking, list) or not 1 <= len(ranking) <= MAX_SEATS:
+        raise OutcomeError("outcome.ranking", f"must list the seats, best first (1 to {MAX_SEATS} of them)")
+    for index, seat in enumerate(ranking):
+        if type(seat) is not int or not 1 <= seat <= MAX_SEATS:
+            raise OutcomeError(f"outcome.ranking.{index}", f"must be a seat number from 1 to {MAX_SEATS}")
+    seats = set(ranking)
+    if len(seats) != len(ranking):
+        raise OutcomeError("outcome.ranking", "must name each seat once")
+    winners = data.get("winners", [])
+    if not isinstance(winners, list) or len(set(map(repr, winners))) != len(winners):
+        raise OutcomeError("outcome.winners", "must list seats of the ranking, each once")
+    for index, seat in enumerate(winners):
+        if type(seat) is not int or seat not in seats:
+            raise OutcomeError(f"outcome.winners.{index}", f"must be a seat of the ranking {sorted(seats)}")
+    scores = data.get("scores", {})
+    if not isinstance(scores, dict):
+        raise OutcomeError("outcome.scores", 'must map seats to whole numbers ({"1": 12, ...})')
+    for key, score in scores.items():
+        if _seat_key(key, seats) is None:
+            raise OutcomeError(f"outcome.scores.{str(key)[:20]}", f"is not a seat of the ranking {sorted(seats)}")
+        if not _is_int(score):
+            raise OutcomeError(f"outcome.scores.{key}", f"must be a whole number from -{MAX_NUMBER} to {MAX_NUMBER}")
+    if not _is_text(data.get("reason", "")):
+        raise OutcomeError("outcome.reason", f"must be printable text of up to {MAX_TEXT} characters")
+    details = data.get("details", {})
+    if details is None:
+        return
+    if not isinstance(details, dict) or len(details) > MAX_DETAILS:
+        raise OutcomeError("outcome.details", f"must map up to {MAX_DETAILS} names to values")
+    for name, value in details.items():
+        if not (isinstance(name, str) and 0 < len(name) <= 40 and name.isprintable()):
+            raise OutcomeError("outcome.details", "names must be printable text of up to 40 characters")
+        _check_value(value, f"outcome.details.{name}", seats)
 
 
 def _json_keys(value: Any) -> Any:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import logging
 import os
 import threading
 from collections.abc import Iterable, Iterator, Mapping, Sequence
@@ -67,6 +68,8 @@ from kikimimi.records.schema import meetings as M
 from kikimimi.records.schema import players as P
 from kikimimi.records.schema import results as R
 from kikimimi.records.standings import standings
+
+log = logging.getLogger(__name__)
 
 MAX_ID = 2**31 - 1  # the largest row id every store holds (PostgreSQL's integer): a larger one names nothing
 
@@ -747,8 +750,10 @@ class RecordStore:
         game = {"journal_game_id": item.journal_game_id, "reason": item.reason, "game": info.game, "details": game_json}
         return table, game, rows
 
-    def games(self, meeting_id: int) -> list[GameRecord]:
-        """A meeting's games in the order recorded, each with every player's result best first."""
+    def games(self, meeting_id: int, alerts: list[str] | None = None) -> list[GameRecord]:
+        """A meeting's games in the order recorded, each with every player's result best first. A game whose
+        stored rows cannot be read (written by hand, or by a kikimimi that checked less) is left out, never
+        stopping the standings: it is named in `alerts` (and logged)."""
         with self._read() as conn:
             rows = conn.execute(
                 sa.select(G.c.number, G.c.journal_game_id, G.c.reason, G.c.game, G.c.details.label("game_details"),
@@ -757,11 +762,17 @@ class RecordStore:
                 .where(G.c.meeting_id == meeting_id).order_by(G.c.number, R.c.place)
             ).all()
         games: dict[int, GameRecord] = {}
+        unreadable: dict[int, str] = {}
         for row in rows:
-            result = PlayerResult(
-                row.name, row.place, row.seat, row.score, bool(row.won),
-                _seat_keys(json.loads(row.details or "{}")),
-            )
+            if row.number in unreadable:
+                continue
+            try:
+                result = _stored_result(row)
+                details = _stored_json(row.game_details, "the game's details")
+            except ValueError as exc:
+                unreadable[row.number] = f"{row.name}'s result {exc}"
+                games.pop(row.number, None)
+                continue
             old = games.get(row.number)
             games[row.number] = GameRecord(
                 row.number,
@@ -769,8 +780,18 @@ class RecordStore:
                 row.journal_game_id,
                 row.reason,
                 row.game or DEFAULT_GAME,
-                json.loads(row.game_details or "{}"),
+                details,
             )
+        for number, game in list(games.items()):
+            places = sorted(r.place for r in game.results)
+            if places != list(range(1, len(places) + 1)):
+                unreadable[number] = f"places {places} are not 1..{len(places)}"
+                del games[number]
+        for number, problem in sorted(unreadable.items()):
+            alert = f"meeting {meeting_id} game {number} cannot be read ({problem}); it is left out of the standings"
+            log.warning("records: %s", alert)
+            if alerts is not None:
+                alerts.append(alert)
         return list(games.values())
 
     def contest_winner(self, meeting_id: int) -> str:
@@ -1148,6 +1169,32 @@ def _packed_meetings(rules: AnyLadder, rows: Iterable[Any]) -> Iterator[tuple[in
         codes.append(found)
     if head is not None:
         yield (*head, "".join(codes))
+
+
+STORED_NUMBER = 10**12  # a stored score beyond it is not a game's (a sum of many stays exact)
+
+
+def _stored_json(text: str | None, what: str) -> dict[str, Any]:
+    try:
+        value = json.loads(text or "{}")
+    except (ValueError, RecursionError):
+        raise ValueError(f"{what} are not JSON") from None
+    if not isinstance(value, dict):
+        raise ValueError(f"{what} are not a JSON object")
+    return value
+
+
+def _stored_result(row: Any) -> PlayerResult:
+    """One stored result, typed (ValueError saying which field is not what a result holds)."""
+    place, score, won = row.place, row.score, row.won
+    if type(place) is not int or not 1 <= place <= 64:
+        raise ValueError(f"has place {printable(repr(place))[:40]}")
+    if score is not None and (type(score) is not int or abs(score) > STORED_NUMBER):
+        raise ValueError(f"has score {printable(repr(score))[:40]}")
+    if won not in (0, 1, True, False):
+        raise ValueError(f"has won {printable(repr(won))[:40]}")
+    return PlayerResult(row.name, place, row.seat, score, bool(won),
+                        _seat_keys(_stored_json(row.details, "details")))
 
 
 def _seat_keys(value: Any) -> Any:

@@ -302,7 +302,8 @@ class Host:
         """The standings snapshot of docs/meetings.md (built on a store thread)."""
         info = store.meeting(feed.meeting_id)
         tables = store.meeting_tables(feed.meeting_id)
-        games = store.games(feed.meeting_id)
+        alerts: list[str] = []  # games that cannot be read: left out, and said on the page and in the API
+        games = store.games(feed.meeting_id, alerts)
         game = get_info(info.game)
         table_of = {name: t.table for t in tables for name in t.players}
         titles = self._titles(store, feed, info)
@@ -336,6 +337,7 @@ class Host:
                         "status": info.status, "tables": len(tables), "games_due": due},
             "standings": rows,
             "tables": table_rows,
+            "alerts": alerts,
         }
 
     def _titles(self, store: RecordStore, feed: MeetingFeed, info: Any) -> dict[str, Any]:
@@ -669,8 +671,9 @@ def _parse_state(body: Mapping[str, Any]) -> tuple[int | None, str | None, dict[
 def _parse_result(body: Mapping[str, Any]) -> tuple[str, dict[int, str], Outcome]:
     journal_id, seats, outcome = body.get("journal_game_id"), body.get("seat_players"), body.get("outcome")
     shape = 'a result is {"journal_game_id": str, "seat_players": {"1": name, ...}, "outcome": {...}}'
-    if not isinstance(journal_id, str) or not journal_id.strip() or len(journal_id) > 100:
-        raise ApiError(400, f"{shape}: journal_game_id is missing")
+    if not isinstance(journal_id, str) or not journal_id.strip() or len(journal_id) > 100 \
+            or not journal_id.isprintable():
+        raise ApiError(400, f"{shape}: journal_game_id must be a journal game id (printable, up to 100 characters)")
     if not isinstance(seats, dict) or not seats or not all(isinstance(k, str) and k.isdigit() for k in seats):
         raise ApiError(400, f"{shape}: seat_players must map seat numbers to names")
     if not isinstance(outcome, dict):
