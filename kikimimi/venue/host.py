@@ -32,6 +32,7 @@ import json
 import logging
 import threading
 import time
+from collections import Counter
 from collections.abc import AsyncIterator, Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -52,7 +53,13 @@ from kikimimi.records.results import ResultError, game_details, results_from_out
 from kikimimi.records.standings import standings
 from kikimimi.records.store import MAX_ID, GameItem, Recorded, RecordError, RecordStore, check_name
 from kikimimi.serving import SecuredStarlette
-from kikimimi.venue.serving import SECURITY_HEADERS, BodyRefused, read_body
+from kikimimi.venue.serving import (
+    MAX_STREAMS,
+    MAX_STREAMS_PER_CLIENT,
+    SECURITY_HEADERS,
+    BodyRefused,
+    read_body,
+)
 
 log = logging.getLogger(__name__)
 
@@ -213,6 +220,7 @@ class Host:
         self.contest_games = contest_games  # games per table of a contest (a trial knows its own)
         self.feeds: dict[int, MeetingFeed] = {}
         self.closing = asyncio.Event()
+        self.streams = StreamCount()  # open standings streams, capped in all and per client address
         self._watcher: asyncio.Task[None] | None = None
 
     def games_due(self, due: int | None) -> int | None:
@@ -719,6 +727,30 @@ def player_titles(store: RecordStore, players: Any, game: str) -> dict[str, dict
 # -- the app --------------------------------------------------------------------------------------
 
 
+class StreamCount:
+    """Open standings streams, in all and by client address (one event loop: no lock)."""
+
+    def __init__(self) -> None:
+        self.by_address: Counter[str] = Counter()
+
+    @property
+    def total(self) -> int:
+        return sum(self.by_address.values())
+
+    def of(self, address: str) -> int:
+        return self.by_address[address]
+
+    async def counted(self, address: str, stream: AsyncIterator[str]) -> AsyncIterator[str]:
+        self.by_address[address] += 1
+        try:
+            async for part in stream:
+                yield part
+        finally:
+            self.by_address[address] -= 1
+            if self.by_address[address] <= 0:
+                del self.by_address[address]
+
+
 def _error(status: int, message: str) -> JSONResponse:
     # A body refused part-way is not read to its end: the connection closes instead of waiting for it.
     headers = {"Connection": "close"} if status in (408, 413) else None
@@ -767,8 +799,14 @@ def create_app(store_factory: StoreFactory, *, token: str | None, meeting_id: in
 
     async def events(request: Request, meeting: int) -> Response:
         await host.feed(meeting)  # a 404 before the stream starts
+        address = request.client.host if request.client else ""
+        if host.streams.total >= MAX_STREAMS:
+            raise ApiError(503, f"already {MAX_STREAMS} standings streams; try again later")
+        if host.streams.of(address) >= MAX_STREAMS_PER_CLIENT:
+            raise ApiError(503, f"already {MAX_STREAMS_PER_CLIENT} standings streams from {address}; close one")
         headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
-        return StreamingResponse(host.events(meeting, request), media_type="text/event-stream", headers=headers)
+        return StreamingResponse(host.streams.counted(address, host.events(meeting, request)),
+                                 media_type="text/event-stream", headers=headers)
 
     def table_post(action: Callable[..., Any]) -> Callable[..., Any]:
         async def handler(request: Request, meeting: int) -> Response:

@@ -2,8 +2,9 @@
 
 The host's requests are small (a result is a few KB) and its clients are tables on the LAN and a TV, so
 the limits can be tight: headers within `HEADER_SECONDS`, a body of up to `MAX_BODY` bytes within
-`BODY_SECONDS` (408 and 413), a connection idle for `IDLE_SECONDS` closed, at most `MAX_CONNECTIONS`
-connections (past that 503), the TVs' Server-Sent Events streams included.
+`BODY_SECONDS` (408 and 413), the whole request within both, a connection idle for `IDLE_SECONDS` closed, at
+most `MAX_CONNECTIONS` connections and `MAX_PER_CLIENT` from one address (past that 503), the TVs' Server-Sent
+Events streams included, of which the host takes `MAX_STREAMS` (`MAX_STREAMS_PER_CLIENT` from one address).
 """
 
 from __future__ import annotations
@@ -28,6 +29,9 @@ HEADER_SECONDS = 10.0
 BODY_SECONDS = 10.0
 IDLE_SECONDS = 15.0
 MAX_CONNECTIONS = 400  # 30 tables and a few TVs use well under 100
+MAX_PER_CLIENT = 32  # a table uses one or two, a TV's page two (its stream and a request): one address cannot take all
+MAX_STREAMS = 100  # standings streams at once (a TV follows one): connections stay for the tables' reports
+MAX_STREAMS_PER_CLIENT = 8
 
 
 async def read_body(request: Request, limit: int = MAX_BODY, seconds: float | None = None) -> bytes:
@@ -36,7 +40,11 @@ async def read_body(request: Request, limit: int = MAX_BODY, seconds: float | No
 
 
 def server_config(app: Any, *, header_seconds: float = HEADER_SECONDS, idle_seconds: float = IDLE_SECONDS,
-                  max_connections: int = MAX_CONNECTIONS, **options: Any) -> Any:
-    """The uvicorn.Config the host runs with (the tests serve the app with the same one)."""
+                  max_connections: int = MAX_CONNECTIONS, max_per_client: int = MAX_PER_CLIENT,
+                  request_seconds: float | None = None, **options: Any) -> Any:
+    """The uvicorn.Config the host runs with (the tests serve the app with the same one); a whole request
+    arrives within its headers' and its body's time (`request_seconds`)."""
+    whole = header_seconds + BODY_SECONDS if request_seconds is None else request_seconds
     return serving.server_config(app, header_seconds=header_seconds, idle_seconds=idle_seconds,
-                                 max_connections=max_connections, name="venue", **options)
+                                 request_seconds=whole, max_connections=max_connections,
+                                 max_per_client=max_per_client, name="venue", **options)
