@@ -71,6 +71,9 @@ def cmd_console(args: argparse.Namespace) -> int:
     except TableConfigError as exc:
         print(f"console: {exc}", file=sys.stderr)  # plain and unwrapped: a path must stay whole
         return 2
+    if args.records is not None and (problem := _records_problem(args.records)):
+        print(f"console: {problem}", file=sys.stderr)
+        return 2
     try:
         table = open_table(config)
     except TableRunning as running:
@@ -82,6 +85,19 @@ def cmd_console(args: argparse.Namespace) -> int:
         return run_console(table, reveal_hands=args.reveal_hands, records_path=args.records)
     finally:
         table.close()
+
+
+def _records_problem(target: str) -> str | None:
+    """Why --records cannot be opened (a file that is not records, a folder, a server that does not answer),
+    said before the console starts rather than inside it."""
+    from kikimimi.records.schema import SchemaError
+    from kikimimi.records.store import RecordError, RecordStore
+
+    try:
+        RecordStore(target, create=False).close()
+    except (SchemaError, RecordError, OSError) as exc:
+        return f"--records: {exc}"
+    return None
 
 
 def _attach(journal: Path, running: Exception, args: argparse.Namespace) -> int:

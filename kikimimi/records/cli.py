@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
 
+from kikimimi.cliargs import whole
 from kikimimi.games.base import Outcome
 from kikimimi.games.registry import DEFAULT_GAME, UnknownGame, game_ids
 from kikimimi.records.entry import EntryError, parse_json_line, parse_typed
@@ -124,7 +125,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
                    help="the table's TOML (default: the simulated table); its [records] url names the records")
     p.add_argument("--add-new", action="store_true", help="add players not yet in the records")
     p.add_argument("--winner", help="a contest's winner when the standings are level")
-    p.add_argument("--tables", type=int, default=1,
+    p.add_argument("--tables", type=whole(1, 100), default=1,
                    help="tables the meeting is played at; over 1, seats are dealt by seat-choice order and "
                         "each table joins with `kikimimi venue join` (default 1: play here)")
     p.set_defaults(func=_meeting_start)

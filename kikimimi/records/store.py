@@ -89,17 +89,25 @@ def records_url(target: str | os.PathLike[str]) -> sa.URL:
     if backend == "sqlite" and url.database:
         return url.set(drivername="sqlite")
     raise schema.SchemaError(
-        f"records URL {url.render_as_string(hide_password=True)}: kikimimi keeps records in SQLite "
+        f"records URL {shown_url(url)}: kikimimi keeps records in SQLite "
         "(a path, or sqlite:///path) or PostgreSQL (postgresql://user@host/db)"
     )
 
 
+def shown_url(url: sa.URL) -> str:
+    """A URL for messages and logs: its password hidden, in the user part and in the query (libpq takes a
+    `?password=` too), and any other secret-looking query value (a `sslpassword`, a `passfile` path)."""
+    query = {key: ("***" if any(word in key.lower() for word in ("pass", "secret", "token", "key")) else value)
+             for key, value in url.query.items()}
+    return url.set(query=query).render_as_string(hide_password=True)
+
+
 def safe_url(text: str) -> str:
-    """A URL for messages: its password hidden."""
+    """A URL for messages: its password hidden (see `shown_url`)."""
     try:
-        return sa.make_url(text).render_as_string(hide_password=True)
+        return shown_url(sa.make_url(text))
     except (sa.exc.ArgumentError, ValueError):
-        return text.split("@")[-1] if "@" in text else text
+        return text.split("@")[-1].split("?")[0] if "@" in text else text.split("?")[0]
 
 
 def check_records_file(path: Path, create: bool) -> None:
@@ -113,7 +121,8 @@ def check_records_file(path: Path, create: bool) -> None:
         contents = sqlitefile.inspect(path)
     except sqlitefile.NotSQLite:
         if path.is_dir():
-            return  # SQLite refuses a folder when opening it, saying so
+            raise schema.SchemaError(f"{where} is a folder, not a records database; nothing was changed: check "
+                                     "--db") from None
         raise schema.SchemaError(f"{where} is not a kikimimi records database (not a SQLite file); "
                                  "nothing was changed: check --db") from None
     if contents is None and not create:  # nothing is created (no folder, no empty file) for a command that only reads
@@ -264,7 +273,7 @@ class RecordStore:
         """`create`: whether an existing empty file may become the records (see check_records_file)."""
         target = records_target(target)
         url = records_url(target)
-        self.url = url.render_as_string(hide_password=True)
+        self.url = shown_url(url)
         self.path: Path | None = Path(url.database) if url.get_backend_name() == "sqlite" and url.database else None
         if self.path is not None:
             check_records_file(self.path, create)

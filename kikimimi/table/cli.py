@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from kikimimi.cliargs import seconds, whole
 from kikimimi.keyvalue import parse_key_values
 from kikimimi.voice.languages import LANGUAGES
 
@@ -48,7 +49,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("simulate", help="play whole bot games and check every rule of the game after every event")
     p.add_argument("--game", help="the game (default: the default game; `kikimimi games` lists them)")
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="a set-up key (repeatable)")
-    p.add_argument("--games", type=int, default=1000)
+    p.add_argument("--games", type=whole(1), default=1000)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_simulate)
@@ -65,7 +66,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     # so not offered in the help (`kikimimi games` lists each game's set-up keys).
     p.add_argument("--rules", help=argparse.SUPPRESS)
     p.add_argument("--fast", action="store_true", help="no human pace: tap as fast as the table answers")
-    p.add_argument("--pace", type=float, default=0.6, help="seconds between taps at human pace (default 0.6)")
+    p.add_argument("--pace", type=seconds(0, 60), default=0.6, help="seconds between taps at human pace (default 0.6)")
     p.add_argument("--record", type=Path, metavar="DIR", help="keep a WAV file per output in DIR")
     p.add_argument("--seat", type=int, help="play this seat yourself from the keyboard")
     p.add_argument("--bots", metavar="NAME", help="the bots' strength, one of the game's bots (the Trident: bot, "
@@ -88,7 +89,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="a set-up key (repeatable)")
     p.add_argument("--config", type=Path, help="table TOML (default: the game's simulated table)")
     p.add_argument("--feed", type=Path, metavar="SCRIPT", help="tap an event script through the simulated readers")
-    p.add_argument("--pace", type=float, default=0.0, help="seconds between fed taps")
+    p.add_argument("--pace", type=seconds(0, 60), default=0.0, help="seconds between fed taps")
     p.add_argument("--stay", action="store_true", help="keep running after the feed is done")
     p.add_argument("--console", action="store_true", help="the Priest's console instead of the log")
     p.add_argument("--web", nargs="?", const="", metavar="ADDR:PORT",

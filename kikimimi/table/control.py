@@ -388,7 +388,7 @@ class ControlServer:
                     os.unlink(where)  # a killed table's: ours now that the lock is ours
                 sock.bind(where)
                 os.chmod(where, 0o600)  # before listen(): nobody can have connected yet
-            sock.listen(8)
+            sock.listen(socket.SOMAXCONN)  # a burst of consoles and scripts is queued, not refused (EAGAIN)
         except OSError:
             sock.close()
             raise

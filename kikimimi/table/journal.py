@@ -59,7 +59,8 @@ def check_sqlite_file(path: Path, tables: frozenset[str], what: str) -> None:
     except sqlitefile.NotSQLite as exc:
         raise JournalError(f"{what} {path}: {exc}, not a kikimimi {what}; nothing was changed: check the "
                            "path (--journal, or the table's `journal =` setting)") from None
-    if contents is not None and contents.tables and not tables <= contents.tables:
+    # None of its tables: another program's file (one with some of them is a damaged one of ours: said on opening)
+    if contents is not None and contents.tables and not tables & contents.tables:
         shown = ", ".join(sorted(contents.tables)[:5])
         raise JournalError(f"{what} {path} is not a kikimimi {what} (it holds other tables: {shown}); nothing "
                            "was changed: check the path (--journal, or the table's `journal =` setting)")

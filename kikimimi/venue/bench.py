@@ -132,7 +132,7 @@ def measure(url: str, label: str, tables: int, games: int, pace: float, seed: in
     with RecordStore(url) as store:
         meeting = store.start_meeting(kind, players, add_unknown=True, tables=tables,
                                       label=f"bench {secrets.token_hex(3)}")
-    token = secrets.token_urlsafe(9)
+    token = secrets.token_urlsafe(16)
     port = _free_port()
     base = f"http://127.0.0.1:{port}"
     with tempfile.TemporaryDirectory(prefix="kikimimi-bench-tables-") as folder:

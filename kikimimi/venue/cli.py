@@ -35,7 +35,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
                    help="the meeting served as current (default: the open one, else the latest)")
     p.add_argument("--listen", default=DEFAULT_LISTEN, help="ADDRESS:PORT to listen on (default %(default)s)")
     p.add_argument("--token", help="the organiser's secret, from which each table's own credential is made "
-                                   "(default: a new one, printed); '' for none")
+                                   "(default: a new one of 128 bits, printed; one given must be as strong); "
+                                   "'' for none")
     p.add_argument("--games", type=int, help="games per table when the meeting is a contest")
     p.set_defaults(func=_host)
 
@@ -75,6 +76,30 @@ def _listen(text: str) -> tuple[str, int]:
     return address.strip("[]"), int(port)
 
 
+TOKEN_BYTES = 16  # 128 bits: every table's credential is keyed by the token, so it must not be guessable offline
+TOKEN_BITS = TOKEN_BYTES * 8
+
+
+def weak_token(token: str) -> str | None:
+    """Why an organiser's token is too weak to key the tables' credentials (None when it is strong enough): its
+    strength is estimated as its length times the bits of the kinds of character it uses (lower case, upper
+    case, digits, others), and must reach 128 bits with at least 8 different characters."""
+    import math
+    import string
+
+    kinds = [(string.ascii_lowercase, 26), (string.ascii_uppercase, 26), (string.digits, 10)]
+    pool = sum(size for chars, size in kinds if any(c in chars for c in token))
+    if any(not any(c in chars for chars, _ in kinds) for c in token):
+        pool += 32
+    bits = len(token) * math.log2(pool) if pool > 1 else 0.0
+    if bits >= TOKEN_BITS and len(set(token)) >= 8:
+        return None
+    strength = f"about {bits:.0f} bits" if len(set(token)) >= 8 else f"{len(set(token))} different characters"
+    return (f"--token is too weak ({len(token)} characters, {strength}; a table's credential would give "
+            f"it away): leave --token out and the host makes one of {TOKEN_BITS} bits, or make one with "
+            f"`python3 -c 'import secrets; print(secrets.token_urlsafe({TOKEN_BYTES}))'`")
+
+
 def lan_address() -> str:
     """This machine's address on the LAN (what the tables and the TV type), 127.0.0.1 when there is none."""
     with contextlib.closing(socket.socket(socket.AF_INET, socket.SOCK_DGRAM)) as probe:
@@ -105,6 +130,11 @@ def _host(args: argparse.Namespace) -> int:
     except ValueError as exc:
         _err(str(exc))
         return 2
+    if args.token:
+        problem = weak_token(args.token)
+        if problem is not None:
+            _err(problem)
+            return 2
     opener = store_opener(args.db)
     try:  # the database and the meeting are checked before serving: a typo is said now, not per request
         with opener() as store:
@@ -121,7 +151,7 @@ def _host(args: argparse.Namespace) -> int:
         _err(f"cannot listen on {args.listen}: {exc.strerror or exc}; is a host already running there? "
              "(--listen ADDRESS:PORT chooses another)")
         return 1
-    token = secrets.token_urlsafe(9) if args.token is None else (args.token or None)
+    token = secrets.token_urlsafe(TOKEN_BYTES) if args.token is None else (args.token or None)
     app = create_app(opener, token=token, meeting_id=args.meeting, workers=workers,
                      contest_games=args.games)
     shown = lan_address() if address in ("0.0.0.0", "::") else address

@@ -23,7 +23,7 @@ from kikimimi.games.registry import get_info
 from kikimimi.records.store import RecordStore
 from kikimimi.table.journal import Journal
 
-TOKEN = "s3cret-token"
+TOKEN = "s3cret-token-0f-the-venue-tests"  # strong enough for `venue host --token`
 
 
 def free_port() -> int:

@@ -17,6 +17,8 @@ from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
+from kikimimi.cliargs import whole
+
 OPPONENTS = ("random", "safest")
 FAIR_SHARE = 0.25
 GOALS = {"random": 0.85, "safest": 0.35}
@@ -24,12 +26,13 @@ DECISION_BUDGET_MS = 200.0
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--games", type=int, default=10000, help="games per series (default 10000)")
-    parser.add_argument("--players", type=int, default=4, help="players per game (default 4)")
-    parser.add_argument("--target", type=int, default=66, help="rounds until a total reaches this (default 66)")
+    parser.add_argument("--games", type=whole(1), default=10000, help="games per series (default 10000)")
+    parser.add_argument("--players", type=whole(2, 10), default=4, help="players per game (default 4)")
+    parser.add_argument("--target", type=whole(1, 1000), default=66,
+                        help="rounds until a total reaches this (default 66)")
     parser.add_argument("--opponents", choices=(*OPPONENTS, "both"), default="both")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--workers", type=int, default=2, help="worker processes (default 2)")
+    parser.add_argument("--workers", type=whole(1, 64), default=2, help="worker processes (default 2)")
     parser.add_argument("--json", action="store_true", help="one JSON object instead of a table")
 
 

@@ -19,12 +19,15 @@ import statistics
 import time
 from typing import Any
 
+from kikimimi.cliargs import whole
+
 DEFAULT_CONFIGS = ("3", "4", "5", "4:3", "5:7")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--digits", type=int, nargs="*", default=[3, 4, 5], help="solver table for these")
-    parser.add_argument("--games", type=int, default=100, help="bot games per configuration (default 100)")
+    parser.add_argument("--digits", type=whole(3, 5), nargs="*", default=[3, 4, 5],
+                        help="solver table for these (3 to 5 digits, as the game has)")
+    parser.add_argument("--games", type=whole(1), default=100, help="bot games per configuration (default 100)")
     parser.add_argument("--configs", nargs="*", default=list(DEFAULT_CONFIGS),
                         help="bot game configurations DIGITS[:ITEMS] (default 3 4 5 4:3 5:7)")
     parser.add_argument("--seed", type=int, default=1)

@@ -19,6 +19,7 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
+from kikimimi.cliargs import whole
 from kikimimi.games.royal_nine.cards import deck
 from kikimimi.games.royal_nine.policies import HALF_POLICIES
 from kikimimi.games.royal_nine.scoring import grid_score
@@ -29,14 +30,14 @@ LABELS = {"expectimax": "bot (expectimax)", "greedy": "greedy", "random": "rando
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--deals", type=int, default=10_000, help="seeded deals per variant (default 10000)")
+    parser.add_argument("--deals", type=whole(1), default=10_000, help="seeded deals per variant (default 10000)")
     parser.add_argument("--brute", type=int, default=200,
                         help="deals without tens checked against the brute force (default 200)")
     parser.add_argument("--brute-tens", type=int, default=20,
                         help="deals with tens checked against the brute force (default 20; ~5 s each)")
     parser.add_argument("--timing", type=int, default=500, help="deals whose decisions are timed (default 500)")
     parser.add_argument("--variants", choices=("both", "plain", "tens"), default="both")
-    parser.add_argument("--jobs", type=int, default=2, help="worker processes for the score runs (default 2)")
+    parser.add_argument("--jobs", type=whole(1, 64), default=2, help="worker processes for the score runs (default 2)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", action="store_true", help="one JSON object instead of a table")
 
