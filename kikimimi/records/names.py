@@ -4,7 +4,16 @@ from __future__ import annotations
 
 import unicodedata
 
+import regex
+
 MAX_NAME = 40
+
+# Invisible characters (Unicode's Default_Ignorable_Code_Point: zero-width space, word joiner, soft hyphen,
+# tags, Hangul fillers, ...): "Ann" with one is shown as "Ann" and would be a second player. Refused in a name;
+# the joiner and variation selectors an emoji or an ideograph's variant needs are kept, but folded away when
+# names are compared. The property comes from regex's Unicode tables (the standard library has none).
+_INVISIBLE = regex.compile(r"\p{Default_Ignorable_Code_Point}")
+_KEPT_INVISIBLE = regex.compile(r"[\u200d\ufe00-\ufe0f\U000e0100-\U000e01ef]")
 
 
 class RecordError(ValueError):
@@ -39,10 +48,18 @@ def unshown_character(text: str) -> str | None:
     return next((c for c in text if unicodedata.category(c) == "Cc" or c in _REFUSED), None)
 
 
+def invisible_character(text: str) -> str | None:
+    """The first invisible (default-ignorable) character of a name, but for an emoji's joiner and the
+    variation selectors (see `_INVISIBLE`)."""
+    return next((c for c in text if _INVISIBLE.match(c) and not _KEPT_INVISIBLE.match(c)), None)
+
+
 def name_key(name: str) -> str:
     """What two names are compared by: spaces folded, NFKC (fullwidth "ＡＮＮ" is "ANN", halfwidth kana
-    are kana) and case folded. "Ann" and "ＡＮＮ" are one player."""
-    return unicodedata.normalize("NFKC", " ".join(str(name).split())).casefold()
+    are kana), case folded, invisible characters left out. "Ann", "ＡＮＮ" and "Ann" with an emoji's
+    joiner are one player."""
+    visible = _INVISIBLE.sub("", str(name))
+    return unicodedata.normalize("NFKC", " ".join(visible.split())).casefold()
 
 
 def echoed(value: object, limit: int = 60, quoted: bool = True) -> str:
@@ -64,6 +81,12 @@ def check_name(name: str) -> str:
         raise RecordError(
             f"player name {str(name)!r} holds a control character (U+{ord(control):04X}); "
             "use letters, digits, spaces and punctuation only"
+        )
+    invisible = invisible_character(str(name))
+    if invisible is not None:
+        raise RecordError(
+            f"player name {printable(ascii(str(name)))} holds an invisible character (U+{ord(invisible):04X}); "
+            "type the name again with letters, digits, spaces and punctuation only"
         )
     clean = " ".join(str(name).split())
     if not clean:
