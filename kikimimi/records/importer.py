@@ -16,21 +16,24 @@ a sheet file can grow and be imported again. Nothing is written unless every lin
 
 from __future__ import annotations
 
+import contextlib
 import csv
+import itertools
 import json
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
+from kikimimi.games.base import MAX_NUMBER
 from kikimimi.games.ladder import AnyLadder
 from kikimimi.games.registry import DEFAULT_GAME, UnknownGame, get_info
 from kikimimi.paths import not_utf8
 from kikimimi.records.kinds import GAMES_PER_MEETING, MEETING_KINDS, ladder, ladder_games
-from kikimimi.records.names import name_key
+from kikimimi.records.names import echoed, name_key
 from kikimimi.records.results import PlayerResult, ResultError, check_results
-from kikimimi.records.store import RecordError, RecordStore, check_name
+from kikimimi.records.store import GameItem, RecordError, RecordStore, check_name
 
 
 class SheetError(ValueError):
@@ -84,7 +87,9 @@ def _int(value: Any, name: str) -> int | None:
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, int):
-        raise ValueError(f"`{name}` must be a whole number, got {value!r}")
+        raise ValueError(f"`{name}` must be a whole number, got {echoed(value)}")
+    if abs(value) > MAX_NUMBER:  # no game's figure: a database column would overflow
+        raise ValueError(f"`{name}` must be a whole number from -{MAX_NUMBER} to {MAX_NUMBER}, got {echoed(value)}")
     return value
 
 
@@ -273,16 +278,21 @@ def _cell(column: str, value: str, own: Mapping[str, type]) -> Any:
     return value
 
 
-def parse_csv(text: str, source: str = "results") -> list[SheetMeeting]:
+def parse_csv(text: str | Iterable[str], source: str = "results") -> list[SheetMeeting]:
     """Every meeting of a CSV score sheet (a spreadsheet's export: comma, semicolon or tab separated, a header
-    row naming CSV_COLUMNS), one row per player per game; checked like the JSONL sheets."""
-    lines = text.splitlines()
+    row naming CSV_COLUMNS), one row per player per game; checked like the JSONL sheets. `text`: the sheet, or
+    its lines as they are read (`sheet_lines`)."""
+    lines = iter(text.splitlines() if isinstance(text, str) else text)
+    first = next(lines, "")
     try:
-        dialect: Any = csv.Sniffer().sniff(lines[0] if lines else "", delimiters=",;\t")
+        dialect: Any = csv.Sniffer().sniff(first, delimiters=",;\t")
     except csv.Error:
         dialect = csv.excel
-    reader = csv.reader(lines, dialect)
-    header = [h.strip().lower() for h in next(reader, [])]
+    reader = csv.reader(itertools.chain([first], lines), dialect)
+    try:
+        header = [h.strip().lower() for h in next(reader, [])]
+    except csv.Error as exc:
+        raise SheetError([f"{source} line 1: {exc}"]) from None
     own = _ladder_fields()
     columns = csv_columns()
     missing = [c for c in _CSV_REQUIRED if c not in header]
@@ -294,7 +304,7 @@ def parse_csv(text: str, source: str = "results") -> list[SheetMeeting]:
                           + (f"; unknown {', '.join(unknown)}" if unknown else "")])
     games: dict[tuple[str, Any], tuple[int, dict[str, Any]]] = {}
     problems: list[str] = []
-    for number, row in enumerate(reader, start=2):
+    for number, row in _rows(reader, source, problems):
         if not any(cell.strip() for cell in row) or row[0].lstrip().startswith("#"):
             continue
         if len(row) > len(header):
@@ -320,40 +330,96 @@ def parse_csv(text: str, source: str = "results") -> list[SheetMeeting]:
     return _parse_games(((first, game) for first, game in games.values()), source)
 
 
-def import_results(store: RecordStore, path: str | Path, *, dry_run: bool = False) -> ImportSummary:
-    """Check a whole results file, then add each new meeting, finished and settled, to the records."""
-    path = Path(path)
+MAX_LINE = 64 * 1024  # characters of one line of a sheet: a game's line is well under 1 KB
+
+
+class _LineTooLong(Exception):
+    def __init__(self, number: int) -> None:
+        super().__init__(number)
+        self.number = number
+
+
+def sheet_lines(file: BinaryIO, source: object, limit: int = MAX_LINE) -> Iterator[str]:
+    """A sheet's lines as they are read (never the whole file at once, nor more than `limit` bytes of a line),
+    each decoded and without its line end; a longer line stops the read (`_LineTooLong`), a line that is not
+    UTF-8 is a SheetError naming it."""
+    number = 0
+    while raw := file.readline(limit + 1):
+        number += 1
+        if len(raw) > limit and not raw.endswith(b"\n"):
+            raise _LineTooLong(number)
+        try:
+            line = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise SheetError([not_utf8(f"{source}", exc).replace(f"{source}:1:", f"{source}:{number}:", 1)]) from None
+        line = line.rstrip("\r\n")
+        yield line.removeprefix("\ufeff") if number == 1 else line
+
+
+def _rows(reader: Any, source: str, problems: list[str]) -> Iterator[tuple[int, list[str]]]:
+    """(line number, cells) of a CSV reader's rows after the header; a row the csv module refuses is a problem
+    named by its line, and reading goes on."""
+    while True:
+        try:
+            row = next(reader)
+        except StopIteration:
+            return
+        except csv.Error as exc:
+            problems.append(f"{source} line {reader.line_num}: {exc}")
+            continue
+        yield reader.line_num, row
+
+
+def _read_sheets(path: Path) -> list[SheetMeeting]:
+    """Every meeting of a JSONL or CSV sheet file, read as a stream with a line-length limit."""
     try:
-        text = path.read_text(encoding="utf-8")
+        with path.open("rb") as file:
+            lines = sheet_lines(file, path)  # a spreadsheet's UTF-8 may start with a BOM: it is left out
+            if path.suffix.lower() == ".csv":
+                return parse_csv(lines, str(path))
+            return parse_sheets(lines, str(path))
+    except _LineTooLong as exc:
+        raise SheetError([f"{path} line {exc.number}: longer than {MAX_LINE} characters; a sheet's line is one "
+                          "game (check the file is a results sheet)"]) from None
     except OSError as exc:
         raise SheetError([f"cannot read {path}: {exc.strerror or exc}"]) from None
-    except UnicodeDecodeError as exc:
-        raise SheetError([not_utf8(path, exc)]) from None
-    if path.suffix.lower() == ".csv":
-        sheets = parse_csv(text.removeprefix("\ufeff"), str(path))  # a spreadsheet's UTF-8 may start with a BOM
-    else:
-        sheets = parse_sheets(text.splitlines(), str(path))
+
+
+def import_results(store: RecordStore, path: str | Path, *, dry_run: bool = False) -> ImportSummary:
+    """Check a whole results file, then add each new meeting, finished and settled, to the records: all in one
+    transaction, so that a meeting the records refuse leaves nothing of the file behind (every refusal said,
+    each with its line)."""
+    path = Path(path)
+    sheets = _read_sheets(path)
     imported: list[int] = []
     skipped: list[str] = []
     new_players: list[str] = []
     changes: list[str] = []
-    for sheet in sorted(sheets, key=lambda s: (s.held_at, s.first_line)):
-        if store.meeting_by_label(sheet.label) is not None:
-            skipped.append(sheet.label)
-            continue
-        new_players += [p for p in sheet.players if store.find_player(p) is None and p not in new_players]
-        if dry_run:
-            continue
-        meeting_id = store.start_meeting(
-            sheet.kind, sheet.players, game=sheet.game, label=sheet.label, held_at=sheet.held_at, add_unknown=True
-        )
-        try:
-            for results in sheet.ordered():
-                store.record_results(meeting_id, results)
-            settled = store.finish_meeting(meeting_id, contest_winner=sheet.winner)
-        except RecordError as exc:
-            store.abandon_meeting(meeting_id)
-            raise SheetError([f"{path}: meeting {sheet.label!r}: {exc} (left abandoned, uncounted)"]) from None
-        imported.append(meeting_id)
-        changes += [c.text() for c in settled]
+    problems: list[str] = []
+    with contextlib.ExitStack() as stack:
+        if not dry_run:
+            stack.enter_context(store.transaction())
+        for sheet in sorted(sheets, key=lambda s: (s.held_at, s.first_line)):
+            if store.meeting_by_label(sheet.label) is not None:
+                skipped.append(sheet.label)
+                continue
+            new_players += [p for p in sheet.players if store.find_player(p) is None and p not in new_players]
+            if dry_run:
+                continue
+            try:
+                with store.savepoint():  # a refused meeting is undone alone: the others are still checked
+                    meeting_id = store.start_meeting(sheet.kind, sheet.players, game=sheet.game, label=sheet.label,
+                                                     held_at=sheet.held_at, add_unknown=True)
+                    for answer in store.record_many(meeting_id, [GameItem(r) for r in sheet.ordered()]):
+                        if isinstance(answer, RecordError):
+                            raise answer
+                    settled = store.finish_meeting(meeting_id, contest_winner=sheet.winner)
+            except (RecordError, ResultError) as exc:
+                problems.append(f"{path} line {sheet.first_line}: meeting {sheet.label!r}: {exc}")
+                continue
+            imported.append(meeting_id)
+            changes += [c.text() for c in settled]
+        if problems:  # leaving the block by the exception undoes every meeting of the file
+            raise SheetError([*problems, f"{path}: nothing was imported; put the lines above right and import "
+                                         "the file again"])
     return ImportSummary(imported, skipped, new_players, changes)

@@ -8,6 +8,7 @@ from typing import Any
 
 from kikimimi.games.base import Outcome
 from kikimimi.games.ladder import AnyLadder
+from kikimimi.records.names import name_key
 
 
 class ResultError(ValueError):
@@ -55,10 +56,10 @@ def check_results(results: Sequence[PlayerResult], where: str = "game", rules: A
     """Places 1..n once each; the winners (none, one, or a shared win) hold the best places; one
     player a seat; and what the game's ladder (`rules`) says its rules cannot give. Raises
     ResultError saying what is wrong."""
-    names = [r.player for r in results]
+    names = [name_key(r.player) for r in results]  # "jo" and "Jo" are one player
     if len(results) < 2:
         raise ResultError(f"{where}: a game needs at least 2 players, got {len(results)}")
-    dupes = sorted({n for n in names if names.count(n) > 1})
+    dupes = sorted({r.player for r in results if names.count(name_key(r.player)) > 1})
     if dupes:
         raise ResultError(f"{where}: player listed twice: {', '.join(dupes)}")
     places = sorted(r.place for r in results)

@@ -282,6 +282,7 @@ class RecordStore:
             self._engine = self._open_server(url)
         self._histories: dict[str, _Histories] = {}  # by game: what ladder_statuses read before
         self._histories_lock = threading.Lock()
+        self._pinned = threading.local()  # a thread's connection inside `transaction`
 
     def _open_sqlite(self, url: sa.URL, path: Path) -> sa.Engine:
         where = f"records database {path}"
@@ -355,13 +356,49 @@ class RecordStore:
             return schema.version(conn)
 
     @contextmanager
+    def transaction(self) -> Iterator[None]:
+        """Every read and change this thread makes in the block is one transaction (holding the write lock on
+        SQLite): all of it is kept, or none when the block raises (`records import`: all or nothing)."""
+        if getattr(self._pinned, "conn", None) is not None:
+            yield  # already inside one
+            return
+        with self._engine.connect() as conn:
+            conn.execution_options(records_write=True)
+            with conn.begin():
+                self._pinned.conn = conn
+                try:
+                    yield
+                finally:
+                    self._pinned.conn = None
+        with self._histories_lock:
+            self._histories.clear()  # what was read inside may have been undone
+
+    @contextmanager
+    def savepoint(self) -> Iterator[None]:
+        """Inside `transaction`: the block's changes undone alone when it raises (a SAVEPOINT)."""
+        conn = getattr(self._pinned, "conn", None)
+        if conn is None:
+            raise RuntimeError("savepoint() is used inside transaction()")
+        with conn.begin_nested():
+            yield
+
+    @contextmanager
     def _read(self) -> Iterator[sa.Connection]:
+        pinned = getattr(self._pinned, "conn", None)
+        if pinned is not None:
+            yield pinned
+            return
         with self._engine.connect() as conn:
             yield conn
 
     @contextmanager
     def _write(self) -> Iterator[sa.Connection]:
-        """One transaction holding the database's write lock on SQLite (BEGIN IMMEDIATE)."""
+        """One transaction holding the database's write lock on SQLite (BEGIN IMMEDIATE); inside `transaction`,
+        a part of that one."""
+        pinned = getattr(self._pinned, "conn", None)
+        if pinned is not None:
+            yield pinned
+            return
         with self._engine.connect() as conn:
             conn.execution_options(records_write=True)
             with conn.begin():
