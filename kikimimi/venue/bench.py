@@ -56,19 +56,26 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="a table waits between games at random up to this many seconds (default 2: about "
                              "15 results a second from 30 tables, hundreds of times a real venue's rate); "
                              "0: flat out, the host's capacity")
+    parser.add_argument("--kills", type=int, default=0, metavar="N",
+                        help="faults: kill the host (SIGKILL) N times while the tables report, a second or three "
+                             "apart, and start it again on the same port (default 0)")
+    parser.add_argument("--outside-reader", action="store_true",
+                        help="faults: another process reads the records all along (`kikimimi meeting show`, again "
+                             "and again), as an organiser's terminal or a backup does")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", action="store_true")
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.tables < 1 or args.games < 1:
-        print("bench meeting: --tables and --games must be at least 1", file=sys.stderr)
+    if args.tables < 1 or args.games < 1 or args.kills < 0:
+        print("bench meeting: --tables and --games must be at least 1, --kills 0 or more", file=sys.stderr)
         return 2
     with _store(args) as (url, label):
         if url is None:
             print(f"bench meeting: {label}", file=sys.stderr)
             return 1
-        figures = measure(url, label, args.tables, args.games, args.pace, args.seed)
+        figures = measure(url, label, args.tables, args.games, args.pace, args.seed, kills=args.kills,
+                          outside_reader=args.outside_reader)
     if args.json:
         print(json.dumps(figures))
     else:
@@ -124,7 +131,56 @@ class Timeline:
     lock: threading.Lock = field(default_factory=threading.Lock)
 
 
-def measure(url: str, label: str, tables: int, games: int, pace: float, seed: int) -> dict[str, Any]:
+class Faults(threading.Thread):
+    """The fault run's faults while the tables report: the host killed (SIGKILL) and started again, `kills`
+    times, and an outside process reading the records all along (`meeting show`)."""
+
+    def __init__(self, start_host: Any, kills: int, outside_reader: bool, url: str, meeting: int, seed: int) -> None:
+        super().__init__(name="faults", daemon=True)
+        self.start_host, self.kills, self.outside_reader = start_host, kills, outside_reader
+        self.url, self.meeting, self.rng = url, meeting, random.Random(seed)
+        self.host: subprocess.Popen[bytes] = start_host()
+        self.stop = threading.Event()
+        self.killed = 0
+        self.reads = 0
+        self.reader = threading.Thread(target=self._read, name="outside-reader", daemon=True)
+
+    def run(self) -> None:
+        if self.outside_reader:
+            self.reader.start()
+        while self.killed < self.kills and not self.stop.wait(self.rng.uniform(1.0, 3.0)):
+            self.host.kill()
+            self.host.wait()
+            self.killed += 1
+            self.host = self.start_host()
+
+    def _read(self) -> None:
+        """`meeting show` again and again, and on a SQLite file beside it a bare reader opening and closing the
+        file every 50 ms (a backup's or a script's way: it is what let the WAL be deleted under the host)."""
+        command = [sys.executable, "-m", "kikimimi", "meeting", "show", str(self.meeting), "--db", self.url]
+        bare = None
+        if "://" not in self.url:
+            loop = ("import sqlite3, sys, time\nwhile True:\n    c = sqlite3.connect(sys.argv[1], timeout=30)\n"
+                    "    c.execute('SELECT count(*) FROM games').fetchall()\n    c.close()\n    time.sleep(0.05)\n")
+            bare = subprocess.Popen([sys.executable, "-c", loop, self.url], stderr=subprocess.DEVNULL)
+        try:
+            while not self.stop.is_set():
+                subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+                self.reads += 1
+        finally:
+            if bare is not None:
+                bare.kill()
+                bare.wait()
+
+    def finish(self) -> None:
+        self.stop.set()
+        self.join()
+        if self.reader.is_alive():
+            self.reader.join()
+
+
+def measure(url: str, label: str, tables: int, games: int, pace: float, seed: int, *, kills: int = 0,
+            outside_reader: bool = False) -> dict[str, Any]:
     from kikimimi.records.store import RecordStore
 
     kind = {10: "full", 5: "half"}.get(games, "contest")
@@ -141,10 +197,15 @@ def measure(url: str, label: str, tables: int, games: int, pace: float, seed: in
                    f"127.0.0.1:{port}", "--token", token, "--meeting", str(meeting)]
         if kind == "contest":
             command += ["--games", str(games)]
-        with open(log, "wb") as out:
-            host = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT)
+        def start_host() -> subprocess.Popen[bytes]:
+            with open(log, "ab") as out:
+                return subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT)
+
+        faults = Faults(start_host, kills, outside_reader, url, meeting, seed)
+        host = faults.host
         try:
             _wait_for_host(base, host, log)
+            faults.start()
             timeline = Timeline()
             stop = threading.Event()
             watcher = threading.Thread(target=_watch_stream, args=(base, meeting, timeline, stop), daemon=True)
@@ -160,10 +221,14 @@ def measure(url: str, label: str, tables: int, games: int, pace: float, seed: in
                 _wait(lambda: len(timeline.shown) >= tables * games, 30)
                 _wait(lambda: timeline.finished_at is not None, 30)
                 stop.set()
+                faults.finish()
+                host = faults.host
             elapsed = time.time() - started
-            host_cpu = process_cpu_seconds(host.pid)  # what the host cost, whatever else ran
+            host_cpu = process_cpu_seconds(host.pid)  # what the (last) host cost, whatever else ran
             errors = [e for sim in sims for e in sim.errors]
         finally:
+            faults.stop.set()
+            host = faults.host
             host.terminate()
             try:
                 host.wait(timeout=10)
@@ -201,6 +266,7 @@ def measure(url: str, label: str, tables: int, games: int, pace: float, seed: in
         "counted_once": (len(recorded) == tables * games and len(set(recorded_ids)) == len(recorded)
                          and set(recorded_ids) == journal_ids and all(n == games for n in per_table)),
         "meeting_status": status, "errors": errors[:5],
+        "host_kills": faults.killed, "outside_reads": faults.reads,
         "host_cpu_seconds": host_cpu, "host_cpu_ms_per_result": 1000 * host_cpu / max(1, len(recorded)),
         "bench_cpu_seconds": clock.cpu, "bench_wall_seconds": clock.wall,
         "load_average": load_average(),
@@ -239,23 +305,25 @@ def _wait_for_host(base: str, host: subprocess.Popen[bytes], log: Path) -> None:
 def _watch_stream(base: str, meeting: int, timeline: Timeline, stop: threading.Event) -> None:
     """The page's view: each game is shown once its table's games_played reaches its round."""
     shown_count: dict[int, int] = {}
-    with contextlib.suppress(httpx.HTTPError), \
-            httpx.stream("GET", f"{base}/api/meetings/{meeting}/events", timeout=httpx.Timeout(10, read=60)) as resp:
-        for line in resp.iter_lines():
-            if stop.is_set():
-                return
-            if not line.startswith("data:"):
-                continue
-            now = time.time()
-            snapshot = json.loads(line[5:])
-            with timeline.lock:
-                for table in snapshot["tables"]:
-                    n, played = table["table"], table["games_played"]
-                    for round_no in range(shown_count.get(n, 0) + 1, played + 1):
-                        timeline.shown[(n, round_no)] = now
-                    shown_count[n] = max(shown_count.get(n, 0), played)
-                if snapshot["meeting"]["status"] != "open" and timeline.finished_at is None:
-                    timeline.finished_at = now
+    while not stop.is_set():  # again after the stream ends (a host killed in a fault run)
+        with contextlib.suppress(httpx.HTTPError), httpx.stream(
+                "GET", f"{base}/api/meetings/{meeting}/events", timeout=httpx.Timeout(10, read=60)) as resp:
+            for line in resp.iter_lines():
+                if stop.is_set():
+                    return
+                if not line.startswith("data:"):
+                    continue
+                now = time.time()
+                snapshot = json.loads(line[5:])
+                with timeline.lock:
+                    for table in snapshot["tables"]:
+                        n, played = table["table"], table["games_played"]
+                        for round_no in range(shown_count.get(n, 0) + 1, played + 1):
+                            timeline.shown[(n, round_no)] = now
+                        shown_count[n] = max(shown_count.get(n, 0), played)
+                    if snapshot["meeting"]["status"] != "open" and timeline.finished_at is None:
+                        timeline.finished_at = now
+        stop.wait(0.2)
 
 
 class SimTable(threading.Thread):
@@ -349,6 +417,9 @@ def _print(f: dict[str, Any]) -> None:
           f"p99 {f['ack_p99'] * 1000:.0f} ms")
     print(f"  counted once: {'yes' if f['counted_once'] else 'NO'} ({f['results']} games recorded, "
           f"{f['expected']} played); meeting {f['meeting_status']}; whole run {f['elapsed_seconds']:.1f} s")
+    if f["host_kills"] or f["outside_reads"]:
+        print(f"  faults: the host killed {f['host_kills']} times and started again; `meeting show` read the "
+              f"records {f['outside_reads']} times (and on SQLite a bare reader every 50 ms)")
     print(f"  host CPU: {f['host_cpu_seconds']:.1f} s in all, {f['host_cpu_ms_per_result']:.1f} ms per result "
           f"(with start-up, heartbeats and the stream); this process (the simulated tables and the watcher): "
           f"cpu {f['bench_cpu_seconds']:.1f} s, wall {f['bench_wall_seconds']:.1f} s; load average "
