@@ -350,7 +350,7 @@ class SimTable(threading.Thread):
         journal, outbox = Journal(journal_path), Outbox(journal_path)
         link = HostLink(self.base, self.number, token=self.token, controller=f"sim-{self.number}")
         try:
-            assignment = outbox.remember(link.url, link.join())
+            assignment = outbox.remember(link.url, _join_retrying(link))
             rng = random.Random(self.seed)
 
             def acked(journal_id: str, answer: dict[str, Any]) -> None:
@@ -387,6 +387,18 @@ class SimTable(threading.Thread):
             link.close()
             outbox.close()
             journal.close()
+
+
+def _join_retrying(link: HostLink, seconds: float = 60.0) -> dict[str, Any]:
+    """The table's join, tried again while the host is away (killed in a fault run), as `venue join` waits."""
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            return link.join()
+        except HostUnreachable:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.5)
 
 
 def _bot_game(info: Any, setup: dict[str, Any], seed: int) -> Any:
