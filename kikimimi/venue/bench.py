@@ -348,7 +348,10 @@ class SimTable(threading.Thread):
         self.folder.mkdir(parents=True, exist_ok=True)
         journal_path = self.folder / "journal.sqlite"
         journal, outbox = Journal(journal_path), Outbox(journal_path)
-        link = HostLink(self.base, self.number, token=self.token, controller=f"sim-{self.number}")
+        # Each table from an address of its own on the loopback network (127.0.0.2, .3, ...), as on a LAN: the
+        # host caps connections per client address.
+        link = HostLink(self.base, self.number, token=self.token, controller=f"sim-{self.number}",
+                        local_address=f"127.0.{(self.number + 1) // 256}.{(self.number + 1) % 256}")
         try:
             assignment = outbox.remember(link.url, _join_retrying(link))
             rng = random.Random(self.seed)

@@ -51,7 +51,9 @@ class HostLink:
     """The venue API from a table's side (docs/meetings.md). One httpx client; thread-safe calls."""
 
     def __init__(self, url: str, table: int, *, token: str | None = None, controller: str = "",
-                 meeting: int | None = None, timeout: float = 30.0) -> None:
+                 meeting: int | None = None, timeout: float = 30.0, local_address: str | None = None) -> None:
+        """`local_address`: the address to connect from (a bench's simulated tables each take their own, as
+        tables on a LAN have: the host caps connections per client address)."""
         self.url = url.rstrip("/")
         self.table = table
         self.meeting = meeting
@@ -60,7 +62,9 @@ class HostLink:
         headers = {"Authorization": f"Bearer {token}"} if token else {}
         # A host that does not connect within 3 s is away; one that connected is busy, not gone: a result
         # given up on too early would be recorded and then sent again (deduplicated, but twice the work).
-        self._http = httpx.Client(base_url=self.url, headers=headers, timeout=httpx.Timeout(timeout, connect=3.0))
+        transport = httpx.HTTPTransport(local_address=local_address) if local_address else None
+        self._http = httpx.Client(base_url=self.url, headers=headers, timeout=httpx.Timeout(timeout, connect=3.0),
+                                  transport=transport)
 
     def close(self) -> None:
         self._http.close()

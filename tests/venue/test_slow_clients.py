@@ -110,8 +110,7 @@ def test_400_slow_connections_from_one_address_leave_the_tables_tv_and_priest_an
         try:
             times: list[tuple[str, float]] = []
             for n in (1, 2, 3):  # three tables, each from its own address, join and report a game
-                link = HostLink(url, n, token=TOKEN)
-                link._http = _from(f"127.0.0.{n}", base_url=url, headers=dict(link._http.headers))
+                link = HostLink(url, n, token=TOKEN, local_address=f"127.0.0.{n}")
                 started = time.monotonic()
                 players = link.join()["players"]
                 answer = link.report(f"g-{n}", dict(enumerate(players, start=1)), bot_outcome(n).to_json())
