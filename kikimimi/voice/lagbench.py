@@ -22,6 +22,7 @@ import argparse
 import json
 import tempfile
 from collections import deque
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -58,12 +59,41 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--backend", help="voice (default: the language's: jtalk for ja, espeak for en)")
 
 
+def bot_setup(game_id: str, game_no: int) -> dict[str, Any]:
+    """The set-up of the bench's `game_no`th game of a game: the defaults, the first seat taking turns."""
+    from kikimimi.games.registry import get_info
+
+    info = get_info(game_id)
+    setup = dict(info.setup_defaults)
+    if "first" in setup:
+        setup["first"] = 1 + game_no % info.seat_count(setup)
+    return setup
+
+
+def bot_game(game_id: str, game_no: int, seed: int) -> Iterator[tuple[Any, tuple[Any, ...]]]:
+    """(event, effects) of the bench's `game_no`th bot game of a game, to its end."""
+    from kikimimi.games.base import GameOver
+    from kikimimi.games.registry import get_info
+
+    info = get_info(game_id)
+    setup = bot_setup(game_id, game_no)
+    game, bots = info.game, info.new_bots(seed + game_no, setup)
+    state = game.initial(setup)
+    events = 0
+    while (event := bots.next_event(state)) is not None and events < 20_000:
+        state, effects = game.apply(state, event)
+        events += 1
+        yield event, tuple(effects)
+        if effects and isinstance(effects[-1], GameOver):
+            return
+
+
 def play_games(game_id: str, games: int, seed: int, lang: str, lines: dict[str, Line],
                joins: dict[str, list[str]] | None = None) -> list[Said]:
     """Every phrase the bots' games make the table say, in order, stamped with the tap that said it; the
     lines said (full and short) into `lines` by entry. A joined phrase (a reveal) is played as its parts'
     pack clips in turn, so its parts go into `lines` and its entry into `joins`, with its parts' entries."""
-    from kikimimi.games.base import GameOver, Say
+    from kikimimi.games.base import Say
     from kikimimi.games.registry import get_info
     from kikimimi.voice.catalog import catalog
     from kikimimi.voice.pack import entry_id
@@ -73,16 +103,7 @@ def play_games(game_id: str, games: int, seed: int, lang: str, lines: dict[str, 
     said: list[Said] = []
     taps = 0
     for game_no in range(games):
-        setup = dict(info.setup_defaults)
-        seats = info.seat_count(setup)
-        if "first" in setup:
-            setup["first"] = 1 + game_no % seats
-        game, bots = info.game, info.new_bots(seed + game_no, setup)
-        state = game.initial(setup)
-        events = 0
-        while (event := bots.next_event(state)) is not None and events < 20_000:
-            state, effects = game.apply(state, event)
-            events += 1
+        for _event, effects in bot_game(game_id, game_no, seed):
             taps += 1
             for effect in effects:
                 if isinstance(effect, Say):
@@ -102,8 +123,6 @@ def play_games(game_id: str, games: int, seed: int, lang: str, lines: dict[str, 
                             lines[entry] = line
                     said.append(Said(taps, game_no, effect.to, effect.key, full_id, short_id,
                                      words.group(effect.key), words.drops(effect.key)))
-            if effects and isinstance(effects[-1], GameOver):
-                break
         taps += 100_000  # the next game starts once the table is quiet: each game's lags are its own
     return said
 
@@ -124,10 +143,18 @@ def render_durations(lang: str, backend: str, lines: dict[str, Line], jobs: int)
     return seconds
 
 
+def join_seconds(parts: list[float]) -> float:
+    """How long a joined phrase plays, from its parts' clip lengths: as the table plays it, the parts' clips one
+    after another, PART_GAP_SECONDS apart (`PhraseAudio.find_parts`)."""
+    from kikimimi.voice.router import PART_GAP_SECONDS
+
+    return sum(parts) + PART_GAP_SECONDS * (len(parts) - 1)
+
+
 def simulate(said: list[Said], tap: float, seconds: dict[str, float], keep_current: bool) -> dict[str, Any]:
     """Each output's queue played out in simulated time: lags per output kind, and what each output said."""
     from kikimimi.games.base import SPEAKER
-    from kikimimi.voice.router import FAST_SPEED, is_behind, not_superseded
+    from kikimimi.voice.router import FAST_SPEED, LOOKAHEAD_SECONDS, is_behind, not_superseded
     from kikimimi.voice.sinks import GAP_SECONDS
 
     lags: dict[str, list[float]] = {"speaker": [], "earphones": []}
@@ -143,11 +170,15 @@ def simulate(said: list[Said], tap: float, seconds: dict[str, float], keep_curre
         arrivals = deque(indexes)
         heard = spoken.setdefault(output, [])
         while arrivals or waiting:
-            if waiting and (not arrivals or max(free, said[waiting[0]].at * tap) <= said[arrivals[0]].at * tap):
+            # The worker picks the next phrase up once LOOKAHEAD_SECONDS or less is left to play, and decides
+            # there whether it is behind (its wait so far, the phrases waiting after it); it starts at `free`.
+            if waiting and (not arrivals or max(free - LOOKAHEAD_SECONDS, said[waiting[0]].at * tap)
+                            <= said[arrivals[0]].at * tap):
                 index = waiting.popleft()
                 item = said[index]
+                picked = max(free - LOOKAHEAD_SECONDS, item.at * tap)
                 start = max(free, item.at * tap)
-                behind = keep_current and is_behind(start - item.at * tap, len(waiting))
+                behind = keep_current and is_behind(picked - item.at * tap, len(waiting))
                 short = behind and item.short is not None
                 speed = FAST_SPEED if behind else 1.0
                 free = start + seconds[item.short if short else item.full] / speed + GAP_SECONDS
@@ -190,7 +221,6 @@ def run(args: argparse.Namespace) -> int:
 
     from kikimimi.games.registry import games
     from kikimimi.voice.config import default_backend
-    from kikimimi.voice.router import PART_GAP_SECONDS
 
     backend = args.backend or default_backend(args.lang)
     game_ids = args.game or [info.id for info in games()]
@@ -202,8 +232,8 @@ def run(args: argparse.Namespace) -> int:
         joins: dict[str, list[str]] = {}
         plays = {g: play_games(g, args.games, args.seed, args.lang, lines, joins) for g in game_ids}
         seconds = render_durations(args.lang, backend, lines, os.cpu_count() or 1)
-        for entry, parts in joins.items():  # as the table plays it: the parts' clips, PART_GAP_SECONDS apart
-            seconds[entry] = sum(seconds[part] for part in parts) + PART_GAP_SECONDS * (len(parts) - 1)
+        for entry, parts in joins.items():
+            seconds[entry] = join_seconds([seconds[part] for part in parts])
         for game_id, said in plays.items():
             results[game_id] = {f"{tap:g}": {case: simulate(said, tap, seconds, keep)
                                              for case, keep in (("before", False), ("after", True))}

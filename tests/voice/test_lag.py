@@ -267,3 +267,22 @@ def test_the_lag_bench_plays_the_speakers_rules_out_in_simulated_time() -> None:
     # A tap's answer is when its first phrase starts: tap 2's second phrase waits for its first, not for the table.
     assert before["speaker_answer"]["count"] == 3 and before["speaker_answer"]["max_s"] < before["speaker"]["max_s"]
     assert before["private_intact"] and after["private_intact"] and after["earphones"]["count"] == 2
+
+
+def test_the_lag_bench_decides_behind_where_the_table_does_at_pick_up() -> None:
+    from kikimimi.voice.lagbench import Said, simulate
+    from kikimimi.voice.router import LOOKAHEAD_SECONDS
+    from kikimimi.voice.sinks import GAP_SECONDS
+
+    # A 3 s phrase, then one said 2 s later: it starts 1.15 s late, but the worker picks it up LOOKAHEAD_SECONDS
+    # before the first ends, when it has waited 0.85 s (not behind): it plays in full.
+    said = [Said(0, 0, SPEAKER, "t.other", "long", None, None),
+            Said(1, 0, SPEAKER, "t.play", "play", "play.short", None)]
+    seconds = {"long": 3.0, "play": 1.0, "play.short": 0.5}
+    late = simulate(said, 2.0, seconds, keep_current=True)
+    assert late["speaker"]["max_s"] == pytest.approx(3.0 + GAP_SECONDS - 2.0)
+    assert 3.0 + GAP_SECONDS - LOOKAHEAD_SECONDS - 2.0 < 1.0 < late["speaker"]["max_s"]
+    assert late["short"] == late["faster"] == 0
+    # Said 0.5 s sooner, it has waited over a second when picked up: short and faster.
+    later = simulate(said, 1.5, seconds, keep_current=True)
+    assert later["short"] == later["faster"] == 1
