@@ -57,6 +57,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--game", action="append", metavar="ID", help="only this game (default: every game)")
     group.add_argument("--seed", type=int, default=1)
     group.add_argument("--backend", help="voice (default: the language's: jtalk for ja, espeak for en)")
+    group.add_argument("--realtime", action="store_true",
+                       help="play the games on the live table into a real-time virtual card (PulseAudio) and "
+                            "measure the speaker's lag and gaps from its recording (first --tap only)")
+    group.add_argument("--busy", action="store_true", help="with --realtime: another process busy on one core")
+    group.add_argument("--inner-play", metavar="DIR", help=argparse.SUPPRESS)
 
 
 def bot_setup(game_id: str, game_no: int) -> dict[str, Any]:

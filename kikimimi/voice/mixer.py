@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import collections
 import logging
+import os
 import sys
 import threading
 import time
@@ -36,6 +37,10 @@ FEED_SECONDS = 0.01  # how often the feeder tops the rings up and runs the hooks
 # How long a Python thread may hold the interpreter lock while another wants it (CPython's default is 5 ms):
 # the audio callback waits at most about this long for it, well inside one block of the card.
 SWITCH_SECONDS = 0.001
+# The callback's thread asks for this real-time (SCHED_FIFO) priority when the process may have it (root, or the
+# boot unit's LimitRTPRIO): above the table's other threads (the unit's CPUSchedulingPriority), so neither they
+# nor another busy process keep it from the card.
+AUDIO_RT_PRIORITY = 25
 
 
 def load_sounddevice() -> tuple[ModuleType | None, str | None]:
@@ -99,8 +104,11 @@ class Lane:
     def queue(self, playing: Playing) -> None:
         """Play `playing` after what is queued; what fits goes into the ring at once, the feeder writes the rest."""
         with self._write_lock:
-            self.backlog.append(playing)
-            self._fill()
+            waiting = bool(self.backlog)
+            self._fill(playing)  # before it shows in the backlog: the callback counts a waiting clip as starved
+            if waiting or playing.pos < len(playing.samples):
+                self.backlog.append(playing)
+                self._fill()
 
     def feed(self) -> None:
         """Top the ring up from the backlog (the device's feeder thread)."""
@@ -108,10 +116,12 @@ class Lane:
             with self._write_lock:
                 self._fill()
 
-    def _fill(self) -> None:
+    def _fill(self, new: Playing | None = None) -> None:
+        """Write the backlog into the ring as room allows; or only `new`, when nothing waits before it."""
         ring, capacity = self.ring, len(self.ring)
-        while self.backlog:
-            cur = self.backlog[0]
+        if new is not None and self.backlog:
+            return
+        while (cur := new or (self.backlog[0] if self.backlog else None)) is not None:
             room = capacity - (self.written - self.played)
             if room <= 0:
                 return
@@ -124,8 +134,11 @@ class Lane:
             ring[: n - first] = cur.samples[cur.pos + first:cur.pos + n]
             cur.pos += n
             self.written += n  # published after the samples are in place
-            if cur.pos >= len(cur.samples):
-                self.backlog.popleft()
+            if cur.pos < len(cur.samples):
+                continue
+            if new is not None:
+                return
+            self.backlog.popleft()
 
     def clear(self) -> int:
         """Drop everything queued (the stream is closed: nothing plays meanwhile); how many clips."""
@@ -191,6 +204,8 @@ class DeviceStream:
         self.fired: collections.deque[tuple[str, float, float]] = collections.deque()  # first frames, for hooks
         self._lock = threading.Lock()
         self._feeder: threading.Thread | None = None
+        self._raised = True  # the callback's thread has asked for real-time scheduling (once a stream opens)
+        self.realtime = False  # ... and has it
         self._feeding = threading.Event()
 
     @property
@@ -233,6 +248,7 @@ class DeviceStream:
                     finished_callback=self._finished,
                 )
                 self.last_callback = time.monotonic()
+                self._raised = False
                 stream.start()
             except Exception as exc:  # PortAudioError and friends: busy, unplugged, unsupported rate
                 self.error = f"device {self.label} could not be opened: {exc}"
@@ -306,6 +322,10 @@ class DeviceStream:
 
     def _callback(self, outdata: np.ndarray, frames: int, _time: Any, status: Any) -> None:
         self.last_callback = time.monotonic()
+        if not self._raised:
+            self._raised = True
+            # PortAudio's own thread only (a test calling the callback must not make itself real-time).
+            self.realtime = threading.current_thread() is not threading.main_thread() and raise_to_realtime()
         outdata.fill(0.0)
         if status.output_underflow:
             self.underflows += 1
@@ -323,6 +343,15 @@ class DeviceStream:
         # PortAudio ends a stream on its own when the device goes away; the Voice's watchdog reopens it.
         if self.stream is not None and self.error is None and self.on_fault is not None:
             self.on_fault(self, f"device {self.label} stopped (unplugged?)")
+
+
+def raise_to_realtime() -> bool:
+    """Ask real-time scheduling for the calling thread (Linux: pid 0 is the thread); whether it has it."""
+    try:
+        os.sched_setscheduler(0, os.SCHED_FIFO, os.sched_param(AUDIO_RT_PRIORITY))
+    except (AttributeError, OSError):  # not Linux, or not allowed (no LimitRTPRIO): the default scheduling
+        return False
+    return True
 
 
 def resolve_device(sd: ModuleType, device: str | int | None) -> dict[str, Any]:
