@@ -61,6 +61,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                        help="play the games on the live table into a real-time virtual card (PulseAudio) and "
                             "measure the speaker's lag and gaps from its recording (first --tap only)")
     group.add_argument("--busy", action="store_true", help="with --realtime: another process busy on one core")
+    group.add_argument("--latency", default="high",
+                       help='with --realtime: the table\'s [voice] latency ("low", "high" or seconds; default high)')
     group.add_argument("--inner-play", metavar="DIR", help=argparse.SUPPRESS)
 
 

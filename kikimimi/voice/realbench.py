@@ -262,6 +262,7 @@ def play_inner(args: argparse.Namespace) -> int:
         voice.wait_idle(timeout=120)
         device = out.device
         result = {"phrases": notes, "underflows": device.underflows if device else 0,
+                  "audio_thread_realtime": device.realtime if device else False,
                   "starved": device.starved if device else 0, "rate": device.rate if device else 0,
                   "latency": float(device.stream.latency) if device and device.stream else 0.0}
     finally:
@@ -271,7 +272,7 @@ def play_inner(args: argparse.Namespace) -> int:
     return 0
 
 
-def table_toml(game_id: str, lang: str, pack: Path, backend: str, folder: Path) -> str:
+def table_toml(game_id: str, lang: str, pack: Path, backend: str, folder: Path, latency: str = "\"high\"") -> str:
     """A simulated table of the game whose speaker and first three earphones are the card's four channels."""
     from kikimimi.games.registry import get_info
     from kikimimi.table.config import default_config_path
@@ -287,7 +288,7 @@ def table_toml(game_id: str, lang: str, pack: Path, backend: str, folder: Path) 
         where = f'device = "{SINK}"\nchannels = [{n + 2}]' if n < CHANNELS - 1 else 'sink = "null"'
         outputs.append(f'[outputs."{hand}"]\n{where}')
     return (f'language = "{lang}"\njournal = "{folder / "journal.sqlite"}"\n{head}\n'
-            f'[voice]\nbackend = "{backend}"\npack = "{pack}"\nlatency = "high"\n\n' + "\n".join(outputs) + "\n")
+            f'[voice]\nbackend = "{backend}"\npack = "{pack}"\nlatency = {latency}\n\n' + "\n".join(outputs) + "\n")
 
 
 def render_pack(lines: dict[str, Any], folder: Path, lang: str, backend: str, jobs: int) -> dict[str, float]:
@@ -316,13 +317,13 @@ def _busy_core() -> subprocess.Popen[bytes]:
 
 
 def play_realtime(card: RealtimeCard, game_id: str, game_no: int, seed: int, lang: str, backend: str,
-                  pack: Path, tap: float, folder: Path, realtime: bool) -> dict[str, Any]:
+                  pack: Path, tap: float, folder: Path, realtime: bool, latency: str) -> dict[str, Any]:
     """One bot game fed to the live table at `tap` seconds a tap, recorded; what the speaker was heard saying."""
     from kikimimi.games.codec import event_to_json
     from kikimimi.voice import lagbench
 
     folder.mkdir(parents=True, exist_ok=True)
-    (folder / "table.toml").write_text(table_toml(game_id, lang, pack, backend, folder), encoding="utf-8")
+    (folder / "table.toml").write_text(table_toml(game_id, lang, pack, backend, folder, latency), encoding="utf-8")
     script = [json.dumps({"game": game_id, **lagbench.bot_setup(game_id, game_no)})]
     script += [json.dumps(event_to_json(event)) for event, _effects in lagbench.bot_game(game_id, game_no, seed)]
     (folder / "feed.jsonl").write_text("\n".join(script) + "\n", encoding="utf-8")
@@ -344,6 +345,7 @@ def play_realtime(card: RealtimeCard, game_id: str, game_no: int, seed: int, lan
     for name in ("recorded.f32", "speaker.f32"):
         (folder / name).unlink(missing_ok=True)  # large: the figures are what is kept
     return {"heard": heard, "missing": missing, "underflows": played["underflows"], "starved": played["starved"],
+            "audio_thread_realtime": played["audio_thread_realtime"],
             "latency": played["latency"], "said": len(played["phrases"])}
 
 
@@ -371,8 +373,12 @@ def run(args: argparse.Namespace) -> int:
     game_ids = args.game or [info.id for info in games()]
     tap = (args.tap or [lagbench.PACES[0]])[0]
     realtime = realtime_allowed()
+    try:
+        latency = json.dumps(float(args.latency))
+    except ValueError:
+        latency = json.dumps(args.latency)
     results: dict[str, Any] = {"lang": args.lang, "backend": backend, "games_each": args.games, "tap": tap,
-                               "realtime_scheduling": realtime, "busy_core": args.busy}
+                               "realtime_scheduling": realtime, "busy_core": args.busy, "latency": args.latency}
     children_before = children_cpu_seconds()
     busy = _busy_core() if args.busy else None
     try:
@@ -387,7 +393,7 @@ def run(args: argparse.Namespace) -> int:
             with RealtimeCard(folder / "card", realtime=realtime) as card:
                 for game_id in game_ids:
                     runs = [play_realtime(card, game_id, n, args.seed, args.lang, backend, folder / "pack", tap,
-                                          folder / f"{game_id}-{n}", realtime) for n in range(args.games)]
+                                          folder / f"{game_id}-{n}", realtime, latency) for n in range(args.games)]
                     heard = [h for r in runs for h in r["heard"]]
                     simulated = lagbench.simulate(plays[game_id], tap, seconds, keep_current=True)
                     results[game_id] = {
@@ -399,6 +405,7 @@ def run(args: argparse.Namespace) -> int:
                         "longest_gap_ms": 1000 * max((h.gap_seconds for h in heard), default=0.0),
                         "underflows": sum(r["underflows"] for r in runs), "starved": sum(r["starved"] for r in runs),
                         "stream_latency_ms": 1000 * runs[0]["latency"] if runs else 0.0,
+                        "audio_thread_realtime": all(r["audio_thread_realtime"] for r in runs),
                         "slowest": sorted(((h.lag, h.key) for h in heard), reverse=True)[:3],
                     }
     except CardMissing as exc:
@@ -415,7 +422,7 @@ def run(args: argparse.Namespace) -> int:
     print(f"speaker lag heard through a real-time card, phrase said -> its clip starts in the recording "
           f"({args.lang}, {backend}; {args.games} bot games per game at {tap:g} s a tap; "
           f"{'real-time scheduling' if realtime else 'no real-time scheduling (not allowed here)'}"
-          f"{'; another process busy on one core' if args.busy else ''})")
+          f"{'; another process busy on one core' if args.busy else ''}; [voice] latency {args.latency})")
     print(f"  {'game':<11} {'real p50 / p95 / max':>22}  {'simulated p50 / p95 / max':>27}  {'phrases':>7} "
           f"{'gaps':>5} {'in':>4} {'longest':>8} {'underflows':>10} {'starved':>7} {'missing':>7}")
     worst = 0.0
