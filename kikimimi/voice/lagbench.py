@@ -46,6 +46,7 @@ class Said:
     short: str | None  # pack entry of its short form, if it has one
     group: str | None  # supersession group
     drops: tuple[str, ...] = ()  # the groups whose waiting phrases it drops (`Catalog.drops`)
+    waits: bool = False  # the players wait to hear it before they tap again (`GameInfo.heard_before_next`)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -61,8 +62,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                        help="play the games on the live table into a real-time virtual card (PulseAudio) and "
                             "measure the speaker's lag and gaps from its recording (first --tap only)")
     group.add_argument("--busy", action="store_true", help="with --realtime: another process busy on one core")
-    group.add_argument("--latency", default="high",
-                       help='with --realtime: the table\'s [voice] latency ("low", "high" or seconds; default high)')
+    group.add_argument("--latency", default="0.1",
+                       help='with --realtime: the table\'s [voice] latency ("low", "high" or seconds; default 0.1)')
     group.add_argument("--inner-play", metavar="DIR", help=argparse.SUPPRESS)
 
 
@@ -93,6 +94,13 @@ def bot_game(game_id: str, game_no: int, seed: int) -> Iterator[tuple[Any, tuple
         yield event, tuple(effects)
         if effects and isinstance(effects[-1], GameOver):
             return
+
+
+def waits_for(effect: Any, keys: frozenset[str]) -> bool:
+    """Whether the players wait to hear this phrase (or a part of it) before they tap again."""
+    from kikimimi.games.phrasebook import spoken
+
+    return bool(keys) and any(say.key in keys for say in spoken([effect]))
 
 
 def play_games(game_id: str, games: int, seed: int, lang: str, lines: dict[str, Line],
@@ -129,7 +137,8 @@ def play_games(game_id: str, games: int, seed: int, lang: str, lines: dict[str, 
                         else:
                             lines[entry] = line
                     said.append(Said(taps, game_no, effect.to, effect.key, full_id, short_id,
-                                     words.group(effect.key), words.drops(effect.key)))
+                                     words.group(effect.key), words.drops(effect.key),
+                                     waits_for(effect, info.heard_before_next)))
         taps += 100_000  # the next game starts once the table is quiet: each game's lags are its own
     return said
 
@@ -168,32 +177,47 @@ def simulate(said: list[Said], tap: float, seconds: dict[str, float], keep_curre
     answers: dict[tuple[int, float], float] = {}  # (game, tap) -> lag of the first of its speaker phrases heard
     spoken: dict[str, list[int]] = {}  # output -> indexes of `said`, in the order heard
     counts = {"superseded": 0, "short": 0, "faster": 0}
-    by_output: dict[str, list[int]] = {}
+    by_output: dict[str, list[int]] = {SPEAKER: []}  # the speaker first: when it is heard paces the taps
     for index, item in enumerate(said):
         by_output.setdefault(item.output, []).append(index)
+    # From tap N on, the taps come this much later: the players waited to hear a phrase (`Said.waits`) and
+    # tapped again a tap's time after it ended. Set while the speaker is played out, used by every output.
+    shifts: list[tuple[float, float]] = [(0.0, 0.0)]
+
+    def when(item: Said) -> float:
+        return item.at * tap + next(shift for first, shift in reversed(shifts) if item.at >= first)
+
     for output, indexes in by_output.items():
         free = 0.0  # when the output has finished what it is playing
         waiting: deque[int] = deque()
         arrivals = deque(indexes)
         heard = spoken.setdefault(output, [])
+        held: int | None = None  # a phrase the players wait for, not yet played: later taps wait for it
         while arrivals or waiting:
+            coming = float("inf") if not arrivals else when(said[arrivals[0]])
+            if held is not None and arrivals and said[arrivals[0]].at > said[held].at:
+                coming = float("inf")
             # The worker picks the next phrase up once LOOKAHEAD_SECONDS or less is left to play, and decides
             # there whether it is behind (its wait so far, the phrases waiting after it); it starts at `free`.
-            if waiting and (not arrivals or max(free - LOOKAHEAD_SECONDS, said[waiting[0]].at * tap)
-                            <= said[arrivals[0]].at * tap):
+            if waiting and max(free - LOOKAHEAD_SECONDS, when(said[waiting[0]])) <= coming:
                 index = waiting.popleft()
                 item = said[index]
-                picked = max(free - LOOKAHEAD_SECONDS, item.at * tap)
-                start = max(free, item.at * tap)
-                behind = keep_current and is_behind(picked - item.at * tap, len(waiting))
+                said_at = when(item)
+                picked = max(free - LOOKAHEAD_SECONDS, said_at)
+                start = max(free, said_at)
+                behind = keep_current and is_behind(picked - said_at, len(waiting))
                 short = behind and item.short is not None
                 speed = FAST_SPEED if behind else 1.0
                 free = start + seconds[item.short if short else item.full] / speed + GAP_SECONDS
                 counts["short"] += short
                 counts["faster"] += behind
-                lags["speaker" if output == SPEAKER else "earphones"].append(start - item.at * tap)
+                lags["speaker" if output == SPEAKER else "earphones"].append(start - said_at)
                 if output == SPEAKER:
-                    answers.setdefault((item.game, item.at), start - item.at * tap)
+                    answers.setdefault((item.game, item.at), start - said_at)
+                    if item.waits:  # heard at free - GAP_SECONDS: the next tap a tap's time later
+                        next_tap = (item.at + 1) * tap + shifts[-1][1]
+                        shifts.append((item.at + 1, shifts[-1][1] + max(0.0, free - GAP_SECONDS + tap - next_tap)))
+                        held = None if held == index else held
                 heard.append(index)
                 continue
             index = arrivals.popleft()
@@ -202,7 +226,10 @@ def simulate(said: list[Said], tap: float, seconds: dict[str, float], keep_curre
                 kept = not_superseded(waiting, item.drops, lambda i: said[i].group)
                 counts["superseded"] += len(waiting) - len(kept)
                 waiting = deque(kept)
+                held = held if held in waiting else None
             waiting.append(index)
+            if output == SPEAKER and item.waits:
+                held = index
     speaker = [item for item in said if item.output == SPEAKER]
     spans: dict[int, tuple[float, float]] = {}
     for item in said:

@@ -24,6 +24,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -220,8 +221,9 @@ def play_inner(args: argparse.Namespace) -> int:
     """`--inner-play DIR`: play DIR/feed.jsonl on the table of DIR/table.toml; note what the speaker lane plays."""
     from kikimimi.games.base import SPEAKER
     from kikimimi.table.config import load_config
-    from kikimimi.table.feed import SimTapper, feed_script
+    from kikimimi.table.feed import SimTapper
     from kikimimi.table.live import open_table
+    from kikimimi.voice.lagbench import waits_for
     from kikimimi.voice.mixer import Playing
 
     folder = Path(args.inner_play)
@@ -256,9 +258,21 @@ def play_inner(args: argparse.Namespace) -> int:
     voice._speak = noting_speak  # type: ignore[method-assign]
     lane.queue = noting_queue  # type: ignore[method-assign]
     lines = (folder / "feed.jsonl").read_text(encoding="utf-8").splitlines()
+    tap = args.tap[0] if args.tap else 1.5
+    waits = table.loop.info.heard_before_next
+    revealed = threading.Event()
+    table.loop.listeners.append(lambda step: revealed.set() if any(
+        waits_for(effect, waits) for effect in step.effects) else None)
+    tapper = SimTapper(table.loop, table.hub)
     time.sleep(STREAM_SETTLE_SECONDS)
     try:
-        feed_script(SimTapper(table.loop, table.hub), lines, pace=args.tap[0] if args.tap else 1.5)
+        for event in read_events(lines, tapper):
+            revealed.clear()
+            tapper.perform(event)
+            if revealed.is_set():  # the players wait to hear the reveal, then tap a tap's time later
+                while out.working or not out.jobs.empty() or lane.busy:
+                    time.sleep(0.01)
+            time.sleep(tap)
         voice.wait_idle(timeout=120)
         device = out.device
         result = {"phrases": notes, "underflows": device.underflows if device else 0,
@@ -270,6 +284,23 @@ def play_inner(args: argparse.Namespace) -> int:
         samples_file.close()
     (folder / "played.json").write_text(json.dumps(result))
     return 0
+
+
+def read_events(lines: list[str], tapper: Any) -> Iterator[Any]:
+    """The script's events (its set-up line starts the game on the table, as `play --feed` does)."""
+    from kikimimi.table.script import read_script
+
+    for line in read_script(lines, tapper.deck):
+        if line.setup is not None:
+            if {"game": tapper.loop.info.id, **tapper.loop.session.setup} == line.setup:
+                continue
+            count = tapper.loop.processed
+            tapper.loop.new_game(line.setup)
+            tapper.loop.wait_processed(count + 1, tapper.timeout)
+        elif line.event is not None:
+            yield line.event
+        else:
+            raise RuntimeError(f"feed line {line.number}: {line.error}")
 
 
 def table_toml(game_id: str, lang: str, pack: Path, backend: str, folder: Path, latency: str = "\"high\"") -> str:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -286,3 +287,18 @@ def test_the_lag_bench_decides_behind_where_the_table_does_at_pick_up() -> None:
     # Said 0.5 s sooner, it has waited over a second when picked up: short and faster.
     later = simulate(said, 1.5, seconds, keep_current=True)
     assert later["short"] == later["faster"] == 1
+
+
+def test_the_lag_bench_starts_the_next_taps_after_a_reveal_the_players_wait_to_hear() -> None:
+    from kikimimi.voice.lagbench import Said, simulate
+
+    # An 8 s reveal at tap 1; tap 2 says a 1 s phrase and tells seat 1. Players who wait for the reveal tap again
+    # 1.5 s after it ends: nothing waits then. Without the wait tap 2's phrase would queue behind the reveal.
+    said = [Said(1, 0, SPEAKER, "t.other", "reveal", None, None, (), True),
+            Said(2, 0, SPEAKER, "t.play", "play", None, None),
+            Said(2, 0, hand(1), "t.play", "play", None, None)]
+    seconds = {"reveal": 8.0, "play": 1.0}
+    waited = simulate(said, 1.5, seconds, keep_current=True)
+    assert waited["speaker"]["max_s"] == 0.0 and waited["earphones"]["max_s"] == 0.0
+    hurried = simulate([replace(item, waits=False) for item in said], 1.5, seconds, keep_current=True)
+    assert hurried["speaker"]["max_s"] > 6.0
