@@ -46,7 +46,8 @@ class Said:
     short: str | None  # pack entry of its short form, if it has one
     group: str | None  # supersession group
     drops: tuple[str, ...] = ()  # the groups whose waiting phrases it drops (`Catalog.drops`)
-    waits: bool = False  # the players wait to hear it before they tap again (`GameInfo.heard_before_next`)
+    waits: bool = False  # the players wait to hear it before they tap again (a speaker phrase of a tap that says
+    # a phrase of `GameInfo.heard_before_next`)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -98,9 +99,10 @@ def bot_game(game_id: str, game_no: int, seed: int) -> Iterator[tuple[Any, tuple
 
 def waits_for(effect: Any, keys: frozenset[str]) -> bool:
     """Whether the players wait to hear this phrase (or a part of it) before they tap again."""
+    from kikimimi.games.base import Say
     from kikimimi.games.phrasebook import spoken
 
-    return bool(keys) and any(say.key in keys for say in spoken([effect]))
+    return bool(keys) and isinstance(effect, Say) and any(say.key in keys for say in spoken([effect]))
 
 
 def play_games(game_id: str, games: int, seed: int, lang: str, lines: dict[str, Line],
@@ -108,7 +110,7 @@ def play_games(game_id: str, games: int, seed: int, lang: str, lines: dict[str, 
     """Every phrase the bots' games make the table say, in order, stamped with the tap that said it; the
     lines said (full and short) into `lines` by entry. A joined phrase (a reveal) is played as its parts'
     pack clips in turn, so its parts go into `lines` and its entry into `joins`, with its parts' entries."""
-    from kikimimi.games.base import Say
+    from kikimimi.games.base import SPEAKER, Say
     from kikimimi.games.registry import get_info
     from kikimimi.voice.catalog import catalog
     from kikimimi.voice.pack import entry_id
@@ -120,6 +122,8 @@ def play_games(game_id: str, games: int, seed: int, lang: str, lines: dict[str, 
     for game_no in range(games):
         for _event, effects in bot_game(game_id, game_no, seed):
             taps += 1
+            # The players wait to hear all the speaker says for a tap that reveals (the reveal and what follows).
+            waits = any(waits_for(effect, info.heard_before_next) for effect in effects)
             for effect in effects:
                 if isinstance(effect, Say):
                     phrase = words.phrases.get(effect.key)
@@ -138,7 +142,7 @@ def play_games(game_id: str, games: int, seed: int, lang: str, lines: dict[str, 
                             lines[entry] = line
                     said.append(Said(taps, game_no, effect.to, effect.key, full_id, short_id,
                                      words.group(effect.key), words.drops(effect.key),
-                                     waits_for(effect, info.heard_before_next)))
+                                     waits and effect.to == SPEAKER))
         taps += 100_000  # the next game starts once the table is quiet: each game's lags are its own
     return said
 
@@ -167,8 +171,10 @@ def join_seconds(parts: list[float]) -> float:
     return sum(parts) + PART_GAP_SECONDS * (len(parts) - 1)
 
 
-def simulate(said: list[Said], tap: float, seconds: dict[str, float], keep_current: bool) -> dict[str, Any]:
-    """Each output's queue played out in simulated time: lags per output kind, and what each output said."""
+def simulate(said: list[Said], tap: float, seconds: dict[str, float], keep_current: bool,
+             lag_of: dict[int, float] | None = None) -> dict[str, Any]:
+    """Each output's queue played out in simulated time: lags per output kind, and what each output said
+    (and into `lag_of`, each phrase's lag by its index in `said`)."""
     from kikimimi.games.base import SPEAKER
     from kikimimi.voice.router import FAST_SPEED, LOOKAHEAD_SECONDS, is_behind, not_superseded
     from kikimimi.voice.sinks import GAP_SECONDS
@@ -212,6 +218,8 @@ def simulate(said: list[Said], tap: float, seconds: dict[str, float], keep_curre
                 counts["short"] += short
                 counts["faster"] += behind
                 lags["speaker" if output == SPEAKER else "earphones"].append(start - said_at)
+                if lag_of is not None:
+                    lag_of[index] = start - said_at
                 if output == SPEAKER:
                     answers.setdefault((item.game, item.at), start - said_at)
                     if item.waits:  # heard at free - GAP_SECONDS: the next tap a tap's time later
