@@ -37,6 +37,7 @@ CHANNELS = 4
 CHANNEL_MAP = "front-left,front-right,rear-left,rear-right"  # as ALSA's pulse plugin sends 4 channels: no remix
 RT_PRIORITY = 20  # chrt -f for the player (PulseAudio's own threads ask for theirs)
 MATCH_SAMPLES = 256  # a phrase is found where these many of its samples, from its first sound, are recorded
+SKIP_SAMPLES = 4410  # ... or, failing that, from this much later (up to three times)
 QUIET_AFTER_SECONDS = 2.0  # recorded after the last phrase was handed over
 # A new stream through ALSA's pulse plugin plays its first second or so late (PulseAudio fills its buffer at the
 # start): a table opens long before its first tap, so the bench lets the stream settle before it feeds taps.
@@ -170,13 +171,16 @@ def find_phrases(recorded: np.ndarray, start_time: float, phrases: list[dict[str
         first = phrase["first_sound"]
         if first >= len(clip):
             continue  # silence: nothing to find
-        at = _find(recorded, clip[first:first + MATCH_SAMPLES], cursor)
+        # From its first sound; a hole there (the card ran dry just then) leaves a later stretch to find it by.
+        for skip in range(0, min(len(clip) - first, 4 * SKIP_SAMPLES), SKIP_SAMPLES):
+            if (at := _find(recorded, clip[first + skip:first + skip + MATCH_SAMPLES], cursor)) is not None:
+                break
         if at is None:
             missing += 1
             continue
-        gaps, gap_frames, end = _gaps(recorded, at, clip[first:])
+        gaps, gap_frames, end = _gaps(recorded, at, clip[first + skip:])
         cursor = end
-        lag = start_time + (at - first) / RATE - phrase["said"]
+        lag = start_time + (at - skip - first) / RATE - phrase["said"]
         heard.append(Heard(phrase["key"], lag, gaps, gap_frames / RATE))
     return heard, missing
 

@@ -64,8 +64,8 @@ def test_phrases_play_in_real_time_each_found_whole_on_its_own_channel(tmp_path:
     clips = np.fromfile(tmp_path / "speaker.f32", dtype=np.float32)
     heard, missing_count = find_phrases(recorded[:, 0], recording.start_time, played["phrases"], clips)
     assert missing_count == 0 and [h.key for h in heard] == ["p0", "p1", "p2", "p3"]
-    # Heard within a fraction of a second of being queued (the card's buffer and the recorder's), never before.
-    assert all(-0.05 < h.lag < 0.5 for h in heard), [h.lag for h in heard]
+    # Heard soon after being queued (the card's buffer and the recorder's; more on a loaded machine), never before.
+    assert all(-0.05 < h.lag < 1.5 for h in heard), [h.lag for h in heard]
     # The seat's phrase (the speaker's, inverted) is on its channel and nowhere else.
     seat_heard, _ = find_phrases(-recorded[:, 1], recording.start_time, played["phrases"], clips)
     assert len(seat_heard) == 4
