@@ -79,7 +79,7 @@ def channel_probe(
             answer = None
             while answer is None:
                 samples = beeps(k, stream.rate)
-                lane.pending.append(Playing(samples, time.perf_counter(), 0))
+                lane.queue(Playing(samples, time.perf_counter(), 0))
                 if report is not None:
                     report(k, stream.label)  # once per channel: the caller skips a repeat
                 deadline = time.monotonic() + timeout + len(samples) / stream.rate

@@ -170,6 +170,9 @@ class GameInfo:
     referee_actions: tuple[RefereeAction, ...] = ()
     max_events: int = 5000  # a bot game longer than this is a bug (the conformance suite's bound)
     summary: str = ""  # one line for `kikimimi games`
+    # Phrases the players wait to hear before they tap again (a simultaneous-choice game's reveal): the lag
+    # benches start the next taps a tap's time after such a phrase has been heard.
+    heard_before_next: frozenset[str] = frozenset()
 
     # -- the game and its set-up --------------------------------------------------------------------
 

@@ -22,6 +22,7 @@ import argparse
 import json
 import tempfile
 from collections import deque
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -45,6 +46,8 @@ class Said:
     short: str | None  # pack entry of its short form, if it has one
     group: str | None  # supersession group
     drops: tuple[str, ...] = ()  # the groups whose waiting phrases it drops (`Catalog.drops`)
+    waits: bool = False  # the players wait to hear it before they tap again (a speaker phrase of a tap that says
+    # a phrase of `GameInfo.heard_before_next`)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -56,6 +59,50 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--game", action="append", metavar="ID", help="only this game (default: every game)")
     group.add_argument("--seed", type=int, default=1)
     group.add_argument("--backend", help="voice (default: the language's: jtalk for ja, espeak for en)")
+    group.add_argument("--realtime", action="store_true",
+                       help="play the games on the live table into a real-time virtual card (PulseAudio) and "
+                            "measure the speaker's lag and gaps from its recording (first --tap only)")
+    group.add_argument("--busy", action="store_true", help="with --realtime: another process busy on one core")
+    group.add_argument("--latency", default="0.1",
+                       help='with --realtime: the table\'s [voice] latency ("low", "high" or seconds; default 0.1)')
+    group.add_argument("--inner-play", metavar="DIR", help=argparse.SUPPRESS)
+
+
+def bot_setup(game_id: str, game_no: int) -> dict[str, Any]:
+    """The set-up of the bench's `game_no`th game of a game: the defaults, the first seat taking turns."""
+    from kikimimi.games.registry import get_info
+
+    info = get_info(game_id)
+    setup = dict(info.setup_defaults)
+    if "first" in setup:
+        setup["first"] = 1 + game_no % info.seat_count(setup)
+    return setup
+
+
+def bot_game(game_id: str, game_no: int, seed: int) -> Iterator[tuple[Any, tuple[Any, ...]]]:
+    """(event, effects) of the bench's `game_no`th bot game of a game, to its end."""
+    from kikimimi.games.base import GameOver
+    from kikimimi.games.registry import get_info
+
+    info = get_info(game_id)
+    setup = bot_setup(game_id, game_no)
+    game, bots = info.game, info.new_bots(seed + game_no, setup)
+    state = game.initial(setup)
+    events = 0
+    while (event := bots.next_event(state)) is not None and events < 20_000:
+        state, effects = game.apply(state, event)
+        events += 1
+        yield event, tuple(effects)
+        if effects and isinstance(effects[-1], GameOver):
+            return
+
+
+def waits_for(effect: Any, keys: frozenset[str]) -> bool:
+    """Whether the players wait to hear this phrase (or a part of it) before they tap again."""
+    from kikimimi.games.base import Say
+    from kikimimi.games.phrasebook import spoken
+
+    return bool(keys) and isinstance(effect, Say) and any(say.key in keys for say in spoken([effect]))
 
 
 def play_games(game_id: str, games: int, seed: int, lang: str, lines: dict[str, Line],
@@ -63,7 +110,7 @@ def play_games(game_id: str, games: int, seed: int, lang: str, lines: dict[str, 
     """Every phrase the bots' games make the table say, in order, stamped with the tap that said it; the
     lines said (full and short) into `lines` by entry. A joined phrase (a reveal) is played as its parts'
     pack clips in turn, so its parts go into `lines` and its entry into `joins`, with its parts' entries."""
-    from kikimimi.games.base import GameOver, Say
+    from kikimimi.games.base import SPEAKER, Say
     from kikimimi.games.registry import get_info
     from kikimimi.voice.catalog import catalog
     from kikimimi.voice.pack import entry_id
@@ -73,17 +120,10 @@ def play_games(game_id: str, games: int, seed: int, lang: str, lines: dict[str, 
     said: list[Said] = []
     taps = 0
     for game_no in range(games):
-        setup = dict(info.setup_defaults)
-        seats = info.seat_count(setup)
-        if "first" in setup:
-            setup["first"] = 1 + game_no % seats
-        game, bots = info.game, info.new_bots(seed + game_no, setup)
-        state = game.initial(setup)
-        events = 0
-        while (event := bots.next_event(state)) is not None and events < 20_000:
-            state, effects = game.apply(state, event)
-            events += 1
+        for _event, effects in bot_game(game_id, game_no, seed):
             taps += 1
+            # The players wait to hear all the speaker says for a tap that reveals (the reveal and what follows).
+            waits = any(waits_for(effect, info.heard_before_next) for effect in effects)
             for effect in effects:
                 if isinstance(effect, Say):
                     phrase = words.phrases.get(effect.key)
@@ -101,9 +141,8 @@ def play_games(game_id: str, games: int, seed: int, lang: str, lines: dict[str, 
                         else:
                             lines[entry] = line
                     said.append(Said(taps, game_no, effect.to, effect.key, full_id, short_id,
-                                     words.group(effect.key), words.drops(effect.key)))
-            if effects and isinstance(effects[-1], GameOver):
-                break
+                                     words.group(effect.key), words.drops(effect.key),
+                                     waits and effect.to == SPEAKER))
         taps += 100_000  # the next game starts once the table is quiet: each game's lags are its own
     return said
 
@@ -124,38 +163,69 @@ def render_durations(lang: str, backend: str, lines: dict[str, Line], jobs: int)
     return seconds
 
 
-def simulate(said: list[Said], tap: float, seconds: dict[str, float], keep_current: bool) -> dict[str, Any]:
-    """Each output's queue played out in simulated time: lags per output kind, and what each output said."""
+def join_seconds(parts: list[float]) -> float:
+    """How long a joined phrase plays, from its parts' clip lengths: as the table plays it, the parts' clips one
+    after another, PART_GAP_SECONDS apart (`PhraseAudio.find_parts`)."""
+    from kikimimi.voice.router import PART_GAP_SECONDS
+
+    return sum(parts) + PART_GAP_SECONDS * (len(parts) - 1)
+
+
+def simulate(said: list[Said], tap: float, seconds: dict[str, float], keep_current: bool,
+             lag_of: dict[int, float] | None = None) -> dict[str, Any]:
+    """Each output's queue played out in simulated time: lags per output kind, and what each output said
+    (and into `lag_of`, each phrase's lag by its index in `said`)."""
     from kikimimi.games.base import SPEAKER
-    from kikimimi.voice.router import FAST_SPEED, is_behind, not_superseded
+    from kikimimi.voice.router import FAST_SPEED, LOOKAHEAD_SECONDS, is_behind, not_superseded
     from kikimimi.voice.sinks import GAP_SECONDS
 
     lags: dict[str, list[float]] = {"speaker": [], "earphones": []}
     answers: dict[tuple[int, float], float] = {}  # (game, tap) -> lag of the first of its speaker phrases heard
     spoken: dict[str, list[int]] = {}  # output -> indexes of `said`, in the order heard
     counts = {"superseded": 0, "short": 0, "faster": 0}
-    by_output: dict[str, list[int]] = {}
+    by_output: dict[str, list[int]] = {SPEAKER: []}  # the speaker first: when it is heard paces the taps
     for index, item in enumerate(said):
         by_output.setdefault(item.output, []).append(index)
+    # From tap N on, the taps come this much later: the players waited to hear a phrase (`Said.waits`) and
+    # tapped again a tap's time after it ended. Set while the speaker is played out, used by every output.
+    shifts: list[tuple[float, float]] = [(0.0, 0.0)]
+
+    def when(item: Said) -> float:
+        return item.at * tap + next(shift for first, shift in reversed(shifts) if item.at >= first)
+
     for output, indexes in by_output.items():
         free = 0.0  # when the output has finished what it is playing
         waiting: deque[int] = deque()
         arrivals = deque(indexes)
         heard = spoken.setdefault(output, [])
+        held: int | None = None  # a phrase the players wait for, not yet played: later taps wait for it
         while arrivals or waiting:
-            if waiting and (not arrivals or max(free, said[waiting[0]].at * tap) <= said[arrivals[0]].at * tap):
+            coming = float("inf") if not arrivals else when(said[arrivals[0]])
+            if held is not None and arrivals and said[arrivals[0]].at > said[held].at:
+                coming = float("inf")
+            # The worker picks the next phrase up once LOOKAHEAD_SECONDS or less is left to play, and decides
+            # there whether it is behind (its wait so far, the phrases waiting after it); it starts at `free`.
+            if waiting and max(free - LOOKAHEAD_SECONDS, when(said[waiting[0]])) <= coming:
                 index = waiting.popleft()
                 item = said[index]
-                start = max(free, item.at * tap)
-                behind = keep_current and is_behind(start - item.at * tap, len(waiting))
+                said_at = when(item)
+                picked = max(free - LOOKAHEAD_SECONDS, said_at)
+                start = max(free, said_at)
+                behind = keep_current and is_behind(picked - said_at, len(waiting))
                 short = behind and item.short is not None
                 speed = FAST_SPEED if behind else 1.0
                 free = start + seconds[item.short if short else item.full] / speed + GAP_SECONDS
                 counts["short"] += short
                 counts["faster"] += behind
-                lags["speaker" if output == SPEAKER else "earphones"].append(start - item.at * tap)
+                lags["speaker" if output == SPEAKER else "earphones"].append(start - said_at)
+                if lag_of is not None:
+                    lag_of[index] = start - said_at
                 if output == SPEAKER:
-                    answers.setdefault((item.game, item.at), start - item.at * tap)
+                    answers.setdefault((item.game, item.at), start - said_at)
+                    if item.waits:  # heard at free - GAP_SECONDS: the next tap a tap's time later
+                        next_tap = (item.at + 1) * tap + shifts[-1][1]
+                        shifts.append((item.at + 1, shifts[-1][1] + max(0.0, free - GAP_SECONDS + tap - next_tap)))
+                        held = None if held == index else held
                 heard.append(index)
                 continue
             index = arrivals.popleft()
@@ -164,7 +234,10 @@ def simulate(said: list[Said], tap: float, seconds: dict[str, float], keep_curre
                 kept = not_superseded(waiting, item.drops, lambda i: said[i].group)
                 counts["superseded"] += len(waiting) - len(kept)
                 waiting = deque(kept)
+                held = held if held in waiting else None
             waiting.append(index)
+            if output == SPEAKER and item.waits:
+                held = index
     speaker = [item for item in said if item.output == SPEAKER]
     spans: dict[int, tuple[float, float]] = {}
     for item in said:
@@ -190,7 +263,6 @@ def run(args: argparse.Namespace) -> int:
 
     from kikimimi.games.registry import games
     from kikimimi.voice.config import default_backend
-    from kikimimi.voice.router import PART_GAP_SECONDS
 
     backend = args.backend or default_backend(args.lang)
     game_ids = args.game or [info.id for info in games()]
@@ -202,8 +274,8 @@ def run(args: argparse.Namespace) -> int:
         joins: dict[str, list[str]] = {}
         plays = {g: play_games(g, args.games, args.seed, args.lang, lines, joins) for g in game_ids}
         seconds = render_durations(args.lang, backend, lines, os.cpu_count() or 1)
-        for entry, parts in joins.items():  # as the table plays it: the parts' clips, PART_GAP_SECONDS apart
-            seconds[entry] = sum(seconds[part] for part in parts) + PART_GAP_SECONDS * (len(parts) - 1)
+        for entry, parts in joins.items():
+            seconds[entry] = join_seconds([seconds[part] for part in parts])
         for game_id, said in plays.items():
             results[game_id] = {f"{tap:g}": {case: simulate(said, tap, seconds, keep)
                                              for case, keep in (("before", False), ("after", True))}

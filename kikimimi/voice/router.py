@@ -98,8 +98,9 @@ def is_behind(waited: float, queued_behind: int) -> bool:
 class OutputHealth:
     status: str  # "ok" | "fallback" (speaking to the transcript, being retried) | "failed"
     detail: str
-    underruns: int = 0  # PortAudio output underflows of the output's device stream since it started
-    # (the sound card ran dry: a click or gap; many of them: raise [voice] latency). Shared by the
+    underruns: int = 0  # PortAudio output underflows of the output's device stream since it started, and
+    # blocks its lanes' rings ran dry with a clip waiting (the sound card ran dry: a click or gap; many of
+    # them: raise [voice] latency, give the table real-time scheduling). Shared by the
     # outputs of one device; 0 for a wav, transcript or null sink.
 
 
@@ -505,7 +506,8 @@ class Voice:
 
     def health(self) -> dict[str, OutputHealth]:
         return {
-            name: OutputHealth(out.status, out.detail, out.device.underflows if out.device is not None else 0)
+            name: OutputHealth(out.status, out.detail,
+                               out.device.underflows + out.device.starved if out.device is not None else 0)
             for name, out in self.outputs.items()
         }
 
@@ -526,7 +528,8 @@ class Voice:
         deadline = None if timeout is None else time.monotonic() + timeout
         while True:
             if all(
-                o.jobs.empty() and not o.working and not (o.lane and o.lane.busy and o.device and o.device.ok)
+                o.jobs.empty() and not o.working
+                and not (o.lane and o.device and o.device.ok and (o.lane.busy or o.device.fired))
                 for o in self.outputs.values()
             ):
                 return True
@@ -580,17 +583,9 @@ class Voice:
             lane, device = out.lane, out.device
             if lane is None or device is None or not device.ok or not device.rate:
                 return
-            if self._lane_seconds(lane, device.rate) <= LOOKAHEAD_SECONDS:
+            if lane.seconds_queued(device.rate) <= LOOKAHEAD_SECONDS:
                 return
             time.sleep(0.005)
-
-    @staticmethod
-    def _lane_seconds(lane: Lane, rate: int) -> float:
-        try:
-            playing = [lane.current, *list(lane.pending)]  # the audio callback changes these
-        except RuntimeError:
-            return float("inf")
-        return sum(len(p.samples) - p.pos for p in playing if p is not None) / rate
 
     def _behind(self, out: _Output, say_time: float, now: float) -> bool:
         return is_behind(now - say_time, out.jobs.qsize())
@@ -636,7 +631,7 @@ class Voice:
             self.transcript.write(out.name, line)
             return
         samples = out.samples_for(clip, audio_key, device.rate)
-        lane.pending.append(Playing(samples, say_time, first_sound(samples)))
+        lane.queue(Playing(samples, say_time, first_sound(samples)))
 
     def _find(self, phrases: Catalog, key: str, params: dict[str, Any], line: Line,
               short: bool) -> tuple[Clip | None, str, str]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -267,3 +268,37 @@ def test_the_lag_bench_plays_the_speakers_rules_out_in_simulated_time() -> None:
     # A tap's answer is when its first phrase starts: tap 2's second phrase waits for its first, not for the table.
     assert before["speaker_answer"]["count"] == 3 and before["speaker_answer"]["max_s"] < before["speaker"]["max_s"]
     assert before["private_intact"] and after["private_intact"] and after["earphones"]["count"] == 2
+
+
+def test_the_lag_bench_decides_behind_where_the_table_does_at_pick_up() -> None:
+    from kikimimi.voice.lagbench import Said, simulate
+    from kikimimi.voice.router import LOOKAHEAD_SECONDS
+    from kikimimi.voice.sinks import GAP_SECONDS
+
+    # A 3 s phrase, then one said 2 s later: it starts 1.15 s late, but the worker picks it up LOOKAHEAD_SECONDS
+    # before the first ends, when it has waited 0.85 s (not behind): it plays in full.
+    said = [Said(0, 0, SPEAKER, "t.other", "long", None, None),
+            Said(1, 0, SPEAKER, "t.play", "play", "play.short", None)]
+    seconds = {"long": 3.0, "play": 1.0, "play.short": 0.5}
+    late = simulate(said, 2.0, seconds, keep_current=True)
+    assert late["speaker"]["max_s"] == pytest.approx(3.0 + GAP_SECONDS - 2.0)
+    assert 3.0 + GAP_SECONDS - LOOKAHEAD_SECONDS - 2.0 < 1.0 < late["speaker"]["max_s"]
+    assert late["short"] == late["faster"] == 0
+    # Said 0.5 s sooner, it has waited over a second when picked up: short and faster.
+    later = simulate(said, 1.5, seconds, keep_current=True)
+    assert later["short"] == later["faster"] == 1
+
+
+def test_the_lag_bench_starts_the_next_taps_after_a_reveal_the_players_wait_to_hear() -> None:
+    from kikimimi.voice.lagbench import Said, simulate
+
+    # An 8 s reveal at tap 1; tap 2 says a 1 s phrase and tells seat 1. Players who wait for the reveal tap again
+    # 1.5 s after it ends: nothing waits then. Without the wait tap 2's phrase would queue behind the reveal.
+    said = [Said(1, 0, SPEAKER, "t.other", "reveal", None, None, (), True),
+            Said(2, 0, SPEAKER, "t.play", "play", None, None),
+            Said(2, 0, hand(1), "t.play", "play", None, None)]
+    seconds = {"reveal": 8.0, "play": 1.0}
+    waited = simulate(said, 1.5, seconds, keep_current=True)
+    assert waited["speaker"]["max_s"] == 0.0 and waited["earphones"]["max_s"] == 0.0
+    hurried = simulate([replace(item, waits=False) for item in said], 1.5, seconds, keep_current=True)
+    assert hurried["speaker"]["max_s"] > 6.0

@@ -13,6 +13,7 @@ INFO = register(GameInfo(
         SetupKey("target", 0, int, minimum=0, help="0: one round; T: rounds until a total reaches T (66: long game)"),
     ),
     summary="2-10 players choose cards in secret; the 6th card of a row takes its bullheads",
+    heard_before_next=frozenset({"reveal.open"}),  # players choose again once they have heard the reveal
 ))
 
 __all__ = ["INFO"]

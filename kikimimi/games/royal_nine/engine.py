@@ -303,11 +303,20 @@ def _open(s: RoyalNineState, fx: list[Effect]) -> RoyalNineState:
     over = s.round >= s.rounds
     if over:
         s = _end(s, fx, "rounds")
-    parts = [say for seat in first for say in _roles_says(seat, roles[seat - 1])]
+    # The roles line by line, each its own utterance in the "scores" group: the next round's start drops those
+    # still waiting, so it waits at most for the line being said, not for every seat's roles [impl].
+    lines = [joined(SPEAKER, ROLES, says) for seat in first for says in _roles_lines(seat, roles[seat - 1])]
     if not over:
-        parts.append(Say(SPEAKER, "round.next", {"round": s.round + 1}))
-    fx.insert(len(fx) - 1 if over else len(fx), joined(SPEAKER, ROLES, parts))  # before GameOver
+        lines.append(joined(SPEAKER, ROLES, [Say(SPEAKER, "round.next", {"round": s.round + 1})]))
+    at = len(fx) - 1 if over else len(fx)  # before GameOver
+    fx[at:at] = lines
     return s
+
+
+def _roles_lines(seat: int, seat_roles: tuple[Any, ...]) -> list[list[Say]]:
+    """A seat's roles as utterances: the seat with its first role, then one role each."""
+    says = _roles_says(seat, seat_roles)
+    return [says[:2], *([say] for say in says[2:])]
 
 
 def _roles_says(seat: int, seat_roles: tuple[Any, ...]) -> list[Say]:
