@@ -189,6 +189,7 @@ def run(args: argparse.Namespace) -> int:
     import os
 
     from kikimimi.games.registry import games
+    from kikimimi.voice.clip import join_seconds  # pack clips are tightened (`clip.tighten`) as joins are
     from kikimimi.voice.config import default_backend
     from kikimimi.voice.router import PART_GAP_SECONDS
 
@@ -203,7 +204,7 @@ def run(args: argparse.Namespace) -> int:
         plays = {g: play_games(g, args.games, args.seed, args.lang, lines, joins) for g in game_ids}
         seconds = render_durations(args.lang, backend, lines, os.cpu_count() or 1)
         for entry, parts in joins.items():  # as the table plays it: the parts' clips, PART_GAP_SECONDS apart
-            seconds[entry] = sum(seconds[part] for part in parts) + PART_GAP_SECONDS * (len(parts) - 1)
+            seconds[entry] = join_seconds([seconds[part] for part in parts], PART_GAP_SECONDS)
         for game_id, said in plays.items():
             results[game_id] = {f"{tap:g}": {case: simulate(said, tap, seconds, keep)
                                              for case, keep in (("before", False), ("after", True))}

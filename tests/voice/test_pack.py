@@ -47,17 +47,25 @@ def test_render_all_combinations_then_only_what_changed(tmp_path: Path) -> None:
     report = render_pack(catalog, "espeak", "v1", synth, tmp_path / "pack")
     assert report.rendered == ["test.hello"] and synth.texts == ["Hello, dear table."]
     after = {p.name: p.stat().st_mtime_ns for p in (tmp_path / "pack" / "audio").iterdir()}
-    assert [name for name in after if after[name] != before[name]] == ["test.hello.flac"]
+    pack = Pack.load(tmp_path / "pack", "en", "espeak")
+    assert set(after) - set(before) == set(_files(pack, "test.hello"))  # the new text's clip, the old one gone
+    assert len(set(before) - set(after)) == 1 and all(after[name] == before[name] for name in set(after) & set(before))
+
+
+def _files(pack: Pack | None, entry: str) -> list[str]:
+    assert pack is not None
+    return [pack.clips[clip_id]["file"] for clip_id in pack.entries[entry]["clips"]]
 
 
 def test_a_removed_phrase_leaves_the_pack_only_when_pruned(tmp_path: Path) -> None:
     synth = CountingSynth()
     render_pack(Catalog.load("en", make_catalog(tmp_path)), "espeak", "v1", synth, tmp_path / "pack")
+    [hello] = _files(Pack.load(tmp_path / "pack", "en", "espeak"), "test.hello")
     smaller = Catalog.load("en", make_catalog(tmp_path, CATALOG_EN.replace('"test.hello" = "Hello table."\n', "")))
     report = render_pack(smaller, "espeak", "v1", synth, tmp_path / "pack")
-    assert (report.removed, report.stale) == (0, 1) and (tmp_path / "pack" / "audio" / "test.hello.flac").exists()
+    assert (report.removed, report.stale) == (0, 1) and (tmp_path / "pack" / "audio" / hello).exists()
     report = render_pack(smaller, "espeak", "v1", synth, tmp_path / "pack", prune=True)
-    assert report.removed == 1 and not (tmp_path / "pack" / "audio" / "test.hello.flac").exists()
+    assert report.removed == 1 and not (tmp_path / "pack" / "audio" / hello).exists()
     assert "test.hello" not in Pack.load(tmp_path / "pack", "en", "espeak").entries
 
 
@@ -166,7 +174,7 @@ def test_pack_clips_are_compressed_at_a_speech_rate_and_one_loudness(tmp_path: P
     assert a.rate == b.rate == 24000 and len(a.samples) == 24000
     assert abs(loudness(a) - LOUDNESS_LUFS) < 0.5 and abs(loudness(b) - LOUDNESS_LUFS) < 0.5
     wav_bytes = 2 * 48000
-    assert all(meta["bytes"] < wav_bytes / 2 for meta in pack.entries.values())
+    assert all(meta["bytes"] < wav_bytes / 2 for meta in pack.clips.values())
 
 
 def test_a_table_whose_pack_misses_its_game_says_so_once_with_the_command(tmp_path: Path, caplog) -> None:
