@@ -73,7 +73,7 @@ def cmd_render(args: argparse.Namespace) -> int:
     from kikimimi.benchclock import Stopwatch, children_cpu_seconds
     from kikimimi.games.registry import UnknownGame
     from kikimimi.voice.pack import render_pack
-    from kikimimi.voice.tts import BackendUnavailable, make_backend
+    from kikimimi.voice.tts import BackendUnavailable, make_backend, voice_identity
 
     args.backend = args.backend or default_backend(args.lang)
     try:
@@ -86,7 +86,7 @@ def cmd_render(args: argparse.Namespace) -> int:
         print(f"voices render: {exc}", file=sys.stderr)
         return 1
     out = args.out or default_pack_dir(args.lang, args.backend)
-    voice = getattr(backend, "voice", "")
+    voice = voice_identity(backend)
     jobs = max(1, args.jobs)
     synth = backend.synth if jobs == 1 else None
     print(f"rendering into {out} ({args.lang}, {args.backend}, {jobs} process{'es' if jobs > 1 else ''})",

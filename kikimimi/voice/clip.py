@@ -72,7 +72,7 @@ def trim(clip: Clip, pad: float = 0.02) -> Clip:
 # ends after its last; quieter frames (an engine's padding, the breath of a sentence-final pause) are heard as
 # silence. EDGE_MARGIN is kept on both sides so no mora's onset or release is cut (tests/voice/test_joins.py).
 EDGE_FRAME_SECONDS = 0.005
-TRIM_BELOW_PEAK_DB = 40.0
+TRIM_BELOW_PEAK_DB = 45.0
 EDGE_MARGIN = 0.005
 
 

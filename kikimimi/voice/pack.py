@@ -35,7 +35,6 @@ overrides speech phrase by phrase.
 from __future__ import annotations
 
 import atexit
-import contextlib
 import hashlib
 import io
 import json
@@ -454,8 +453,6 @@ def _start_worker(backend_name: str, lang: str) -> None:
     # sys.excepthook" once per process at the end of every render. The worker holds nothing to tear down
     # (each clip is written and closed when rendered): it ends at its exit handlers.
     atexit.register(os._exit, 0)
-    with contextlib.suppress(OSError):  # a render shares the machine: the table and other work come first
-        os.nice(5)
 
 
 def _render_one(folder: Path, file: str, line: Line, synth: Synth | None = None) -> tuple[int, int, int]:

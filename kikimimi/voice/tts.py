@@ -34,6 +34,7 @@ from kikimimi.voice.clip import Clip, read_wav, trim
 # espeak-ng voices by language, best first (identifiers as `espeak-ng --voices` lists them).
 ESPEAK_VOICES = {"en": ["gmw/en-us", "gmw/en"], "ja": ["jpx/ja"]}
 ESPEAK_RATE = 170  # words per minute: a little slower than espeak's 200, clearer in an earphone
+JTALK_SPEED = 1.0  # Open JTalk's speed (1.0: its own)
 
 
 class BackendUnavailable(RuntimeError):
@@ -71,6 +72,7 @@ class EspeakBackend:
         self.voice = self._choose_voice(lang)
         self._engine.setProperty("voice", self.voice)
         self._engine.setProperty("rate", ESPEAK_RATE)
+        self.identity = f"{self.voice}@{ESPEAK_RATE}wpm"
         self._dir = Path(tempfile.mkdtemp(prefix="kikimimi-tts-"))
 
     def _choose_voice(self, lang: str) -> str:
@@ -154,10 +156,20 @@ class JTalkBackend:
                 f"(offline, dictionary included; ./run installs it)"
             ) from exc
         self._tts = pyopenjtalk.tts
+        self.identity = f"openjtalk@{JTALK_SPEED:g}x"
+
+    def _speak(self, text: str) -> tuple[np.ndarray, int]:
+        return self._tts(text, speed=JTALK_SPEED)
 
     def synth(self, line: Line) -> Clip:
-        wav, rate = self._tts(line.natural)  # float64 at int16 scale
+        wav, rate = self._speak(line.natural)  # float64 at int16 scale
         return trim(Clip((np.asarray(wav, dtype=np.float32) / 32768.0), int(rate)))
+
+
+def voice_identity(backend: Backend) -> str:
+    """What makes a pack's clips this voice's: the engine's voice and its speech rate. A pack rendered with
+    another identity is rendered again (`pack.render_pack`), so a changed rate is never mixed with the old."""
+    return str(getattr(backend, "identity", "") or getattr(backend, "voice", ""))
 
 
 BACKEND_TYPES: dict[str, Callable[[str], Backend]] = {"espeak": EspeakBackend, "jtalk": JTalkBackend}

@@ -264,3 +264,75 @@ def test_rendering_in_parallel_with_open_jtalk_ends_without_an_error_on_the_term
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0 and done.stdout.strip() == "3", done.stderr
     assert "Error" not in done.stderr, done.stderr
+
+
+CATALOG_SCORES = """
+language = "en"
+[params]
+total = "number"
+[phrases]
+"test.score" = "Seat {seat} scores {count}, {total} in all."
+"test.hello" = "Hello table."
+"""
+
+
+def test_a_phrase_with_many_values_is_built_from_its_spoken_parts_each_rendered_once(tmp_path: Path) -> None:
+    """3 seats x 61 x 61 score lines: their parts ("Seat 2 scores 45," and "60 in all.") are rendered once each
+    (3 x 61 + 61 clips, not 11,163), and an entry is its parts said in turn with the pause of the comma."""
+    from kikimimi.voice.clip import join_clips
+    from kikimimi.voice.pack import COMPOSE_FROM, PART_PAUSES
+
+    words = Catalog.load("en", make_catalog(tmp_path, CATALOG_SCORES))
+    synth = CountingSynth()
+    report = render_pack(words, "espeak", "v1", synth, tmp_path / "pack")
+    assert COMPOSE_FROM <= 3 * 61 * 61 and len(report.rendered) == 3 * 61 * 61 + 1 and not report.failed
+    assert sorted(synth.texts) == sorted({*synth.texts}) and len(synth.texts) == 3 * 61 + 61 + 1
+    assert "Seat 2 scores 45," in synth.texts and "60 in all." in synth.texts and "Hello table." in synth.texts
+    pack = Pack.load(tmp_path / "pack", "en", "espeak")
+    assert pack is not None and len(list((tmp_path / "pack" / "audio").iterdir())) == len(synth.texts)
+    params = {"seat": 2, "count": 45, "total": 60}
+    clip = pack.get(words.render("test.score", params), params)
+    first, second = (pack._part(c) for c in pack.entries[entry_id("test.score", params)]["clips"])
+    assert clip is not None and np.array_equal(clip.samples, join_clips([first, second], PART_PAUSES["comma"]).samples)
+    assert pack.get(words.render("test.hello"), {}) is not None  # a few entries: said whole, one clip
+
+
+def test_a_render_cut_off_anywhere_resumes_from_the_clips_on_disk_checking_each(tmp_path: Path) -> None:
+    """A clip finished after the last manifest write is checked (readable, whole) and kept; a damaged one is
+    rendered again; nothing finished is rendered twice."""
+    words = Catalog.load("en", make_catalog(tmp_path))
+    first = CountingSynth()
+    render_pack(words, "espeak", "v1", first, tmp_path / "pack")
+    pack = Pack.load(tmp_path / "pack", "en", "espeak")
+    [hello] = _files(pack, "test.hello")
+    (tmp_path / "pack" / "manifest.json").unlink()  # cut off before the manifest was ever written
+    damaged = tmp_path / "pack" / "audio" / hello
+    damaged.write_bytes(damaged.read_bytes()[:40])
+    again = CountingSynth()
+    report = render_pack(words, "espeak", "v1", again, tmp_path / "pack")
+    assert again.texts == ["Hello table."] and report.clips_kept == len(first.texts) - 1 and not report.failed
+    assert Pack.load(tmp_path / "pack", "en", "espeak").coverage(words).complete
+
+
+def test_an_older_flac_pack_is_still_read_and_a_render_makes_it_anew(tmp_path: Path) -> None:
+    """Format 2 (one FLAC per entry, named by the entry): the table says its clips as before; rendering the
+    game into it renders its entries as parts and removes the old files."""
+    import json
+
+    from kikimimi.voice.pack import pack_clip, text_hash, write_clip
+
+    words = Catalog.load("en", make_catalog(tmp_path, 'language = "en"\n[phrases]\n"test.hello" = "Hello table."\n'))
+    line = words.render("test.hello")
+    folder = tmp_path / "pack"
+    size = write_clip(folder / "audio" / "test.hello.flac", pack_clip(tone(440, 0.5)))
+    entries = {"test.hello": {"key": "test.hello", "params": {}, "hash": text_hash(line, "espeak", "v1"),
+                              "file": "test.hello.flac", "frames": 11025, "rate": 22050, "bytes": size}}
+    (folder / "manifest.json").write_text(json.dumps({"format": 2, "lang": "en", "backend": "espeak", "voice": "v1",
+                                                      "entries": entries}))
+    old = Pack.load(folder, "en", "espeak")
+    assert old is not None and old.preload() == size and old.get(line, {}) is not None
+    synth = CountingSynth()
+    report = render_pack(words, "espeak", "v1", synth, folder)
+    assert synth.texts == ["Hello table."] and report.rendered == ["test.hello"] and report.clips_removed == 1
+    assert not (folder / "audio" / "test.hello.flac").exists()
+    assert Pack.load(folder, "en", "espeak").get(line, {}) is not None
