@@ -104,7 +104,7 @@ def measure(sample: int, seed: int = 1) -> list[VoiceSample]:
                 shaped = pack_clip(clip)
                 target = rate or shaped.rate
                 started = time.process_time()
-                at_rate = resample_for_pack(clip, target) if target <= clip.rate else shaped
+                at_rate = resample_for_pack(shaped, target)  # Opus takes its own rates only (not 22,050 Hz)
                 out = io.BytesIO()
                 soundfile.write(out, at_rate.samples, at_rate.rate, format=fmt, subtype=subtype)
                 enc += time.process_time() - started
@@ -154,6 +154,25 @@ def say_times(lang: str = "en", backend_name: str = "espeak", game: str = "suhjo
     ms = np.array(times) * 1000
     return {"entries": len(report.rendered), "clips": report.clips_rendered, "parts": float(np.mean(parts)),
             "p50_ms": float(np.percentile(ms, 50)), "p99_ms": float(np.percentile(ms, 99)), "max_ms": float(ms.max())}
+
+
+PLAY_KEY = ("trident", "play.next")  # the phrase said on most plays of the flagship game
+PLAY_GOAL_SECONDS = 1.2
+
+
+def play_seconds(lang: str = "en", backend_name: str = "espeak") -> dict[str, float]:
+    """How long the play phrase lasts as a pack clip, every entry of it (full form), at the voice's rate."""
+    from kikimimi.voice.catalog import catalog
+    from kikimimi.voice.pack import pack_clip, pack_entries
+    from kikimimi.voice.tts import make_backend
+
+    game, key = PLAY_KEY
+    words = catalog(lang, game)
+    backend = make_backend(backend_name, lang)
+    lines = [line for _entry, _params, line in pack_entries(words, [key]) if not line.entry.endswith("~short")]
+    seconds = np.array([pack_clip(backend.synth(line)).seconds for line in lines])
+    return {"entries": len(lines), "rate": float(getattr(backend, "rate", 0)), "p50_s": float(np.median(seconds)),
+            "p95_s": float(np.percentile(seconds, 95)), "max_s": float(seconds.max())}
 
 
 def heard_gap(joined: np.ndarray, rate: int, at: int) -> float:
@@ -222,8 +241,9 @@ def run(args: argparse.Namespace) -> int:
         results = measure(args.sample, args.seed)
         said = say_times()
         joins = join_gaps()
+        play = play_seconds()
     if args.json:
-        print(json.dumps({"voices": [r.__dict__ for r in results], "say": said, "joins": joins}))
+        print(json.dumps({"voices": [r.__dict__ for r in results], "say": said, "joins": joins, "play": play}))
         return 0
     print(f"every game's voice pack as `kikimimi voices render` makes it, from {args.sample} sampled clips per voice "
           f"(estimates: the sample's per-clip CPU time and size times the clip count)")
@@ -261,5 +281,9 @@ def run(args: argparse.Namespace) -> int:
         print(f"  heard silence at a join ({case}: {'parts tightened' if case == 'after' else 'parts as rendered'}"
               f", a {j['gap_s']:.2f} s gap; {j['joins']:.0f} joins of one bot game of 6 nimmt! and Royal Nine, ja): "
               f"median {j['median_s']:.3f} s, p95 {j['p95_s']:.3f} s, max {j['max_s']:.3f} s")
+    verdict = "meets" if play["p50_s"] <= PLAY_GOAL_SECONDS else "misses"
+    print(f"  English play phrase ({PLAY_KEY[0]} {PLAY_KEY[1]}, {play['entries']:.0f} entries, espeak-ng at "
+          f"{play['rate']:.0f} words a minute): p50 {play['p50_s']:.2f} s, p95 {play['p95_s']:.2f} s, max "
+          f"{play['max_s']:.2f} s ({verdict} {PLAY_GOAL_SECONDS:g} s at the median)")
     print(f"  {clock.line()}")
     return 0

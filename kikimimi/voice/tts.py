@@ -33,7 +33,10 @@ from kikimimi.voice.clip import Clip, read_wav, trim
 
 # espeak-ng voices by language, best first (identifiers as `espeak-ng --voices` lists them).
 ESPEAK_VOICES = {"en": ["gmw/en-us", "gmw/en"], "ja": ["jpx/ja"]}
-ESPEAK_RATE = 170  # words per minute: a little slower than espeak's 200, clearer in an earphone
+ESPEAK_RATE = 170  # words per minute: a little slower than espeak's 200, clearer in an earphone (Japanese kana)
+# English at a table's pace: The Trident's play phrase ("Heart, seat 2.") lasts 1.19 s at the median at 230
+# (1.50 s at 170; `kikimimi bench voice --pack-size` measures it). A pack's voice includes its rate.
+ESPEAK_RATES: dict[str, int] = {"en": 230}
 JTALK_SPEED = 1.0  # Open JTalk's speed (1.0: its own)
 
 
@@ -52,7 +55,8 @@ class Backend(Protocol):
 class EspeakBackend:
     name = "espeak"
 
-    def __init__(self, lang: str) -> None:
+    def __init__(self, lang: str, rate: int | None = None) -> None:
+        self.rate = rate or ESPEAK_RATES.get(lang, ESPEAK_RATE)
         try:
             import pyttsx3
             import pyttsx3.drivers.espeak as espeak_driver
@@ -71,8 +75,8 @@ class EspeakBackend:
             ) from exc
         self.voice = self._choose_voice(lang)
         self._engine.setProperty("voice", self.voice)
-        self._engine.setProperty("rate", ESPEAK_RATE)
-        self.identity = f"{self.voice}@{ESPEAK_RATE}wpm"
+        self._engine.setProperty("rate", self.rate)
+        self.identity = f"{self.voice}@{self.rate}wpm"
         self._dir = Path(tempfile.mkdtemp(prefix="kikimimi-tts-"))
 
     def _choose_voice(self, lang: str) -> str:

@@ -336,3 +336,20 @@ def test_an_older_flac_pack_is_still_read_and_a_render_makes_it_anew(tmp_path: P
     assert synth.texts == ["Hello table."] and report.rendered == ["test.hello"] and report.clips_removed == 1
     assert not (folder / "audio" / "test.hello.flac").exists()
     assert Pack.load(folder, "en", "espeak").get(line, {}) is not None
+
+
+def test_the_speech_rate_is_part_of_the_voice_so_a_changed_rate_renders_the_pack_again(tmp_path: Path) -> None:
+    from kikimimi.voice.tts import ESPEAK_RATES, BackendUnavailable, EspeakBackend, voice_identity
+
+    try:
+        table_pace, slower = EspeakBackend("en"), EspeakBackend("en", rate=170)
+    except BackendUnavailable as exc:
+        pytest.skip(f"needs espeak-ng (Debian package espeak-ng): {exc}")
+    assert voice_identity(table_pace).endswith(f"@{ESPEAK_RATES['en']}wpm")
+    assert voice_identity(slower) != voice_identity(table_pace)
+    words = Catalog.load("en", make_catalog(tmp_path))
+    render_pack(words, "espeak", voice_identity(slower), CountingSynth(), tmp_path / "pack")
+    again = CountingSynth()
+    report = render_pack(words, "espeak", voice_identity(table_pace), again, tmp_path / "pack")
+    assert report.kept == 0 and len(again.texts) == report.clips_rendered == 126 and report.clips_removed == 126
+    assert Pack.load(tmp_path / "pack", "en", "espeak").voice == voice_identity(table_pace)
