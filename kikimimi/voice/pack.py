@@ -70,7 +70,9 @@ MANIFEST = "manifest.json"
 FORMAT = 3  # 1: WAV clips as rendered; 2: FLAC per entry; 3: FLAC per distinct spoken part, entries built of parts
 READABLE_FORMATS = (2, 3)
 CLIP_SUFFIX = ".flac"
-CHECKPOINT_SECONDS = 2.0  # an interrupted render keeps what it did up to this long before (and every finished file)
+# The manifest is written this often while rendering (every game's is ~10 MB, most of a second to write); a
+# clip finished after the last write is found on disk, checked and kept by the next render.
+CHECKPOINT_SECONDS = 30.0
 COMMON_NAMESPACE = ""  # the table's own phrases: their entries carry no game
 COMPOSE_FROM = 100  # a phrase key with at least this many entries is built from its spoken parts
 # Silence between the parts of a built entry, by the mark that ends a part: shorter than the voices' own pauses
@@ -664,7 +666,7 @@ def _write_manifest(folder: Path, lang: str, backend: str, voice: str, entries: 
     data = {"format": FORMAT, "lang": lang, "backend": backend, "voice": voice, "entries": entries,
             "clips": clips or {}}
     tmp = folder / (MANIFEST + ".part")
-    tmp.write_text(json.dumps(data, ensure_ascii=False, indent=0, sort_keys=True), encoding="utf-8")
+    tmp.write_text(json.dumps(data, ensure_ascii=False, separators=(",", ":"), sort_keys=True), encoding="utf-8")
     tmp.replace(folder / MANIFEST)
 
 
