@@ -43,6 +43,7 @@ class VoiceSample:
     backend: str
     entries: dict[str, int]  # game -> its entries
     clips: dict[str, int]  # game -> the clips its entries need (a game rendered alone)
+    all_entries: int  # distinct entries of every game together (the table's own phrases once)
     all_clips: int  # distinct clips of every game together
     built: int  # entries built from more than one part
     sampled: int
@@ -116,7 +117,7 @@ def measure(sample: int, seed: int = 1) -> list[VoiceSample]:
         results.append(VoiceSample(
             lang, backend_name, {g: len(p) for g, p in per_game.items()},
             {g: len({c for plan in p.values() for c in plan.clips}) for g, p in per_game.items()},
-            len(texts), sum(len(plan.clips) > 1 for plan in every.values()), len(blobs),
+            len(every), len(texts), sum(len(plan.clips) > 1 for plan in every.values()), len(blobs),
             cpu / done, wall / done, sum(map(len, blobs)) / done, audio / done,
             float(np.mean(old_bytes)) if old_bytes else 0.0, codecs))
     return results
@@ -251,8 +252,9 @@ def run(args: argparse.Namespace) -> int:
           f"(estimates: the sample's per-clip CPU time and size times the clip count)")
     total_bytes = 0.0
     for r in results:
-        entries = sum(r.entries.values())
-        print(f"\n  {r.lang}-{r.backend}: {entries:,} entries ({r.built:,} built from parts) need {r.all_clips:,} "
+        entries = r.all_entries
+        print(f"\n  {r.lang}-{r.backend}: {entries:,} entries ({sum(r.entries.values()):,} summed over the games, "
+              f"each with the table's own phrases; {r.built:,} built from parts) need {r.all_clips:,} "
               f"clips; {r.cpu_per_clip * 1000:.0f} ms CPU a clip ({r.sampled} rendered, shaped and compressed, "
               f"{r.wall_per_clip * 1000:.0f} ms wall), {r.audio_per_clip:.2f} s of speech, "
               f"{r.bytes_per_clip / 1024:.1f} KiB a clip")
