@@ -353,3 +353,15 @@ def test_the_speech_rate_is_part_of_the_voice_so_a_changed_rate_renders_the_pack
     report = render_pack(words, "espeak", voice_identity(table_pace), again, tmp_path / "pack")
     assert report.kept == 0 and len(again.texts) == report.clips_rendered == 126 and report.clips_removed == 126
     assert Pack.load(tmp_path / "pack", "en", "espeak").voice == voice_identity(table_pace)
+
+
+def test_a_phrase_splits_only_where_the_voice_pauses() -> None:
+    from kikimimi.voice.pack import PART_PAUSES, spoken_parts
+
+    comma, stop, space = PART_PAUSES["comma"], PART_PAUSES["stop"], PART_PAUSES["space"]
+    assert spoken_parts("1番 45点 合計67点。", "ja") == (["1番", "45点", "合計67点。"], [space, space])
+    assert spoken_parts("104、10番 ", "ja") == (["104、", "10番"], [comma])
+    assert spoken_parts("0イート0バイト", "ja") == (["0イート0バイト"], [])  # no pause mark: said whole
+    assert spoken_parts("Seat 1 scores 45, 67 in all.", "en") == (["Seat 1 scores 45,", "67 in all."], [comma])
+    assert spoken_parts("Row 1: 1 card. Ends at 0.", "en") == (["Row 1:", "1 card.", "Ends at 0."], [comma, stop])
+    assert spoken_parts("Ends at 1.5 now", "en") == (["Ends at 1.5 now"], [])  # a decimal point is no pause
