@@ -154,7 +154,7 @@ def render_progress(quiet: bool) -> Iterator[Callable[[int, int, str], None] | N
         return
     columns = (TextColumn("[bold]rendering"), BarColumn(), MofNCompleteColumn(),
                TextColumn("{task.fields[rate]}"), TimeElapsedColumn(),
-               TextColumn("left"), TimeRemainingColumn(), TextColumn("{task.fields[entry]}"))
+               TextColumn("elapsed,"), TimeRemainingColumn(), TextColumn("left"), TextColumn("{task.fields[entry]}"))
     with Progress(*columns, console=console, transient=False) as bar:
         task = bar.add_task("render", total=None, entry="", rate="")
 
