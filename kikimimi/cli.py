@@ -55,6 +55,7 @@ BENCH_TARGETS = {  # besides these, `kikimimi bench <game id>` for every registe
     "meeting": "kikimimi.venue.bench",  # many tables reporting into one host and PostgreSQL
     "console": "kikimimi.console.web.bench",  # the web console: a touch to the journaled step shown back
     "host-limits": "kikimimi.venue.limits_bench",  # the host under oversized and slow requests
+    "powercut": "kikimimi.table.powercut_bench",  # power cuts of a table and its venue client (from a checkout)
 }
 
 

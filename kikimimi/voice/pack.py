@@ -40,6 +40,7 @@ from typing import Any
 
 import numpy as np
 
+from kikimimi.durable import write_durably
 from kikimimi.voice.catalog import Catalog, Line
 from kikimimi.voice.clip import Clip, loudness, normalise_loudness, read_wav, resample_for_pack, speech_rate
 
@@ -456,9 +457,7 @@ def _render_all(todo: list, folder: Path, backend_name: str, lang: str, synth: S
 def _write_manifest(folder: Path, lang: str, backend: str, voice: str, entries: dict[str, dict[str, Any]]) -> None:
     folder.mkdir(parents=True, exist_ok=True)
     data = {"format": FORMAT, "lang": lang, "backend": backend, "voice": voice, "entries": entries}
-    tmp = folder / (MANIFEST + ".part")
-    tmp.write_text(json.dumps(data, ensure_ascii=False, indent=0, sort_keys=True), encoding="utf-8")
-    tmp.replace(folder / MANIFEST)
+    write_durably(folder / MANIFEST, json.dumps(data, ensure_ascii=False, indent=0, sort_keys=True))
 
 
 def silence(seconds: float, rate: int) -> Clip:

@@ -13,11 +13,12 @@ import contextlib
 import hashlib
 import hmac
 import json
-import os
 import secrets
 import time
 from dataclasses import dataclass
 from pathlib import Path
+
+from kikimimi.durable import write_durably
 
 COOKIE = "kikimimi_priest"
 EVENING_SECONDS = 14 * 3600  # a code (and its cookies) lasts this long from when it was made
@@ -68,11 +69,8 @@ def evening(journal: str | Path, now: float | None = None) -> Evening:
             return kept
     fresh = Evening(f"{secrets.randbelow(10 ** CODE_DIGITS):0{CODE_DIGITS}d}", secrets.token_hex(32),
                     now + EVENING_SECONDS)
-    with contextlib.suppress(OSError):
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(fd, "w", encoding="utf-8") as out:
-            json.dump({"code": fresh.code, "key": fresh.key, "until": fresh.until}, out)
-        os.chmod(path, 0o600)  # an older file's mode is not trusted
+    with contextlib.suppress(OSError):  # whole after a power cut: the tablets stay logged in
+        write_durably(path, json.dumps({"code": fresh.code, "key": fresh.key, "until": fresh.until}), mode=0o600)
     return fresh
 
 
