@@ -184,13 +184,15 @@ class Host:
 class Table:
     """tests/powercut/table_under_test.py: `kikimimi venue join --bots` with its acknowledgements printed."""
 
-    def __init__(self, host: Host, mountpoint: Path, seed: int, log: Path) -> None:
+    def __init__(self, host: Host, mountpoint: Path, seed: int, log: Path, *extra: str,
+                 env: dict[str, str] | None = None) -> None:
         self.journal = mountpoint / "journal" / "journal.sqlite"
-        env = {**os.environ, "KIKIMIMI_DATA": str(mountpoint / "data"), "PYTHONUNBUFFERED": "1"}
+        env = {**os.environ, "KIKIMIMI_DATA": str(mountpoint / "data"), "PYTHONUNBUFFERED": "1", **(env or {})}
         self.log = open(log, "ab")  # noqa: SIM115 - the table's process holds it
         self.process = subprocess.Popen(
             [sys.executable, str(HERE / "table_under_test.py"), "venue", "join", host.url, "--table", "1",
-             "--token", TOKEN, "--bots", str(seed), "--journal", str(self.journal), "--controller", "powercut"],
+             "--token", TOKEN, "--bots", str(seed), "--journal", str(self.journal), "--controller", "powercut",
+             *extra],
             stdout=subprocess.PIPE, stderr=self.log, text=True, env=env, start_new_session=True, cwd=CHECKOUT)
         assert self.process.stdout is not None
         self.lines = Lines(self.process.stdout)

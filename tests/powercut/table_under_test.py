@@ -6,14 +6,23 @@ rig reads (an instrument of the test, not of the table):
     mark GAME_ID          the outbox took the host's answer for that game (it will not be sent again)
     code CODE             the evening's web-console code, as the table would print it (kept beside the journal)
 
+With KIKIMIMI_RIG_CLOCK=FILE, the process's wall clock (time.time) is the real one plus the seconds in FILE,
+read again on SIGUSR1: a clock set back or forward while the table runs, as a Pi's is when the network sets
+it after a boot without a real-time clock (the monotonic clock goes on, as it does then). An injected clock:
+libfaketime's faked monotonic clock makes Python's sleeps fail here, and a real jump leaves it alone.
+
     python tests/powercut/table_under_test.py venue join URL --table 1 --bots 7 --journal J
 """
 
 from __future__ import annotations
 
 import json
+import os
+import signal
 import sys
+import time
 import zlib
+from pathlib import Path
 from typing import Any
 
 from kikimimi.cli import main
@@ -37,7 +46,22 @@ def _marked(self: client.Outbox, meeting: int, journal_game_id: str, *args: Any,
     print(f"mark {journal_game_id}", flush=True)
 
 
+def _lying_clock(path: str) -> None:
+    real = time.time
+    offset = [0.0]
+
+    def reread(signum: int = 0, frame: Any = None) -> None:
+        offset[0] = float(Path(path).read_text() or 0)
+        print(f"clock {offset[0]:+.0f}", flush=True)
+
+    reread()
+    signal.signal(signal.SIGUSR1, reread)
+    time.time = lambda: real() + offset[0]
+
+
 if __name__ == "__main__":
+    if os.environ.get("KIKIMIMI_RIG_CLOCK"):
+        _lying_clock(os.environ["KIKIMIMI_RIG_CLOCK"])
     journal_module.Journal.append = _acknowledged  # type: ignore[method-assign]
     client.Outbox.mark = _marked  # type: ignore[method-assign]
     argv = sys.argv[1:]
