@@ -24,7 +24,7 @@ def test_a_meeting_played_while_the_clock_jumps_back_a_day_and_forward_a_year(tm
     clock = tmp_path / "clock"
     clock.write_text("0")
     (tmp_path / "journal").mkdir()
-    table = rig.Table(host, tmp_path, 5, tmp_path / "table.log", "--pace", "0.01",
+    table = rig.Table(host, tmp_path, 5, tmp_path / "table.log", "--pace", "0",
                       env={"KIKIMIMI_RIG_CLOCK": str(clock)})
     games: list[str] = []
     jumps = iter([-DAY, YEAR])

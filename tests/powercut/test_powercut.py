@@ -51,7 +51,7 @@ def test_a_cut_keeps_what_was_synced_and_drops_the_rest(tmp_path, needs_fuse):
 
 
 def test_a_table_and_its_venue_client_survive_power_cuts(tmp_path, needs_fuse):
-    figures = rig.run_cuts(cuts=2, per_cycle=2, seed=33, folder=tmp_path, say=lambda line: None, longest=1.5,
+    figures = rig.run_cuts(cuts=2, per_cycle=2, seed=33, folder=tmp_path, say=lambda line: None, longest=0.5,
                            games=2)
     assert figures.cuts == 2 and sum(figures.acked) > 0, figures.to_json()
     assert not figures.failed, figures.problems + figures.reported_wrong

@@ -10,8 +10,10 @@ import sys
 import tarfile
 from pathlib import Path
 
+import pytest
 from test_pack import CountingSynth
 
+from kikimimi.cli import main
 from kikimimi.voice.catalog import Catalog
 from kikimimi.voice.pack import Pack, render_pack
 
@@ -67,23 +69,26 @@ def _pack_file(tmp_path: Path) -> Path:
     laptop = tmp_path / "laptop" / "en-espeak"
     games_pack(tmp_path, laptop)
     out = tmp_path / "all.tar"
-    assert kikimimi("export", "--lang", "en", "--backend", "espeak", "--pack", str(laptop), "--out",
-                    str(out)).returncode == 0
+    assert main(["voices", "export", "--lang", "en", "--backend", "espeak", "--pack", str(laptop), "--out",
+                 str(out)]) == 0
     return out
 
 
-def _refused(out: Path, pi: Path, *words: str) -> None:
+def _refused(out: Path, pi: Path, *words: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """`kikimimi voices import` (in this process: the command's own code, without a process's start-up)."""
     before = sorted(p.relative_to(pi) for p in pi.rglob("*")) if pi.exists() else []
-    done = kikimimi("import", str(out), "--packs", str(pi))
-    assert done.returncode == 1 and done.stdout == ""
-    lines = done.stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("voices import: "), done.stderr
+    capsys.readouterr()
+    code = main(["voices", "import", str(out), "--packs", str(pi)])
+    stdout, stderr = capsys.readouterr()
+    assert code == 1 and stdout == ""
+    lines = stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("voices import: "), stderr
     assert all(word in lines[0] for word in words), lines[0]
     after = sorted(p.relative_to(pi) for p in pi.rglob("*")) if pi.exists() else []
     assert after == before or after == [Path("en-espeak")]  # nothing installed (at most the empty pack folder)
 
 
-def test_a_damaged_file_is_refused_in_one_line_and_nothing_is_installed(tmp_path):
+def test_a_damaged_file_is_refused_in_one_line_and_nothing_is_installed(tmp_path, capsys):
     out = _pack_file(tmp_path)
     data = bytearray(out.read_bytes())
     with tarfile.open(out) as tar:  # one byte of the first clip flipped, as a bad copy does
@@ -91,27 +96,27 @@ def test_a_damaged_file_is_refused_in_one_line_and_nothing_is_installed(tmp_path
     data[clip.offset_data + clip.size // 2] ^= 0xFF
     damaged = tmp_path / "damaged.tar"
     damaged.write_bytes(bytes(data))
-    _refused(damaged, tmp_path / "pi", "damaged", clip.name, "checksum")
+    _refused(damaged, tmp_path / "pi", "damaged", clip.name, "checksum", capsys=capsys)
     short = tmp_path / "short.tar"  # a copy cut short
     short.write_bytes(bytes(data[: len(data) // 2]))
-    _refused(short, tmp_path / "pi", "damaged")
-    _refused(tmp_path / "missing.tar", tmp_path / "pi", "no such file")
+    _refused(short, tmp_path / "pi", "damaged", capsys=capsys)
+    _refused(tmp_path / "missing.tar", tmp_path / "pi", "no such file", capsys=capsys)
     not_a_pack = tmp_path / "notes.tar"
     with tarfile.open(not_a_pack, "w") as tar:
         tar.add(tmp_path / "catalog" / "one.en.toml", arcname="one.en.toml")
-    _refused(not_a_pack, tmp_path / "pi", "not a kikimimi voice pack file")
+    _refused(not_a_pack, tmp_path / "pi", "not a kikimimi voice pack file", capsys=capsys)
 
 
-def test_a_pack_of_another_clip_format_is_refused(tmp_path):
+def test_a_pack_of_another_clip_format_is_refused(tmp_path, capsys):
     laptop = tmp_path / "laptop" / "en-espeak"
     games_pack(tmp_path, laptop)
     manifest = json.loads((laptop / "manifest.json").read_text())
     manifest["format"] = 99  # rendered by a kikimimi whose clips this one cannot play
     (laptop / "manifest.json").write_text(json.dumps(manifest))
     out = tmp_path / "other-format.tar"
-    assert kikimimi("export", "--lang", "en", "--backend", "espeak", "--pack", str(laptop), "--out",
-                    str(out)).returncode == 0
-    _refused(out, tmp_path / "pi", "clip format 99")
+    assert main(["voices", "export", "--lang", "en", "--backend", "espeak", "--pack", str(laptop), "--out",
+                 str(out)]) == 0
+    _refused(out, tmp_path / "pi", "clip format 99", capsys=capsys)
 
 
 def test_export_names_what_is_missing(tmp_path):
