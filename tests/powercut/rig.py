@@ -309,6 +309,7 @@ class Cycle:
         self.marks: set[str] = set()
         self.code: str | None = None
         self.runs = 0
+        self.meeting_over = False  # the table played and reported every game before a cut came
 
     def run(self, cuts: int, longest: float = 3.0) -> None:
         host = Host(self.folder, self.games)
@@ -339,6 +340,7 @@ class Cycle:
         try:
             table.process.wait(timeout=delay)
             self.say(f"  the meeting ended before the cut ({delay:.1f} s)")
+            self.meeting_over = table.process.returncode == 0
             table.wait(10)
             mount.stop()
             self._read(table.lines.seen)
@@ -424,7 +426,7 @@ class Cycle:
 
     def _play_to_end(self, host: Host) -> None:
         code = 0
-        if len(host.recorded()) < self.games:  # else the meeting ended (and was closed) before the last cut
+        if not self.meeting_over:  # else it ended (and the host closed it) before the last cut
             mount, table = self._start(host)
             try:
                 code = table.wait(300)
