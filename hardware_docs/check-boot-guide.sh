@@ -3,9 +3,12 @@
 # chroot (Raspberry Pi OS is bookworm; Python 3.11), as root where the guide says sudo and as the service
 # user for the rest, then checks the data folder's and the journal's permissions.
 #
-#   sudo hardware_docs/check-boot-guide.sh [--root DIR] [--mirror URL] [--keep]
+#   sudo hardware_docs/check-boot-guide.sh [--root DIR] [--mirror URL] [--keep] [--arch arm64]
 #
-# Not part of the test suite: it needs root and the network (Debian's mirror, PyPI) and takes minutes.
+# --arch arm64 builds the root for a Raspberry Pi's processor (aarch64) and runs it through qemu-user-static
+# (binfmt_misc is mounted here if it is not): every step then runs as on a Pi, only slower; each step prints
+# its EMULATED time. Not part of the test suite: it needs root and the network (Debian's mirror, PyPI) and
+# takes minutes natively, hours emulated.
 # The guide's code blocks are READ FROM bringup.md and run line by line, so the check and the guide cannot
 # drift apart. What a chroot cannot do is done by hand and said so:
 #   - apt-get is told to assume "yes" (a person answers the prompt);
@@ -14,24 +17,42 @@
 #   - systemd does not run in a chroot: the unit is checked with `systemd-analyze verify`, and its
 #     ExecStart is run as its User, with its Environment, UMask, Nice and StateDirectory(Mode), read
 #     from the installed unit file;
-#   - step 2 (udev, modprobe, groups of a login user) needs a real kernel and devices: not checked here.
+#   - step 2: the files are copied and the groups given as written; `modprobe -r` and `udevadm` need a
+#     kernel and a running udev: the rules are checked for form (udevadm
+#     verify where systemd has it) and pcscd is enabled (`systemctl enable`, as the guide says, without --now);
+#   - step 6, `bringup --check`, runs on the shipped simulated table as the service user.
 set -euo pipefail
 . "$(dirname "$0")/debian-root.sh"  # debian_mirror, say, in_root
 
 ROOT=/var/tmp/kikimimi-boot-check
+CHECK_START=$SECONDS
 MIRROR=$(debian_mirror)
 KEEP=0
+ARCH=""
 while [ $# -gt 0 ]; do
     case "$1" in
         --root) ROOT=$2; shift 2 ;;
         --mirror) MIRROR=$2; shift 2 ;;
         --keep) KEEP=1; shift ;;
-        -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
+        --arch) ARCH=$2; shift 2 ;;
+        -h|--help) sed -n '2,24p' "$0"; exit 0 ;;
         *) echo "check-boot-guide.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
     esac
 done
 [ "$(id -u)" = 0 ] || { echo "check-boot-guide.sh: run as root (it builds a chroot)" >&2; exit 2; }
 command -v debootstrap >/dev/null || { echo "check-boot-guide.sh: apt-get install -y debootstrap" >&2; exit 2; }
+FOREIGN=()
+if [ -n "$ARCH" ] && [ "$ARCH" != "$(dpkg --print-architecture)" ]; then
+    qemu=$(case "$ARCH" in arm64) echo aarch64 ;; armhf) echo arm ;; *) echo "$ARCH" ;; esac)
+    command -v "qemu-$qemu-static" >/dev/null \
+        || { echo "check-boot-guide.sh: qemu-$qemu-static missing: apt-get install -y qemu-user-static binfmt-support" >&2; exit 2; }
+    mountpoint -q /proc/sys/fs/binfmt_misc || mount -t binfmt_misc binfmt_misc /proc/sys/fs/binfmt_misc \
+        || { echo "check-boot-guide.sh: this machine cannot mount binfmt_misc (a container?): no $ARCH root here" >&2; exit 2; }
+    update-binfmts --enable "qemu-$qemu" 2>/dev/null || true
+    grep -q enabled "/proc/sys/fs/binfmt_misc/qemu-$qemu" 2>/dev/null \
+        || { echo "check-boot-guide.sh: binfmt_misc has no qemu-$qemu entry (reinstall qemu-user-static)" >&2; exit 2; }
+    FOREIGN=(--arch "$ARCH" --foreign)
+fi
 
 SRC=$(git -C "$(dirname "$0")" rev-parse --show-toplevel)
 GUIDE=$SRC/hardware_docs/bringup.md
@@ -62,9 +83,16 @@ say "a clean bookworm root in $ROOT (mirror $MIRROR)"
 unmount_all
 rm -rf "$ROOT"
 # Raspberry Pi OS Lite has python3, sudo, git and systemd; minbase has none of them.
-debootstrap --variant=minbase --include=python3,sudo,git,ca-certificates,systemd \
+start=$SECONDS
+debootstrap "${FOREIGN[@]}" --variant=minbase --include=python3,sudo,git,ca-certificates,systemd \
     bookworm "$ROOT" "$MIRROR" >"$ROOT.debootstrap.log" 2>&1 \
     || { tail -n 20 "$ROOT.debootstrap.log"; exit 1; }
+if [ ${#FOREIGN[@]} -gt 0 ]; then  # the second stage runs the new root's own programs, through qemu
+    chroot "$ROOT" /debootstrap/debootstrap --second-stage >>"$ROOT.debootstrap.log" 2>&1 \
+        || { tail -n 20 "$ROOT.debootstrap.log"; exit 1; }
+fi
+echo "root built in $((SECONDS - start)) s"
+in_root 'echo "$(uname -m), Debian $(cat /etc/debian_version)"'
 in_root 'python3 --version; cat /etc/debian_version'
 cp /etc/resolv.conf "$ROOT/etc/resolv.conf"
 echo "127.0.1.1 $(hostname)" >>"$ROOT/etc/hosts"  # sudo looks its host name up
@@ -84,12 +112,13 @@ in_root "git config --system --add safe.directory '*'"
 echo "checking out $(git -C "$SRC" log -1 --format='%h %s' | cut -c1-100)"
 
 run_guide_line() {  # one command line of the guide, as root in the checkout (the guide's relative paths)
-    local line=$1
+    local line=$1 start=$SECONDS
     printf '\n\033[36m$ %s\033[0m\n' "$line"
     if ! in_root "cd ~/kikimimi-src 2>/dev/null || cd ~; $line"; then
-        fail "the guide's command failed: $line"
+        fail "the guide's command failed: $line (after $((SECONDS - start)) s)"
         return 1
     fi
+    echo "($((SECONDS - start)) s)"
 }
 
 say "step 1: install (as the guide says)"
@@ -100,6 +129,27 @@ while IFS= read -r line; do
         *) run_guide_line "$line" || exit 1 ;;
     esac
 done < <(guide_commands 1)
+
+say "step 2: devices (as the guide says, but what needs a kernel and a running udev)"
+while IFS= read -r line; do
+    case "$line" in
+        *modprobe*|*udevadm*) echo "(no kernel modules or udev daemon in a chroot: '$line' is not run)" ;;
+        *) run_guide_line "$line" || exit 1 ;;
+    esac
+done < <(guide_commands 2)
+if in_root 'udevadm verify --help' >/dev/null 2>&1; then
+    in_root 'udevadm verify /etc/udev/rules.d/99-kikimimi.rules' && ok "udevadm verify: the rules parse" \
+        || fail "udevadm verify /etc/udev/rules.d/99-kikimimi.rules"
+else  # bookworm's udevadm (systemd 252) has no verify: at least every rule line is KEY==/KEY= pairs
+    bad=$(grep -v -E '^(#|$)' "$ROOT/etc/udev/rules.d/99-kikimimi.rules" \
+          | grep -v -E '^[A-Z_]+(\{[^}]*\})?(==|!=|=|\+=)"[^"]*"(, *[A-Z_]+(\{[^}]*\})?(==|!=|=|\+=|-=|:=)"[^"]*")*,? *$' || true)
+    [ -z "$bad" ] && ok "every rule of 99-kikimimi.rules has the KEY==\"value\" form" || fail "rules that do not parse: $bad"
+fi
+[ -f "$ROOT/etc/modprobe.d/blacklist-nfc.conf" ] && ok "the NFC drivers are blacklisted" || fail "no blacklist-nfc.conf"
+# The guide's PC/SC paragraph: install pcscd and enable it at boot (--now needs a running systemd).
+run_guide_line 'apt-get install pcscd libccid >/dev/null && systemctl enable pcscd' || exit 1
+[ -e "$ROOT/etc/systemd/system/sockets.target.wants/pcscd.socket" ] || [ -e "$ROOT/etc/systemd/system/multi-user.target.wants/pcscd.service" ] \
+    && ok "pcscd is enabled at boot" || fail "pcscd is not enabled at boot"
 
 say "step 5: run at boot (as the guide says; table.toml is the shipped simulated table)"
 in_root 'cp ~/kikimimi-src/devices/tables/trident-sim.toml ~/kikimimi-src/table.toml'
@@ -203,6 +253,17 @@ for f in journal.sqlite records.sqlite; do
     [ -z "$readable" ] && ok "another local user (nobody) cannot read $f" || fail "nobody can read $STATE/$f"
 done
 
+say "step 6: the acceptance check on the simulated table, as the service user"
+start=$SECONDS
+if in_root "cd /tmp && runuser -u $USER_ -- env $ENVS /opt/kikimimi/bin/kikimimi bringup --config /etc/kikimimi/table.toml --check" \
+        >"$ROOT/tmp/check.log" 2>&1; then
+    ok "bringup --check: PASS ($((SECONDS - start)) s)"
+else
+    fail "bringup --check did not pass ($((SECONDS - start)) s)"
+fi
+tail -n 15 "$ROOT/tmp/check.log"
+
+echo "the whole check took $((SECONDS - CHECK_START)) s on $(uname -m)${FOREIGN:+ for ${ARCH} (EMULATED)}"
 if [ "$KEEP" = 0 ]; then unmount_all; rm -rf "$ROOT"; fi
 say "$([ "$FAILED" = 0 ] && echo 'the boot guide works as written' || echo 'the boot guide FAILED somewhere above')"
 exit "$FAILED"

@@ -5,6 +5,8 @@
    seat N's control tag on hand:N), and each read is counted and timed from the prompt: read on its
    role, read on another reader, another tag, or missed. Simulated readers are tapped by the check.
 3. Outputs: each output says which it is on its own device and channel, and must report `ok`.
+4. Storage: the journal, the records and the data folder (voice packs) must outlive a reboot; one on RAM
+   or an overlay (a Pi's overlay root) is a warning, not a failure: the table plays, the journal is lost.
 
 The report (pass/fail per item, counts, times) is printed and written to a file.
 """
@@ -20,7 +22,9 @@ from pathlib import Path
 
 from kikimimi.bringup.audiotest import audio_test
 from kikimimi.bringup.session import Bringup
+from kikimimi.bringup.storage import forgets, mount_of
 from kikimimi.devices.deck import Deck
+from kikimimi.paths import data_home
 
 
 @dataclass(frozen=True)
@@ -39,6 +43,7 @@ class Result:
     ok: bool
     detail: str
     seconds: float | None = None
+    warning: bool = False  # ok, but said: the table works and something will be lost (a journal in RAM)
 
 
 @dataclass
@@ -55,13 +60,16 @@ class CheckReport:
 
     def text(self) -> str:
         lines = [f"kikimimi hardware acceptance check, {self.started}: {'PASS' if self.passed else 'FAIL'}"]
-        for section, title in (("reader", "readers"), ("tag", "deck walk"), ("output", "outputs")):
+        for section, title in (("reader", "readers"), ("tag", "deck walk"), ("output", "outputs"),
+                               ("storage", "storage")):
             results = self.of(section)
             if not results:
                 lines.append(f"{title}: none checked")
                 continue
-            good = sum(r.ok for r in results)
+            good = sum(r.ok and not r.warning for r in results)
             head = f"{title}: {good} of {len(results)} ok"
+            warned = sum(r.warning for r in results)
+            head += f", {warned} WARNING" if warned else ""
             times = [r.seconds for r in results if r.ok and r.seconds is not None]
             if times:
                 head += (f"; prompt to read p50 {statistics.median(times) * 1000:.0f} ms, "
@@ -69,7 +77,8 @@ class CheckReport:
             lines.append(head)
             for r in results:
                 took = f" ({r.seconds * 1000:.0f} ms)" if r.seconds is not None else ""
-                lines.append(f"  {'ok  ' if r.ok else 'FAIL'} {r.name}: {r.detail}{took}")
+                mark = "WARN" if r.warning else "ok  " if r.ok else "FAIL"
+                lines.append(f"  {mark} {r.name}: {r.detail}{took}")
         return "\n".join(lines) + "\n"
 
     def json(self) -> str:
@@ -130,7 +139,24 @@ def run_check(session: Bringup, *, walk: int | None = None, ready_timeout: float
     for check in audio_test(session.voice):
         report.results.append(Result("output", check.output, check.status == "ok",
                                      f"{check.status}: said \"{check.text}\" ({check.detail})"))
+
+    # 4. storage: what must outlive a reboot
+    report.results += storage_results(config.journal)
     return report
+
+
+def storage_results(journal: Path) -> list[Result]:
+    """The journal's folder (its outbox, code file and lock beside it), the records and the data folder:
+    each on a file system that keeps its files over a reboot, or a warning that says where it lives."""
+    places = {"journal": Path(journal), "data folder (records, voice packs)": data_home()}
+    results = []
+    for name, path in places.items():
+        problem = forgets(path)
+        mount = mount_of(path)
+        where = f"{path} on {mount.fstype} at {mount.point}" if mount else f"{path}"
+        results.append(Result("storage", name, True, problem or f"{where}: kept over a reboot",
+                              warning=problem is not None))
+    return results
 
 
 def _await(session: Bringup, step: Step, name: str, asked: float, timeout: float) -> Result:

@@ -13,14 +13,13 @@ Writing is atomic: a temporary file in the same folder, fsync, rename; the previ
 from __future__ import annotations
 
 import copy
-import os
 import re
-import shutil
-import tempfile
 import tomllib
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
+
+from kikimimi.durable import copy_durably, write_durably
 
 _HEADER = re.compile(r"""^\s*\[\s*readers\s*\.\s*(?:"([^"]+)"|'([^']+)'|([A-Za-z0-9_-]+))\s*\]\s*(#.*)?$""")
 _ANY_HEADER = re.compile(r"^\s*\[")
@@ -146,29 +145,11 @@ def rewrite_readers(text: str, sections: Mapping[str, Mapping[str, Any]]) -> tup
 
 
 def write_atomic(path: Path, text: str, check: Callable[[Path], None] | None = None) -> Path | None:
-    """Write `text` to `path` atomically; `check(tmp)` may raise to refuse it. Returns the backup's path."""
+    """Write `text` to `path` atomically and durably; `check(tmp)` may raise to refuse it. Returns the backup's path."""
     path = Path(path)
-    fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    tmp = Path(tmp_name)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        if check is not None:
-            check(tmp)
-        backup = None
-        if path.exists():
-            backup = path.with_name(path.name + ".bak")
-            shutil.copy2(path, backup)
-            shutil.copymode(path, tmp)
-        os.replace(tmp, path)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
-    dir_fd = os.open(path.parent, os.O_RDONLY)
-    try:
-        os.fsync(dir_fd)
-    finally:
-        os.close(dir_fd)
+    backup = None
+    if path.exists():
+        backup = path.with_name(path.name + ".bak")
+        copy_durably(path, backup)
+    write_durably(path, text, check=check)
     return backup

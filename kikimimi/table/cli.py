@@ -270,6 +270,22 @@ def _journal(args: argparse.Namespace):
         return None
 
 
+LONGEST_GAME = 12 * 3600.0  # a game that "lasted" longer than an evening: the clock moved, not the game
+
+
+def clock_jump(previous_start: float | None, started: float, ended: float | None) -> str:
+    """What the times shown for a game cannot mean ('' when they can): a game begun "before" the one played
+    before it, or one that ended before it began or lasted more than an evening. A Pi without a real-time
+    clock boots with an old time and is set later by the network: its times may jump, its order never does."""
+    if previous_start is not None and started < previous_start:
+        return "the clock went back"
+    if ended is not None and ended < started:
+        return "the clock went back during the game"
+    if ended is not None and ended - started > LONGEST_GAME:
+        return "the clock jumped during the game"
+    return ""
+
+
 def cmd_journal_list(args: argparse.Namespace) -> int:
     import time
 
@@ -288,15 +304,18 @@ def cmd_journal_list(args: argparse.Namespace) -> int:
     except JournalError as exc:
         error(f"{exc}")
         return 2
-    for g in games:
+    previous: float | None = None
+    for g in games:  # in the order played (the journal's numbers), whatever the clock said
         ended = time.strftime("%H:%M:%S", time.localtime(g.ended_at)) if g.ended_at else "[yellow]unfinished[/]"
         result = ""
         if g.outcome:
             result = " > ".join(f"seat {s}" for s in g.outcome["ranking"]) + f" ({g.outcome['reason']})"
         elif g.ended_at:
             result = "abandoned"
-        table.add_row(g.id, time.strftime("%Y-%m-%d %H:%M", time.localtime(g.started_at)), str(g.events), ended,
-                      result)
+        started = time.strftime("%Y-%m-%d %H:%M", time.localtime(g.started_at))
+        jump = clock_jump(previous, g.started_at, g.ended_at)
+        previous = g.started_at
+        table.add_row(g.id, started + (f" [yellow]({jump})[/]" if jump else ""), str(g.events), ended, result)
     _console().print(table)
     return 0
 

@@ -83,6 +83,7 @@ class JournaledGame:
     ended_at: float | None
     outcome: dict[str, Any] | None
     events: int
+    number: int = 0  # 1, 2, 3... in the order the journal began them: the order of games, whatever the clock says
 
 
 class Journal:
@@ -182,10 +183,10 @@ class Journal:
     def games(self) -> list[JournaledGame]:
         rows = self._read(
             "SELECT g.id, g.game, g.setup, g.started_at, g.ended_at, g.outcome, "
-            "(SELECT COUNT(*) FROM events e WHERE e.game_id = g.id) FROM games g ORDER BY g.started_at, g.rowid"
-        )
+            "(SELECT COUNT(*) FROM events e WHERE e.game_id = g.id), g.rowid FROM games g ORDER BY g.rowid"
+        )  # by the order begun, never by started_at: a Pi's clock may jump back (no real-time clock)
         return [JournaledGame(r[0], r[1], self._json(r[2], f"game {r[0]}'s set-up") or {}, r[3], r[4],
-                           self._json(r[5], f"game {r[0]}'s outcome"), r[6]) for r in rows]
+                           self._json(r[5], f"game {r[0]}'s outcome"), r[6], r[7]) for r in rows]
 
     def unfinished(self) -> JournaledGame | None:
         """The latest game that has not ended (the one to resume), if any."""

@@ -128,8 +128,9 @@ class Assignment:
     kind: str
     games_due: int | None
     setup: dict[str, Any]
-    joined_at: float  # time.time() when this table first joined the meeting: its games begin after it
+    joined_at: float  # time.time() when this table first joined the meeting (shown; the clock may lie)
     credential: str | None = None  # the table's own, issued by the host at join
+    journal_games: int | None = None  # the journal's last game number at the first join: its games come after
 
     @property
     def seat_players(self) -> dict[int, str]:
@@ -138,7 +139,9 @@ class Assignment:
     def is_meeting_game(self, record: JournaledGame) -> bool:
         """A game of the journal that belongs to this meeting: the meeting's game and set-up, begun after
         the table joined (an abandoned game has no outcome and never counts)."""
-        return (record.game == self.game and record.started_at >= self.joined_at
+        after_join = (record.number > self.journal_games if self.journal_games is not None
+                      else record.started_at >= self.joined_at)  # an outbox from before numbers were kept
+        return (record.game == self.game and after_join
                 and all(record.setup.get(key) == value for key, value in self.setup.items() if key != "game"))
 
 
@@ -168,6 +171,9 @@ class Outbox:
         self._db.execute("""CREATE TABLE IF NOT EXISTS acked (
             meeting INTEGER NOT NULL, journal_game_id TEXT NOT NULL, number INTEGER, round INTEGER,
             acked_at REAL NOT NULL, refused TEXT, PRIMARY KEY (meeting, journal_game_id))""")
+        columns = {row[1] for row in self._db.execute("PRAGMA table_info(assignments)")}
+        if "journal_games" not in columns:  # the join's place in the journal, by number (not by the clock)
+            self._db.execute("ALTER TABLE assignments ADD COLUMN journal_games INTEGER")
 
     def close(self) -> None:
         self._db.close()
@@ -176,20 +182,21 @@ class Outbox:
         """The host's join answer, kept; a table joining its meeting again keeps its first join time."""
         meeting, table = int(answer["meeting"]), int(answer["table"])
         with self._lock:
-            row = self._db.execute("SELECT joined_at FROM assignments WHERE meeting = ? AND table_no = ?",
-                                   (meeting, table)).fetchone()
+            row = self._db.execute("SELECT joined_at, journal_games FROM assignments WHERE meeting = ? AND "
+                                   "table_no = ?", (meeting, table)).fetchone()
             joined_at = float(row[0]) if row else time.time()
-            self._db.execute("INSERT OR REPLACE INTO assignments VALUES (?, ?, ?, ?, ?)",
-                             (meeting, table, host, joined_at, json.dumps(dict(answer))))
-        return _assignment(answer, joined_at)
+            games = row[1] if row else _last_game_number(self.journal_path)
+            self._db.execute("INSERT OR REPLACE INTO assignments VALUES (?, ?, ?, ?, ?, ?)",
+                             (meeting, table, host, joined_at, json.dumps(dict(answer)), games))
+        return _assignment(answer, joined_at, games)
 
     def assignment(self, table: int, meeting: int | None = None) -> Assignment | None:
         """The meeting this table last joined (or the given one): how it plays on while the host is away."""
         with self._lock:
             row = self._db.execute(
-                "SELECT data, joined_at FROM assignments WHERE table_no = ? AND (? IS NULL OR meeting = ?) "
-                "ORDER BY joined_at DESC LIMIT 1", (table, meeting, meeting)).fetchone()
-        return _assignment(json.loads(row[0]), float(row[1])) if row else None
+                "SELECT data, joined_at, journal_games FROM assignments WHERE table_no = ? AND (? IS NULL OR "
+                "meeting = ?) ORDER BY rowid DESC LIMIT 1", (table, meeting, meeting)).fetchone()
+        return _assignment(json.loads(row[0]), float(row[1]), row[2]) if row else None
 
     def mark(self, meeting: int, journal_game_id: str, number: int | None, round_no: int | None,
              refused: str | None = None) -> None:
@@ -204,12 +211,25 @@ class Outbox:
             return {row[0]: row[1] for row in rows}
 
 
-def _assignment(answer: Mapping[str, Any], joined_at: float) -> Assignment:
+def _last_game_number(journal: Path) -> int:
+    """The number of the journal's last game (0 for none): the games after it are the meeting's."""
+    if not journal.exists():
+        return 0
+    book = Journal(journal)
+    try:
+        games = book.games()
+    finally:
+        book.close()
+    return games[-1].number if games else 0
+
+
+def _assignment(answer: Mapping[str, Any], joined_at: float, journal_games: int | None = None) -> Assignment:
     due = answer.get("games_due")
     return Assignment(int(answer["meeting"]), int(answer["table"]), tuple(answer["players"]), str(answer["game"]),
                       str(answer.get("kind", "")), int(due) if due is not None else None,
                       dict(answer.get("setup") or {}), joined_at,
-                      answer.get("credential") if isinstance(answer.get("credential"), str) else None)
+                      answer.get("credential") if isinstance(answer.get("credential"), str) else None,
+                      journal_games)
 
 
 def meeting_games(journal: Journal, assignment: Assignment) -> list[JournaledGame]:

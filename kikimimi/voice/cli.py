@@ -16,6 +16,7 @@ from typing import Any
 from kikimimi.keyvalue import parse_key_values
 from kikimimi.voice.catalog import LANGUAGES, Catalog, CatalogError, catalog
 from kikimimi.voice.config import BACKENDS, OutputSpec, VoiceConfigError, default_backend, default_pack_dir, parse_voice
+from kikimimi.voice.packfile import register as register_packfile
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -67,6 +68,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
     list_outputs = sub.add_parser("list-outputs", help="list the audio output devices sounddevice sees")
     list_outputs.set_defaults(func=cmd_list_outputs)
+    register_packfile(sub)  # voices export / voices import
 
 
 def cmd_render(args: argparse.Namespace) -> int:

@@ -52,6 +52,7 @@ from typing import Any
 
 import numpy as np
 
+from kikimimi.durable import write_durably
 from kikimimi.voice.catalog import Catalog, Line
 from kikimimi.voice.clip import (
     Clip,
@@ -665,9 +666,7 @@ def _write_manifest(folder: Path, lang: str, backend: str, voice: str, entries: 
     folder.mkdir(parents=True, exist_ok=True)
     data = {"format": FORMAT, "lang": lang, "backend": backend, "voice": voice, "entries": entries,
             "clips": clips or {}}
-    tmp = folder / (MANIFEST + ".part")
-    tmp.write_text(json.dumps(data, ensure_ascii=False, separators=(",", ":"), sort_keys=True), encoding="utf-8")
-    tmp.replace(folder / MANIFEST)
+    write_durably(folder / MANIFEST, json.dumps(data, ensure_ascii=False, separators=(",", ":"), sort_keys=True))
 
 
 def silence(seconds: float, rate: int) -> Clip:

@@ -13,11 +13,12 @@ import contextlib
 import hashlib
 import hmac
 import json
-import os
 import secrets
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from pathlib import Path
+
+from kikimimi.durable import write_durably
 
 COOKIE = "kikimimi_priest"
 EVENING_SECONDS = 14 * 3600  # a code (and its cookies) lasts this long from when it was made
@@ -37,7 +38,10 @@ class Evening:
 
     code: str
     key: str
-    until: float
+    until: float  # wall clock: kept in the file, so a table restarted mid-evening keeps the code
+    # While this process runs, the code's life is counted on the monotonic clock: a Pi's clock that jumps (set
+    # by the network after a boot without a real-time clock) neither ends the evening early nor stretches it.
+    steady_until: float | None = field(default=None, compare=False)
 
     @property
     def cookie(self) -> str:
@@ -45,6 +49,8 @@ class Evening:
         return hmac.new(self.key.encode(), b"priest", hashlib.sha256).hexdigest()
 
     def seconds_left(self, now: float | None = None) -> int:
+        if now is None and self.steady_until is not None:
+            return max(0, int(self.steady_until - time.monotonic()))
         return max(0, int(self.until - (time.time() if now is None else now)))
 
     def admits(self, cookie: str | None, now: float | None = None) -> bool:
@@ -59,21 +65,23 @@ def evening(journal: str | Path, now: float | None = None) -> Evening:
     """This evening's code for the table of `journal`: the one kept beside it while it lasts, else a new one
     (written 0600). A file that cannot be read as one is replaced; one that cannot be written leaves the
     code good for this process only (said by the caller printing it)."""
+    steady = now is None  # the real clock: this process may count the rest of the evening on the steady one
     now = time.time() if now is None else now
     path = access_path(journal)
     with contextlib.suppress(OSError, ValueError, KeyError, TypeError):
         data = json.loads(path.read_text(encoding="utf-8"))
         kept = Evening(str(data["code"]), str(data["key"]), float(data["until"]))
         if kept.seconds_left(now) > 60 and kept.code.isdigit() and len(kept.key) >= 32:
-            return kept
+            return _steady(kept, now) if steady else kept
     fresh = Evening(f"{secrets.randbelow(10 ** CODE_DIGITS):0{CODE_DIGITS}d}", secrets.token_hex(32),
                     now + EVENING_SECONDS)
-    with contextlib.suppress(OSError):
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(fd, "w", encoding="utf-8") as out:
-            json.dump({"code": fresh.code, "key": fresh.key, "until": fresh.until}, out)
-        os.chmod(path, 0o600)  # an older file's mode is not trusted
-    return fresh
+    with contextlib.suppress(OSError):  # whole after a power cut: the tablets stay logged in
+        write_durably(path, json.dumps({"code": fresh.code, "key": fresh.key, "until": fresh.until}), mode=0o600)
+    return _steady(fresh, now) if steady else fresh
+
+
+def _steady(tonight: Evening, now: float) -> Evening:
+    return replace(tonight, steady_until=time.monotonic() + (tonight.until - now))
 
 
 class Guesses:
