@@ -274,7 +274,7 @@ class Pack:
         """Every audio file the entries use, once, with its size: (file name, bytes)."""
         seen: set[str] = set()
         for meta in self.entries.values():
-            for file, size in _entry_files(meta, self.clips):
+            for file, size in entry_files(meta, self.clips):
                 if file not in seen:
                     seen.add(file)
                     yield file, size
@@ -360,7 +360,7 @@ class Pack:
             return None
 
 
-def _entry_files(meta: Mapping[str, Any], clips: Mapping[str, Mapping[str, Any]]) -> list[tuple[str, int]]:
+def entry_files(meta: Mapping[str, Any], clips: Mapping[str, Mapping[str, Any]]) -> list[tuple[str, int]]:
     """The audio files an entry is said from (one in format 2, its parts' in format 3), with their sizes."""
     if "file" in meta:
         return [(str(meta["file"]), int(meta.get("bytes", 0)))]
@@ -605,7 +605,7 @@ def render_pack(
         else:
             report.stale += 1
     _write_manifest(folder, lang, backend_name, voice, entries, clips)
-    used = {file for meta in entries.values() for file, _size in _entry_files(meta, clips)}
+    used = {file for meta in entries.values() for file, _size in entry_files(meta, clips)}
     for name in {*replaced_files, *(p.name for p in audio.iterdir() if p.suffix == CLIP_SUFFIX)} - used:
         (audio / name).unlink(missing_ok=True)
         report.clips_removed += 1

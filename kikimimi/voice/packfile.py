@@ -8,7 +8,7 @@ short copy, a flipped byte) or one made for another language, backend or pack fo
 and the pack on the Pi stays as it was. Installed: the clips first (each synced), the manifest last
 (written durably): a power cut mid-import leaves the old manifest, which names only clips that are there.
 
-A pack is a folder of files listed in its manifest (`entries`, each with its `file` under `audio/`): this
+A pack is a folder of files listed in its manifest (an entry's `file`, or its parts' `clips`, under `audio/`): this
 module copies and checks files and never reads a clip, so the clip format is the pack module's business.
 An entry of a game is named `<game>:<key>`; an entry without a game (`table.resuming`) is common to all.
 """
@@ -28,6 +28,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from kikimimi.durable import sync_folder, write_durably
+from kikimimi.voice.pack import entry_files
 
 HEADER = "kikimimi-pack.json"
 MANIFEST = "manifest.json"
@@ -83,7 +84,9 @@ def export_pack(folder: Path, games: Iterable[str], out: Path) -> tuple[int, int
     if wanted - have:
         raise PackFileError(f"the pack in {folder} has no phrases of {', '.join(sorted(wanted - have))}: render "
                             f"them first (`kikimimi voices render --lang {manifest.get('lang')} --game ...`)")
-    cut = {**manifest, "entries": entries}
+    all_clips = manifest.get("clips", {})
+    used = {c for meta in entries.values() for c in meta.get("clips", ()) if c in all_clips}
+    cut = {**manifest, "entries": entries, "clips": {c: all_clips[c] for c in sorted(used)}}
     files: dict[str, bytes] = {MANIFEST: json.dumps(cut, ensure_ascii=False, indent=0, sort_keys=True).encode()}
     listed: dict[str, dict[str, Any]] = {}
     total = 0
@@ -93,15 +96,18 @@ def export_pack(folder: Path, games: Iterable[str], out: Path) -> tuple[int, int
     try:
         with tarfile.open(name, "w") as tar:
             for entry, meta in sorted(entries.items()):
-                member = f"{AUDIO}/{meta.get('file', '')}"
-                try:
-                    data = (folder / member).read_bytes()
-                except OSError as exc:
-                    raise PackFileError(f"{folder / member} (entry {entry}) cannot be read ({exc.strerror}); "
-                                        "render the pack again") from None
-                listed[member] = {"bytes": len(data), "sha256": _sha256(data)}
-                total += len(data)
-                _add(tar, member, data)
+                for file, _size in entry_files(meta, all_clips):
+                    member = f"{AUDIO}/{file}"
+                    if member in listed:  # a part shared by several entries is carried once
+                        continue
+                    try:
+                        data = (folder / member).read_bytes()
+                    except OSError as exc:
+                        raise PackFileError(f"{folder / member} (entry {entry}) cannot be read ({exc.strerror}); "
+                                            "render the pack again") from None
+                    listed[member] = {"bytes": len(data), "sha256": _sha256(data)}
+                    total += len(data)
+                    _add(tar, member, data)
             listed[MANIFEST] = {"bytes": len(files[MANIFEST]), "sha256": _sha256(files[MANIFEST])}
             _add(tar, MANIFEST, files[MANIFEST])
             header = {"kikimimi_pack_file": FILE_FORMAT, "lang": manifest.get("lang"),
@@ -211,7 +217,8 @@ def _extract_checked(tar: tarfile.TarFile, files: dict[str, Any], source: Path,
         raise PackFileError(f"{source} is damaged: {len(missing)} listed files are missing (e.g. "
                             f"{sorted(missing)[0]}); copy it again; nothing was installed")
     manifest = json.loads((staging / MANIFEST).read_text(encoding="utf-8"))
-    named = {f"{AUDIO}/{meta.get('file', '')}" for meta in manifest.get("entries", {}).values()}
+    clips = manifest.get("clips", {})
+    named = {f"{AUDIO}/{file}" for meta in manifest.get("entries", {}).values() for file, _ in entry_files(meta, clips)}
     if named - seen:
         raise PackFileError(f"{source} is damaged: its manifest names clips it does not hold")
     return manifest, total
@@ -236,7 +243,8 @@ def _install(staging: Path, target: Path, manifest: dict[str, Any], games: set[s
         os.replace(clip, audio / clip.name)
     sync_folder(audio)
     kept = {e: m for e, m in old.get("entries", {}).items() if entry_game(e) not in games | {""}}
-    merged = {**manifest, "entries": {**kept, **manifest["entries"]}}
+    merged = {**manifest, "entries": {**kept, **manifest["entries"]},
+              "clips": {**old.get("clips", {}), **manifest.get("clips", {})}}
     write_durably(target / MANIFEST, json.dumps(merged, ensure_ascii=False, indent=0, sort_keys=True))
 
 
