@@ -186,21 +186,29 @@ class TableView:
     paused: bool
     game_id: str | None
     alerts: list[tuple[float, Alert]] = field(default_factory=list)
+    # What undo takes back: the last *accepted* event (refused taps after it go with it) and how many events
+    # lead up to it (`Session.last_accepted`, 0: nothing to undo); an undo sent with that count is refused
+    # by the table when it moved on meanwhile.
+    undoable: Event | None = None
+    undo_at: int = 0
 
     def to_json(self) -> dict[str, Any]:
         return {"game": self.game, "setup": self.setup, "report": self.report, "public": self.public,
                 "guide": self.guide, "guide_error": self.guide_error, "events": self.events,
                 "last_event": event_json(self.last_event) if self.last_event is not None else None,
                 "over": self.over, "paused": self.paused, "game_id": self.game_id,
-                "alerts": [[t, a.key, dict(a.params)] for t, a in self.alerts]}
+                "alerts": [[t, a.key, dict(a.params)] for t, a in self.alerts],
+                "undoable": event_json(self.undoable) if self.undoable is not None else None,
+                "undo_at": self.undo_at}
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> TableView:
-        last = data.get("last_event")
+        last, undoable = data.get("last_event"), data.get("undoable")
         return cls(str(data["game"]), dict(data["setup"]), dict(data["report"]), dict(data["public"]),
                    data.get("guide"), str(data.get("guide_error") or ""), int(data["events"]),
                    event_from_json(last) if last else None, bool(data["over"]), bool(data["paused"]),
-                   data.get("game_id"), [(float(t), Alert(key, params)) for t, key, params in data["alerts"]])
+                   data.get("game_id"), [(float(t), Alert(key, params)) for t, key, params in data["alerts"]],
+                   event_from_json(undoable) if undoable else None, int(data.get("undo_at") or 0))
 
 
 @dataclass(frozen=True)
@@ -297,9 +305,11 @@ class TableControl:
             public = {key: report.get(key) for key in ("phase", "turn")}
         guide, error = guide_lines(info, report, state)
         events = list(session.events)
+        undo_at = session.last_accepted()
         return TableView(info.id, dict(session.setup), report, public, guide, error, len(events),
                          events[-1] if events else None, bool(game.is_over(state)), bool(self.loop.paused),
-                         self.loop.status.game_id, list(self.loop.status.alerts)[-SHOWN_ALERTS:])
+                         self.loop.status.game_id, list(self.loop.status.alerts)[-SHOWN_ALERTS:],
+                         events[undo_at - 1] if undo_at else None, undo_at)
 
     def health(self) -> TableHealth:
         hub, voice = self.table.hub, self.table.voice

@@ -18,11 +18,13 @@ a player's phone cannot act through the Priest's browser.
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import contextlib
 import hashlib
 import json
 import logging
 import random
+import threading
 import time
 from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -42,7 +44,8 @@ from kikimimi.console.records import MeetingPanel, read_meeting
 from kikimimi.console.simtable import BASKET, basket_of
 from kikimimi.console.web.access import COOKIE, Evening, Guesses
 from kikimimi.console.web.render import games_offered, hand_readers, health_json, snapshot
-from kikimimi.games.base import Alert, GameOver, Referee, hand
+from kikimimi.console.words import Words, words
+from kikimimi.games.base import Alert, Event, GameOver, Referee, Say, Scan, hand
 from kikimimi.games.registry import GameInfo, UnknownGame, get_info
 from kikimimi.serving import BodyRefused, SecuredStarlette, read_body, security_headers
 from kikimimi.voice.catalog import catalog
@@ -58,6 +61,7 @@ RETRY_MS = 1000  # a dropped stream comes back after this long
 POLL = 0.5  # seconds between health polls (the table pushes health about as often)
 ATTACH_EVERY = 0.5  # seconds between attempts to reach a table that is not answering
 KEPT_ALERTS = 50
+ANSWER_WITHIN = 5.0  # seconds an action waits for the table's answer (the step it makes)
 
 # Beside kikimimi.serving's common headers: the page runs its own script and style sheet only and talks to
 # this server only (its manifest included).
@@ -68,11 +72,31 @@ SECURITY_HEADERS = security_headers(CONTENT_SECURITY_POLICY)
 
 
 class Refused(Exception):
-    """An action or request the console refuses: an HTTP status and one sentence the page shows."""
+    """An action or request the console refuses: an HTTP status and one sentence the page shows (`answer`
+    "refused" when it is the table's own refusal of an action the page sent as meant)."""
 
-    def __init__(self, status: int, message: str) -> None:
+    def __init__(self, status: int, message: str, answer: str | None = None) -> None:
         super().__init__(message)
         self.status = status
+        self.answer = answer
+
+
+class NotNow(ValueError):
+    """An action the table cannot take now (nothing to undo, the game over, a table that moved on since the
+    question was asked): a catalog key and its parameters, said in the table's language (HTTP 409)."""
+
+    def __init__(self, key: str, **params: Any) -> None:
+        super().__init__(key)
+        self.key = key
+        self.params = params
+
+
+class Sent:
+    """An event sent to the table: the page's answer waits for the step that applies it."""
+
+    def __init__(self, label: str, reply: concurrent.futures.Future[list[Any]]) -> None:
+        self.label = label
+        self.reply = reply
 
 
 class WebConsole:
@@ -106,6 +130,9 @@ class WebConsole:
         # snapshot gets a small `health` event, not the whole snapshot again (docs/console.md, figures).
         self.health_version = 0
         self._clock_only_at = -1  # the health version that changed only the clock from the one before it
+        # Actions sent and not yet answered: (does this step apply it?, its future answer: the step's effects)
+        self._waiting: list[tuple[Callable[[Event], bool], concurrent.futures.Future[list[Any]]]] = []
+        self._waiting_lock = threading.Lock()
 
     # -- the table ----------------------------------------------------------------------------------
 
@@ -151,7 +178,34 @@ class WebConsole:
         log.info("web console: attached to the table (pid %d)", link.facts.pid)
         self.changed()
 
+    @property
+    def words(self) -> Words:
+        return words(self.language)
+
+    def expect(self, matches: Callable[[Event], bool]) -> concurrent.futures.Future[list[Any]]:
+        """The answer to an event about to be sent: the effects of the first step that `matches` its event
+        (registered before sending, so the step cannot come first)."""
+        reply: concurrent.futures.Future[list[Any]] = concurrent.futures.Future()
+        with self._waiting_lock:
+            self._waiting.append((matches, reply))
+        return reply
+
+    def _answer(self, step: Any) -> None:
+        event = step.event
+        if not isinstance(event, Scan | Referee):
+            return
+        with self._waiting_lock:
+            for entry in list(self._waiting):
+                matches, reply = entry
+                if reply.done():
+                    self._waiting.remove(entry)
+                elif matches(event):
+                    self._waiting.remove(entry)
+                    reply.set_result(list(step.effects))
+                    return
+
     def _stepped(self, step: Any) -> None:
+        self._answer(step)
         if any(isinstance(effect, GameOver) for effect in step.effects):
             asyncio.ensure_future(self._reread_meeting())
         self.changed()
@@ -271,25 +325,58 @@ class WebConsole:
     # -- actions --------------------------------------------------------------------------------------
 
     async def act(self, body: dict[str, Any]) -> dict[str, Any]:
+        """Do what the page asks and wait for the table's answer: done, or refused with the reason, in the
+        table's language (an action the table takes as a step waits for that step)."""
         link = self.link
         if link is None:
-            raise Refused(503, f"the table is not answering ({self.lost}); the page acts again when it is back")
+            raise Refused(503, self.words.say("answer.table_lost"))
         what = body.get("do")
         action = ACTIONS.get(what) if isinstance(what, str) else None
         if action is None:
             raise Refused(400, f"unknown action {what!r}; known: {', '.join(ACTIONS)}")
         try:
-            return await asyncio.to_thread(action, self, link, body) or {}
+            result = await asyncio.to_thread(action, self, link, body) or {}
+        except NotNow as exc:
+            raise Refused(409, self.words.say(exc.key, **exc.params), "refused") from None
         except (ValueError, KeyError, TypeError) as exc:  # the page's mistake or the table's refusal
             message = exc.args[0] if isinstance(exc, KeyError) and exc.args else str(exc)
-            raise Refused(400, str(message)) from None
-        except LinkError as exc:
-            raise Refused(503, str(exc)) from None
+            raise Refused(400, self.words.reason(str(message))) from None
+        except LinkError:
+            raise Refused(503, self.words.say("answer.table_lost")) from None
+        if not isinstance(result, Sent):
+            return {"answer": "done", "said": self.words.say("answer.done"), **result}
+        try:
+            effects = await asyncio.wait_for(asyncio.wrap_future(result.reply), ANSWER_WITHIN)
+        except TimeoutError:
+            raise Refused(504, self.words.say("answer.no_answer", action=result.label)) from None
+        refusal = refusal_of(effects, self.words)
+        if refusal is not None:
+            raise Refused(409, self.words.say("answer.refused", action=result.label, why=refusal), "refused")
+        return {"answer": "done", "said": self.words.say("answer.done_action", action=result.label)}
+
+
+def refusal_of(effects: list[Any], said: Words) -> str | None:
+    """Why the table refused the step whose effects these are, in the table's language (None: taken)."""
+    for effect in effects:
+        if isinstance(effect, Alert) and effect.key == "referee.refused":
+            return said.reason(str(effect.params.get("why", "")))
+        if isinstance(effect, Alert) and effect.key == "undo.nothing":
+            return said.say("answer.nothing_to_undo")
+        if isinstance(effect, Say) and effect.key == "table.not_saved":
+            return said.say("answer.not_saved")
+    return None
+
+
+def _send(console: WebConsole, link: RemoteLink, event: Referee, label: str) -> Sent:
+    """Send a referee action and return what its answer will be."""
+    reply = console.expect(lambda step: step == event)
+    link.submit(event)
+    return Sent(label, reply)
 
 
 # -- the actions, each checked here before the table sees it (a clear sentence for the page) -----------
 
-Action = Callable[[WebConsole, RemoteLink, dict[str, Any]], dict[str, Any] | None]
+Action = Callable[[WebConsole, RemoteLink, dict[str, Any]], dict[str, Any] | Sent | None]
 
 
 def _text(body: dict[str, Any], name: str) -> str:
@@ -299,19 +386,27 @@ def _text(body: dict[str, Any], name: str) -> str:
     return value
 
 
-def _undo(console: WebConsole, link: RemoteLink, body: dict[str, Any]) -> None:
-    if not link.view().events:
-        raise ValueError("nothing to undo: the game has no event yet")
-    link.submit(Referee("undo"))
+def _undo(console: WebConsole, link: RemoteLink, body: dict[str, Any]) -> Sent:
+    """Undo the last accepted event; `at` is the count the page's question named (the table refuses it when
+    it moved on since, whoever sent first)."""
+    at = body.get("at")
+    if at is not None and (not isinstance(at, int) or isinstance(at, bool) or at < 1):
+        raise ValueError('"at" must be the undo count the snapshot gave')
+    view = link.view()
+    if not view.undo_at:
+        raise NotNow("answer.nothing_to_undo")
+    if at is not None and at != view.undo_at:
+        raise NotNow("answer.moved_on")
+    return _send(console, link, Referee("undo", {"at": at or view.undo_at}), console.words.say("action.undo"))
 
 
-def _end(console: WebConsole, link: RemoteLink, body: dict[str, Any]) -> None:
+def _end(console: WebConsole, link: RemoteLink, body: dict[str, Any]) -> Sent:
     if link.view().over:
-        raise ValueError("the game is already over")
-    link.submit(Referee("end"))
+        raise NotNow("answer.already_over")
+    return _send(console, link, Referee("end"), console.words.say("action.end"))
 
 
-def _game_action(console: WebConsole, link: RemoteLink, body: dict[str, Any]) -> None:
+def _game_action(console: WebConsole, link: RemoteLink, body: dict[str, Any]) -> Sent:
     """One of the game's own referee actions, its parameters checked as the terminal's pickers offer them."""
     view = link.view()
     info = get_info(view.game)
@@ -337,10 +432,11 @@ def _game_action(console: WebConsole, link: RemoteLink, body: dict[str, Any]) ->
         elif value not in [c for c in choices.split("|") if c]:
             raise ValueError(f"{action.label}: {key} must be one of {choices.replace('|', ', ')}")
         params[key] = value
-    link.submit(Referee(action.action, params))
+    label = console.words.get(f"actions.{info.id}.{action.action}", action.label)
+    return _send(console, link, Referee(action.action, params), label)
 
 
-def _move(console: WebConsole, link: RemoteLink, body: dict[str, Any]) -> None:
+def _move(console: WebConsole, link: RemoteLink, body: dict[str, Any]) -> Sent:
     view = link.view()
     info = get_info(view.game)
     piece, where = _text(body, "piece").strip().lower(), _text(body, "to")
@@ -349,7 +445,7 @@ def _move(console: WebConsole, link: RemoteLink, body: dict[str, Any]) -> None:
     destinations = [hand(seat) for seat in range(1, info.seat_count(view.setup) + 1)] + [BASKET]
     if where not in destinations:
         raise ValueError(f"a piece can be moved to {', '.join(destinations)}, not {where!r}")
-    link.submit(Referee("move", {"piece": piece, "to": where}))
+    return _send(console, link, Referee("move", {"piece": piece, "to": where}), console.words.say("action.move"))
 
 
 def _pause(console: WebConsole, link: RemoteLink, body: dict[str, Any]) -> None:
@@ -392,7 +488,7 @@ def _tap(console: WebConsole, link: RemoteLink, body: dict[str, Any]) -> dict[st
     if tag == BASKET:
         basket = basket_of(info, view.report)
         if not basket:
-            raise ValueError("the basket is empty")
+            raise NotNow("answer.basket_empty")
         tag = console.rng.choice(basket)  # not said back: the piece drawn blind stays unknown
     elif not info.is_known_id(tag):
         raise ValueError(f"{tag!r} is not a piece or control id of {info.title('en')}")
@@ -400,7 +496,7 @@ def _tap(console: WebConsole, link: RemoteLink, body: dict[str, Any]) -> dict[st
     return {}
 
 
-def _tap_for(console: WebConsole, link: RemoteLink, body: dict[str, Any]) -> None:
+def _tap_for(console: WebConsole, link: RemoteLink, body: dict[str, Any]) -> Sent:
     """A tap on a seat's behalf, straight on the loop's queue (journaled like a player's tap)."""
     reader, tag = _text(body, "reader"), _text(body, "tag").strip().lower()
     view = link.view()
@@ -410,13 +506,15 @@ def _tap_for(console: WebConsole, link: RemoteLink, body: dict[str, Any]) -> Non
                          f"not {reader!r}")
     if not info.is_known_id(tag):
         raise ValueError(f"{tag!r} is not a piece or control id of {info.title('en')}")
+    reply = console.expect(lambda event: isinstance(event, Scan) and event.reader == reader and event.piece == tag)
     link.submit_tap(reader, tag)
+    return Sent(console.words.say("action.tap_for"), reply)
 
 
 def _repeat(console: WebConsole, link: RemoteLink, body: dict[str, Any]) -> None:
     feed = console.feed
     if feed is None or not feed.repeat_public(link.announce):
-        raise ValueError("nothing public has been said yet")
+        raise NotNow("answer.nothing_said")
 
 
 def _redraw(console: WebConsole) -> None:
@@ -493,7 +591,8 @@ def create_app(socket: Path, evening: Evening, *, records: str | Path | None = N
                 headers = {"Cache-Control": "no-store"}
                 if exc.status in (408, 413):  # a body refused part-way is not read to its end
                     headers["Connection"] = "close"
-                return JSONResponse({"error": str(exc)}, status_code=exc.status, headers=headers)
+                answer = {"error": str(exc), **({"answer": exc.answer} if exc.answer else {})}
+                return JSONResponse(answer, status_code=exc.status, headers=headers)
         return endpoint
 
     async def page(request: Request) -> Response:
