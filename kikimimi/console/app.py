@@ -351,7 +351,7 @@ class ConsoleApp(App[int]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Actions the game cannot take now are shown disabled (None) rather than offered and refused:
         undo with nothing to undo, end once the game is over."""
-        if action == "undo" and not self.view.events:
+        if action == "undo" and not self.view.undo_at:
             return None
         if action == "end" and self.view.over:
             return None
@@ -382,12 +382,14 @@ class ConsoleApp(App[int]):
         return seats
 
     def action_undo(self) -> None:
-        last = self.view.last_event
-        if last is None:
+        """Names the last *accepted* event (refused taps after it go with it); the count sent with the undo
+        makes the table refuse it if it moved on while the question was open."""
+        view = self.view
+        if view.undoable is None or not view.undo_at:
             self.notify("Nothing to undo.", severity="warning")
             return
-        question = f"Undo the last event: {self._describe(last)}?"
-        self._confirmed(question, Referee("undo"))
+        question = f"Undo the last event: {self._describe(view.undoable)}?"
+        self._confirmed(question, Referee("undo", {"at": view.undo_at}))
 
     def action_end(self) -> None:
         self._confirmed("End the game now? The game ranks the seats as they stand (its own rules say how).",

@@ -105,7 +105,7 @@ def test_a_fed_game_watched_live_at_each_size(browser, tmp_path):
         seen: set[int] = set()
         until(lambda: seen.add(events_on(page)) or events_on(page) == events, "the whole game on the page", 30)
         assert len(seen) > 5, f"the page jumped straight to the end: {sorted(seen)}"  # watched, not replayed
-        page.wait_for_function("document.getElementById('turn').textContent.includes('game over')")
+        page.wait_for_function("document.getElementById('turn').textContent.includes('Game over')")
         assert len(table.events()) == events
         assert "Won" in shown(page, "#panel") or "Ranking" in shown(page, "#panel")
         assert "For a new game, tap “New game”." in shown(page, "#guide")  # the button, not the terminal's key
@@ -155,12 +155,15 @@ def test_two_tablets_run_the_table_by_touch(browser, table):
     first.wait_for_function("!document.getElementById('panel').textContent.includes('heart-1')")
     assert first.is_hidden("#reveal-banner")
 
-    # Undo, confirmed; the question names no hidden piece.
+    # Undo, confirmed; the question names no hidden piece; the answer is shown.
     first.tap("#b-undo")
-    assert shown(first, "#dialog-title") == "Undo the last event: a piece on hand:1?"
+    assert shown(first, "#dialog-title") == "Undo the last accepted event: a piece on hand 1?"
     first.tap("#dialog-buttons button.danger")
-    until(lambda: table.events()[-1] == {"referee": "undo"}, "the undo in the journal")
+    until(lambda: table.events()[-1] == {"referee": "undo", "at": 1}, "the undo in the journal")
+    first.wait_for_function("document.body.dataset.answer === 'done'")
+    assert "Undo: done." in shown(first, "#toast")
     second.wait_for_function("document.body.dataset.events === '0'")
+    assert second.is_disabled("#b-undo")  # nothing accepted left to take back
 
     # Move a piece (tracking went wrong): picked by touch, from the phone this time.
     second.tap("#b-move")
@@ -184,11 +187,16 @@ def test_two_tablets_run_the_table_by_touch(browser, table):
     first.tap("#mute-hand-2")
     second.wait_for_function("document.querySelector('#out-hand-2 .level').textContent === 'MUTED'")
 
-    # One of the game's own referee actions, its parameter asked by touch (no confirmation once given).
+    # One of the game's own referee actions, its parameter asked by touch, then confirmed; refused during the
+    # deal, and the page says so with the table's reason.
     first.tap("#b-actions")
     first.tap("#pick-penalty")
     first.tap("#pick-2")
+    assert shown(first, "#dialog-title") == "Penalty for seat 2: send it to the table?"
+    first.tap("#dialog-buttons button.danger")
     until(lambda: table.events()[-1] == {"referee": "penalty", "seat": 2}, "the penalty in the journal")
+    first.wait_for_function("document.body.dataset.answer === 'refused'")
+    assert "Penalty: refused by the table: needs a seat 1-3, during a turn" in shown(first, "#toast")
 
     # A new game of another game, its seat count offered as this table's three hand readers allow.
     first.tap("#b-new")
@@ -224,7 +232,7 @@ def test_the_table_restarted_under_the_page(browser, tmp_path):
     web = start_web()
     try:
         page = logged_in(browser, table, "tablet-portrait")
-        assert shown(page, "#b-undo") == "取り消し" and "3 席" in shown(page, "#seats")
+        assert shown(page, "#b-undo") == "取り消し" and "3席" in shown(page, "#seats")
         page.tap("#tabs [data-tab=virtual]")
         page.tap("#vt-reader-hand-2")
         page.tap("#tap-diamond-1")
@@ -246,7 +254,9 @@ def test_the_table_restarted_under_the_page(browser, tmp_path):
         assert page.is_hidden("#login")  # still logged in: the cookie is good for the evening
         page.tap("#b-undo")
         page.tap("#dialog-buttons button.danger")
-        until(lambda: table.events()[-1] == {"referee": "undo"}, "the undo in the journal")
+        until(lambda: table.events()[-1] == {"referee": "undo", "at": 1}, "the undo in the journal")
+        page.wait_for_function("document.body.dataset.answer === 'done'")
+        assert "取り消し:完了しました。" in shown(page, "#toast")  # the answer in the table's language
         assert page.errors == []
     finally:
         assert web.stop() == 0

@@ -77,9 +77,12 @@ def hand_readers(health: TableHealth) -> int:
     return sum(1 for role in health.readers if role.startswith("hand:"))
 
 
-def setup_choices(info: GameInfo, seats: int) -> list[dict[str, Any]]:
+def setup_choices(info: GameInfo, seats: int, said: Words | None = None) -> list[dict[str, Any]]:
     """The game's set-up keys as the new-game form offers them: choices, or a range for a number with
-    bounds; the seat key's choices only those this table's `seats` hand readers can seat."""
+    bounds; the seat key's choices only those this table's `seats` hand readers can seat. Each key has its
+    label and one-line help in the table's language (the console catalog's `setup.<game>.<key>`), each
+    choice its label."""
+    said = said or words("en")
     keys = []
     for key in info.setup_keys:
         choices = list(key.choices) if key.choices is not None else None
@@ -92,22 +95,29 @@ def setup_choices(info: GameInfo, seats: int) -> list[dict[str, Any]]:
             choices = [c for c in choices if c <= seats] or choices[:1]
         kind = "bool" if key.type is bool else "int" if key.type is int else "text"
         default = key.default if choices is None or key.default in choices else choices[-1]
+        where = f"setup.{info.id}.{key.name}"
+        labels = {str(c): said.get(f"setup.{info.id}.choice.{c}.label", "")
+                  or (said.say(f"setup.bool.{str(c).lower()}") if isinstance(c, bool) else str(c))
+                  for c in (choices or [])}
         keys.append({"name": key.name, "type": kind, "choices": choices, "default": default,
-                     "help": key.describe()})
+                     "label": said.get(f"{where}.label", key.name), "help": said.get(f"{where}.help", key.describe()),
+                     "labels": labels})
     return keys
 
 
 def games_offered(lang: str, seats: int) -> list[dict[str, Any]]:
     """Every registered game the table could start, with its set-up keys (a game needing more seats than
     the table's hand readers is listed, marked, so the Priest sees why it is not offered)."""
+    said = words(lang)
     return [{"id": info.id, "title": info.title(lang), "seats": list(info.seats),
-             "fits": info.seats[0] <= max(seats, 1), "keys": setup_choices(info, seats)}
+             "fits": info.seats[0] <= max(seats, 1), "keys": setup_choices(info, seats, said)}
             for info in games()]
 
 
 def game_facts(info: GameInfo, view: TableView, facts: TableFacts, lang: str) -> dict[str, Any]:
     """The current game's ids and actions: what the page's buttons and pickers are made of (nothing here
     is secret: piece ids are printed on the pieces)."""
+    said = words(lang)
     seats = info.seat_count(view.setup)
     readers = list(info.readers(view.setup))
     wanted = set(readers)
@@ -115,9 +125,10 @@ def game_facts(info: GameInfo, view: TableView, facts: TableFacts, lang: str) ->
     return {
         "id": info.id, "title": info.title(lang), "seats": seats, "readers": readers, "sim_readers": sim,
         "pieces": list(info.pieces), "controls": list(info.controls),
-        "destinations": [hand(seat) for seat in range(1, seats + 1)] + ["basket"],
-        "actions": [{"action": a.action, "label": a.label, "params": list(a.params)}
-                    for a in info.referee_actions],
+        "destinations": [[place, said.value(place)] for place in
+                         [hand(seat) for seat in range(1, seats + 1)] + ["basket"]],
+        "actions": [{"action": a.action, "label": said.get(f"actions.{info.id}.{a.action}", a.label),
+                     "params": list(a.params)} for a in info.referee_actions],
         "outputs": list(info.outputs(view.setup)),
     }
 
@@ -166,9 +177,10 @@ def undo_offer(view: TableView, info: GameInfo, said: Words, reveal: bool) -> di
 
 def snapshot(*, view: TableView, health: TableHealth, facts: TableFacts, info: GameInfo,
              panel: Any, lines: Sequence[Spoken], alerts: Sequence[tuple[float, Alert]],
-             meeting: MeetingPanel, reveal: bool) -> dict[str, Any]:
-    """Everything the page draws, for one reveal mode (an unrevealed one holds no hand, no private line)."""
-    lang = facts.language
+             meeting: MeetingPanel, reveal: bool, lang: str | None = None) -> dict[str, Any]:
+    """Everything the page draws, for one reveal mode (an unrevealed one holds no hand, no private line), in
+    `lang` (default: the table's language)."""
+    lang = lang or facts.language
     said_words = words(lang)
     players, titles = meeting.seats()
     seats = info.seat_count(view.setup)

@@ -44,7 +44,7 @@ from kikimimi.console.records import MeetingPanel, read_meeting
 from kikimimi.console.simtable import BASKET, basket_of
 from kikimimi.console.web.access import COOKIE, Evening, Guesses
 from kikimimi.console.web.render import games_offered, hand_readers, health_json, snapshot
-from kikimimi.console.words import Words, words
+from kikimimi.console.words import LANGUAGES, Words, words
 from kikimimi.games.base import Alert, Event, GameOver, Referee, Say, Scan, hand
 from kikimimi.games.registry import GameInfo, UnknownGame, get_info
 from kikimimi.serving import BodyRefused, SecuredStarlette, read_body, security_headers
@@ -122,7 +122,7 @@ class WebConsole:
         self.rng = random.Random()
         self._wake = asyncio.Event()
         self._loop: asyncio.AbstractEventLoop | None = None
-        self._cache: dict[bool, tuple[tuple[int, int], str]] = {}
+        self._cache: dict[tuple[bool, str], tuple[tuple[int, int], str]] = {}
         self._panels: dict[str, Any] = {}
         self._health: Any = None
         self._health_shown: dict[str, Any] | None = None  # the health as the pages last got it
@@ -267,25 +267,26 @@ class WebConsole:
                 self._panels[info.id] = None
         return self._panels[info.id]
 
-    def snapshot_json(self, reveal: bool) -> tuple[str, int]:
-        """The page's snapshot now and the health version it holds (made once per version, health version and
-        reveal mode, whatever the number of pages)."""
+    def snapshot_json(self, reveal: bool, lang: str | None = None) -> tuple[str, int]:
+        """The page's snapshot now and the health version it holds (made once per version, health version,
+        reveal mode and language, whatever the number of pages); in `lang`, else the table's language."""
+        lang = lang if lang in LANGUAGES else self.language
         key = (self.version, self.health_version)
-        cached = self._cache.get(reveal)
+        cached = self._cache.get((reveal, lang))
         if cached is not None and cached[0] == key:
             return cached[1], key[1]
         link, feed = self.link, self.feed
         data: dict[str, Any] = {"version": self.version, "connected": link is not None, "lost": self.lost,
-                                "lang": self.language}
+                                "lang": lang, "table_lang": self.language}
         if link is not None and feed is not None:
             view, health = link.view(), link.health()
             info = get_info(view.game)
             data.update(snapshot(view=view, health=health, facts=link.facts, info=info, panel=self._panel(info),
                                  lines=feed.lines(), alerts=[*view.alerts, *self.console_alerts],
-                                 meeting=self.meeting, reveal=reveal))
-            data["games"] = games_offered(self.language, hand_readers(health))
+                                 meeting=self.meeting, reveal=reveal, lang=lang))
+            data["games"] = games_offered(lang, hand_readers(health))
         text = json.dumps(data, ensure_ascii=False, separators=(",", ":"), default=str)
-        self._cache[reveal] = (key, text)
+        self._cache[(reveal, lang)] = (key, text)
         return text, key[1]
 
     def health_update_json(self, page_has: int) -> str:
@@ -298,7 +299,7 @@ class WebConsole:
             update = {"version": self.version, "health": shown}
         return json.dumps(update, ensure_ascii=False, separators=(",", ":"), default=str)
 
-    async def stream(self, reveal: bool) -> AsyncIterator[str]:
+    async def stream(self, reveal: bool, lang: str | None = None) -> AsyncIterator[str]:
         self.streams += 1
         try:
             yield f"retry: {RETRY_MS}\n\n"
@@ -307,7 +308,7 @@ class WebConsole:
                 wake = self._wake
                 if self.version != sent:
                     sent = self.version
-                    text, sent_health = self.snapshot_json(reveal)
+                    text, sent_health = self.snapshot_json(reveal, lang)
                     yield f"event: snapshot\ndata: {text}\n\n"
                     continue
                 if self.health_version != sent_health:
@@ -326,10 +327,11 @@ class WebConsole:
 
     async def act(self, body: dict[str, Any]) -> dict[str, Any]:
         """Do what the page asks and wait for the table's answer: done, or refused with the reason, in the
-        table's language (an action the table takes as a step waits for that step)."""
+        page's language (the table's unless switched; an action the table takes as a step waits for it)."""
+        said = _said(self, body)
         link = self.link
         if link is None:
-            raise Refused(503, self.words.say("answer.table_lost"))
+            raise Refused(503, said.say("answer.table_lost"))
         what = body.get("do")
         action = ACTIONS.get(what) if isinstance(what, str) else None
         if action is None:
@@ -337,22 +339,28 @@ class WebConsole:
         try:
             result = await asyncio.to_thread(action, self, link, body) or {}
         except NotNow as exc:
-            raise Refused(409, self.words.say(exc.key, **exc.params), "refused") from None
+            raise Refused(409, said.say(exc.key, **exc.params), "refused") from None
         except (ValueError, KeyError, TypeError) as exc:  # the page's mistake or the table's refusal
             message = exc.args[0] if isinstance(exc, KeyError) and exc.args else str(exc)
-            raise Refused(400, self.words.reason(str(message))) from None
+            raise Refused(400, said.reason(str(message))) from None
         except LinkError:
-            raise Refused(503, self.words.say("answer.table_lost")) from None
+            raise Refused(503, said.say("answer.table_lost")) from None
         if not isinstance(result, Sent):
-            return {"answer": "done", "said": self.words.say("answer.done"), **result}
+            return {"answer": "done", "said": said.say("answer.done"), **result}
         try:
             effects = await asyncio.wait_for(asyncio.wrap_future(result.reply), ANSWER_WITHIN)
         except TimeoutError:
-            raise Refused(504, self.words.say("answer.no_answer", action=result.label)) from None
-        refusal = refusal_of(effects, self.words)
+            raise Refused(504, said.say("answer.no_answer", action=result.label)) from None
+        refusal = refusal_of(effects, said)
         if refusal is not None:
-            raise Refused(409, self.words.say("answer.refused", action=result.label, why=refusal), "refused")
-        return {"answer": "done", "said": self.words.say("answer.done_action", action=result.label)}
+            raise Refused(409, said.say("answer.refused", action=result.label, why=refusal), "refused")
+        return {"answer": "done", "said": said.say("answer.done_action", action=result.label)}
+
+
+def _said(console: WebConsole, body: dict[str, Any]) -> Words:
+    """The words of the page's language (sent with each action), else the table's."""
+    lang = body.get("lang")
+    return words(lang) if lang in LANGUAGES else console.words
 
 
 def refusal_of(effects: list[Any], said: Words) -> str | None:
@@ -397,13 +405,13 @@ def _undo(console: WebConsole, link: RemoteLink, body: dict[str, Any]) -> Sent:
         raise NotNow("answer.nothing_to_undo")
     if at is not None and at != view.undo_at:
         raise NotNow("answer.moved_on")
-    return _send(console, link, Referee("undo", {"at": at or view.undo_at}), console.words.say("action.undo"))
+    return _send(console, link, Referee("undo", {"at": at or view.undo_at}), _said(console, body).say("action.undo"))
 
 
 def _end(console: WebConsole, link: RemoteLink, body: dict[str, Any]) -> Sent:
     if link.view().over:
         raise NotNow("answer.already_over")
-    return _send(console, link, Referee("end"), console.words.say("action.end"))
+    return _send(console, link, Referee("end"), _said(console, body).say("action.end"))
 
 
 def _game_action(console: WebConsole, link: RemoteLink, body: dict[str, Any]) -> Sent:
@@ -432,7 +440,7 @@ def _game_action(console: WebConsole, link: RemoteLink, body: dict[str, Any]) ->
         elif value not in [c for c in choices.split("|") if c]:
             raise ValueError(f"{action.label}: {key} must be one of {choices.replace('|', ', ')}")
         params[key] = value
-    label = console.words.get(f"actions.{info.id}.{action.action}", action.label)
+    label = _said(console, body).get(f"actions.{info.id}.{action.action}", action.label)
     return _send(console, link, Referee(action.action, params), label)
 
 
@@ -445,7 +453,7 @@ def _move(console: WebConsole, link: RemoteLink, body: dict[str, Any]) -> Sent:
     destinations = [hand(seat) for seat in range(1, info.seat_count(view.setup) + 1)] + [BASKET]
     if where not in destinations:
         raise ValueError(f"a piece can be moved to {', '.join(destinations)}, not {where!r}")
-    return _send(console, link, Referee("move", {"piece": piece, "to": where}), console.words.say("action.move"))
+    return _send(console, link, Referee("move", {"piece": piece, "to": where}), _said(console, body).say("action.move"))
 
 
 def _pause(console: WebConsole, link: RemoteLink, body: dict[str, Any]) -> None:
@@ -508,7 +516,7 @@ def _tap_for(console: WebConsole, link: RemoteLink, body: dict[str, Any]) -> Sen
         raise ValueError(f"{tag!r} is not a piece or control id of {info.title('en')}")
     reply = console.expect(lambda event: isinstance(event, Scan) and event.reader == reader and event.piece == tag)
     link.submit_tap(reader, tag)
-    return Sent(console.words.say("action.tap_for"), reply)
+    return Sent(_said(console, body).say("action.tap_for"), reply)
 
 
 def _repeat(console: WebConsole, link: RemoteLink, body: dict[str, Any]) -> None:
@@ -573,6 +581,9 @@ def create_app(socket: Path, evening: Evening, *, records: str | Path | None = N
     """The web console for the table whose control socket is `socket`."""
     console = WebConsole(socket, evening, records, language)
     page_template = (STATIC_DIR / "index.html").read_text(encoding="utf-8")
+    # The page's own words in both languages (the switch needs no request); "</" escaped: it sits in the page.
+    page_words = json.dumps({lang: words(lang).section("page") for lang in LANGUAGES},
+                            ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")
     version = _fingerprint()
 
     def admitted(request: Request) -> bool:
@@ -603,8 +614,8 @@ def create_app(socket: Path, evening: Evening, *, records: str | Path | None = N
                 return _login_cookie(RedirectResponse("/", status_code=303), evening)
             if wait == 0:
                 console.guesses.wrong()
-        lang = console.language if console.language in ("ja", "en") else "ja"
-        text = page_template.replace("{{lang}}", lang).replace("{{version}}", version)
+        lang = console.language if console.language in LANGUAGES else "ja"
+        text = page_template.replace("{{lang}}", lang).replace("{{version}}", version).replace("{{words}}", page_words)
         return HTMLResponse(text, headers={"Cache-Control": "no-store"})
 
     async def session(request: Request) -> Response:
@@ -630,8 +641,9 @@ def create_app(socket: Path, evening: Evening, *, records: str | Path | None = N
         if console.streams >= MAX_STREAMS:
             raise Refused(503, f"already {MAX_STREAMS} pages follow this table; close one")
         reveal = request.query_params.get("reveal") == "1"
+        lang = request.query_params.get("lang")
         headers = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
-        return StreamingResponse(console.stream(reveal), media_type="text/event-stream", headers=headers)
+        return StreamingResponse(console.stream(reveal, lang), media_type="text/event-stream", headers=headers)
 
     async def act(request: Request) -> Response:
         body = await _json_body(request)
