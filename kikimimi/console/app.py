@@ -365,7 +365,7 @@ class ConsoleApp(App[int]):
         if web is None:
             return
         self.push_screen(Confirm("Show the web console's code? Only when no player can see this screen."),
-                         lambda yes: yes and self.push_screen(WebCode(web.url, web.spaced_code, web.qr_text())))
+                         lambda yes: yes and self.push_screen(WebCode(web.current())))
 
     def action_new_game(self) -> None:
         view = self.view

@@ -74,7 +74,7 @@ def test_a_page_without_the_code_is_refused(browser, table):
     wrong = "000000" if table.code != "000000" else "111111"
     page.fill("#code", wrong)
     page.tap("#login-form button[type=submit]")
-    page.wait_for_function("document.getElementById('login-error').textContent.includes('wrong code')")
+    page.wait_for_function("document.getElementById('login-error').textContent.includes('Wrong code')")
     page.fill("#code", table.code)
     page.tap("#login-form button[type=submit]")
     page.wait_for_function("document.body.dataset.state === 'live'")

@@ -42,7 +42,7 @@ from kikimimi.console.health import HealthWatch
 from kikimimi.console.link import LinkError, RemoteLink
 from kikimimi.console.records import MeetingPanel, read_meeting
 from kikimimi.console.simtable import BASKET, basket_of
-from kikimimi.console.web.access import COOKIE, Evening, Guesses
+from kikimimi.console.web.access import COOKIE, Access, Evening, Guesses
 from kikimimi.console.web.render import games_offered, hand_readers, health_json, snapshot
 from kikimimi.console.words import LANGUAGES, Words, words
 from kikimimi.games.base import Alert, Event, GameOver, Referee, Say, Scan, hand
@@ -103,10 +103,10 @@ class WebConsole:
     """The table as the page sees it: the link (None while the table does not answer), what it said, the
     console's own alerts, the meeting; a version that grows with every change the pages should draw."""
 
-    def __init__(self, socket: Path, evening: Evening, records: str | Path | None = None,
+    def __init__(self, socket: Path, access: Access, records: str | Path | None = None,
                  language: str = "ja") -> None:
         self.socket = socket
-        self.evening = evening
+        self.access = access
         self.records = records
         self.language = language
         self.link: RemoteLink | None = None
@@ -299,29 +299,27 @@ class WebConsole:
             update = {"version": self.version, "health": shown}
         return json.dumps(update, ensure_ascii=False, separators=(",", ":"), default=str)
 
-    async def stream(self, reveal: bool, lang: str | None = None) -> AsyncIterator[str]:
-        self.streams += 1
-        try:
-            yield f"retry: {RETRY_MS}\n\n"
-            sent = sent_health = -1
-            while not self.closing.is_set() and self.evening.seconds_left() > 0:  # the evening over: log in again
-                wake = self._wake
-                if self.version != sent:
-                    sent = self.version
-                    text, sent_health = self.snapshot_json(reveal, lang)
-                    yield f"event: snapshot\ndata: {text}\n\n"
-                    continue
-                if self.health_version != sent_health:
-                    update = self.health_update_json(sent_health)
-                    sent_health = self.health_version
-                    yield f"event: health\ndata: {update}\n\n"
-                    continue
-                try:
-                    await asyncio.wait_for(wake.wait(), KEEP_ALIVE)
-                except TimeoutError:
-                    yield ": keep-alive\n\n"
-        finally:
-            self.streams -= 1
+    async def stream(self, reveal: bool, lang: str | None = None, cookie: str | None = None) -> AsyncIterator[str]:
+        """A page's snapshots and health updates (its slot in `streams` is taken and given back by `Stream`);
+        it ends when the page's cookie stops working (the code renewed: log in again)."""
+        yield f"retry: {RETRY_MS}\n\n"
+        sent = sent_health = -1
+        while not self.closing.is_set() and self.access.admits(cookie):
+            wake = self._wake
+            if self.version != sent:
+                sent = self.version
+                text, sent_health = self.snapshot_json(reveal, lang)
+                yield f"event: snapshot\ndata: {text}\n\n"
+                continue
+            if self.health_version != sent_health:
+                update = self.health_update_json(sent_health)
+                sent_health = self.health_version
+                yield f"event: health\ndata: {update}\n\n"
+                continue
+            try:
+                await asyncio.wait_for(wake.wait(), KEEP_ALIVE)
+            except TimeoutError:
+                yield ": keep-alive\n\n"
 
     # -- actions --------------------------------------------------------------------------------------
 
@@ -554,6 +552,21 @@ def _same_origin(request: Request) -> bool:
     return bool(origin and host) and origin in (f"http://{host}", f"https://{host}")
 
 
+class Stream(StreamingResponse):
+    """A page's event stream holding one of the console's MAX_STREAMS slots, taken before the answer starts
+    and given back however it ends (a client gone before its first byte included): the cap is exact."""
+
+    def __init__(self, console: WebConsole, content: AsyncIterator[str], headers: dict[str, str]) -> None:
+        super().__init__(content, media_type="text/event-stream", headers=headers)
+        self.console = console
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            self.console.streams -= 1
+
+
 async def _json_body(request: Request) -> dict[str, Any]:
     if not request.headers.get("content-type", "").startswith("application/json"):
         raise Refused(415, "send the request as application/json")
@@ -565,6 +578,8 @@ async def _json_body(request: Request) -> dict[str, Any]:
         data = json.loads(raw or b"{}")
     except (ValueError, UnicodeDecodeError):
         raise Refused(400, "the request's body is not JSON") from None
+    except RecursionError:  # nested deeper than the parser goes: not a body this console ever sends
+        raise Refused(400, "the request's body is nested too deeply") from None
     if not isinstance(data, dict):
         raise Refused(400, "the request's body must be a JSON object")
     return data
@@ -576,10 +591,12 @@ def _login_cookie(response: Response, evening: Evening) -> Response:
     return response
 
 
-def create_app(socket: Path, evening: Evening, *, records: str | Path | None = None,
+def create_app(socket: Path, evening: Evening | Access, *, records: str | Path | None = None,
                language: str = "ja") -> Starlette:
-    """The web console for the table whose control socket is `socket`."""
-    console = WebConsole(socket, evening, records, language)
+    """The web console for the table whose control socket is `socket`; `evening` an `Access` that renews
+    its code (`kikimimi play --web`, `console --web`), or one fixed evening."""
+    access = evening if isinstance(evening, Access) else Access(None, evening)
+    console = WebConsole(socket, access, records, language)
     page_template = (STATIC_DIR / "index.html").read_text(encoding="utf-8")
     # The page's own words in both languages (the switch needs no request); "</" escaped: it sits in the page.
     page_words = json.dumps({lang: words(lang).section("page") for lang in LANGUAGES},
@@ -587,7 +604,7 @@ def create_app(socket: Path, evening: Evening, *, records: str | Path | None = N
     version = _fingerprint()
 
     def admitted(request: Request) -> bool:
-        return evening.admits(request.cookies.get(COOKIE))
+        return access.admits(request.cookies.get(COOKIE))
 
     def guarded(handler: Callable[[Request], Awaitable[Response]], *, post: bool = False,
                 auth: bool = True) -> Callable[[Request], Awaitable[Response]]:
@@ -596,7 +613,7 @@ def create_app(socket: Path, evening: Evening, *, records: str | Path | None = N
                 if post and not _same_origin(request):
                     raise Refused(403, "refused: the request does not come from this console's own page")
                 if auth and not admitted(request):
-                    raise Refused(401, "the evening's code is needed (printed where the console started)")
+                    raise Refused(401, words(console.language).say("page.login_needed"))
                 return await handler(request)
             except Refused as exc:
                 headers = {"Cache-Control": "no-store"}
@@ -606,14 +623,34 @@ def create_app(socket: Path, evening: Evening, *, records: str | Path | None = N
                 return JSONResponse(answer, status_code=exc.status, headers=headers)
         return endpoint
 
+    def try_code(request: Request, code: str) -> str:
+        """"ok", or why not: "locked" (this client guessed too often), "expired", "wrong" (counted)."""
+        client = request.client.host if request.client else "?"
+        if console.guesses.wait(client):
+            return "locked"
+        verdict = access.check(code[:40])
+        if verdict == "wrong":
+            console.guesses.wrong(client)
+            log.warning("web console: a wrong code from %s", client)
+        elif verdict == "expired":
+            log.warning("web console: an expired code from %s", client)
+        else:
+            log.info("web console: a page logged in from %s", client)
+        return verdict
+
+    def why_not(request: Request, verdict: str, lang: Any) -> str:
+        said = words(lang if lang in LANGUAGES else console.language)
+        wait = console.guesses.wait(request.client.host if request.client else "?")
+        return said.say(f"page.login_{verdict}", seconds=wait)
+
     async def page(request: Request) -> Response:
         code = request.query_params.get("code")
         if code is not None:  # the QR code's link: the cookie, then the page without the code in its address
-            wait = console.guesses.wait()
-            if wait == 0 and evening.matches(code):
-                return _login_cookie(RedirectResponse("/", status_code=303), evening)
-            if wait == 0:
-                console.guesses.wrong()
+            verdict = try_code(request, code)
+            if verdict == "ok":
+                return _login_cookie(RedirectResponse("/", status_code=303), access.current())
+            wait = console.guesses.wait(request.client.host if request.client else "?")
+            return RedirectResponse(f"/?login={verdict}&wait={wait}", status_code=303)  # the page says why
         lang = console.language if console.language in LANGUAGES else "ja"
         text = page_template.replace("{{lang}}", lang).replace("{{version}}", version).replace("{{words}}", page_words)
         return HTMLResponse(text, headers={"Cache-Control": "no-store"})
@@ -627,23 +664,21 @@ def create_app(socket: Path, evening: Evening, *, records: str | Path | None = N
 
     async def login(request: Request) -> Response:
         body = await _json_body(request)
-        wait = console.guesses.wait()
-        if wait:
-            raise Refused(429, f"too many wrong codes: try again in {wait} s")
-        if not evening.matches(str(body.get("code", ""))[:40]):
-            console.guesses.wrong()
-            log.warning("web console: a wrong code from %s", request.client.host if request.client else "?")
-            raise Refused(401, "wrong code: it is printed where the console started")
-        log.info("web console: a page logged in from %s", request.client.host if request.client else "?")
-        return _login_cookie(JSONResponse({"ok": True}), evening)
+        verdict = try_code(request, str(body.get("code", "")))
+        if verdict == "ok":
+            return _login_cookie(JSONResponse({"ok": True}), access.current())
+        message = why_not(request, verdict, body.get("lang"))
+        return JSONResponse({"error": message, "why": verdict}, status_code=429 if verdict == "locked" else 401,
+                            headers={"Cache-Control": "no-store"})
 
     async def events(request: Request) -> Response:
         if console.streams >= MAX_STREAMS:
             raise Refused(503, f"already {MAX_STREAMS} pages follow this table; close one")
+        console.streams += 1  # taken now (no await before the answer starts); `Stream` gives it back
         reveal = request.query_params.get("reveal") == "1"
         lang = request.query_params.get("lang")
         headers = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
-        return StreamingResponse(console.stream(reveal, lang), media_type="text/event-stream", headers=headers)
+        return Stream(console, console.stream(reveal, lang, request.cookies.get(COOKIE)), headers)
 
     async def act(request: Request) -> Response:
         body = await _json_body(request)
@@ -672,4 +707,5 @@ def create_app(socket: Path, evening: Evening, *, records: str | Path | None = N
     ]
     app = SecuredStarlette(routes=routes, lifespan=lifespan, headers=SECURITY_HEADERS)
     app.state.console = console  # the server ends its streams at shutdown
+    app.state.access = access  # who starts the server says each renewed code where the Priest reads it
     return app

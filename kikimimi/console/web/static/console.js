@@ -79,16 +79,27 @@ function showLogin() {
   $("app").hidden = true; $("link-banner").hidden = true; $("reveal-banner").hidden = true;
   $("login").hidden = false;
   document.body.dataset.state = "login";
+  loginReason();
   $("code").focus();
 }
 
 function showApp() { $("login").hidden = true; $("app").hidden = false; }
 
+// The login says why it fails: expired (the code was renewed), wrong, or locked (this device guessed too often).
 async function login(event) {
   event.preventDefault();
-  const answer = await post("/api/login", { code: $("code").value });
+  const answer = await post("/api/login", { code: $("code").value, lang });
   if (answer.ok) { $("code").value = ""; $("login-error").textContent = ""; showApp(); connect(); }
   else $("login-error").textContent = answer.error;
+}
+
+// The QR code's link that failed comes back as /?login=expired|wrong|locked: said on the form.
+function loginReason() {
+  const query = new URLSearchParams(window.location.search);
+  const why = query.get("login");
+  if (!why || !["expired", "wrong", "locked"].includes(why)) return;
+  history.replaceState(null, "", "/");
+  $("login-error").textContent = t("login_" + why, { seconds: Number(query.get("wait")) || 60 });
 }
 
 function connect() {
