@@ -45,13 +45,14 @@ from kikimimi.console.dialogs import (
     WebCode,
 )
 from kikimimi.console.feed import TableFeed
-from kikimimi.console.guide import guide_of, name_actions
+from kikimimi.console.guide import guide_of, name_actions, say_guide
 from kikimimi.console.health import HealthWatch
 from kikimimi.console.link import LocalLink, TableLink
 from kikimimi.console.records import MeetingPanel, read_meeting
 from kikimimi.console.simtable import BASKET, VirtualTable, basket_of, widget_id
 from kikimimi.console.view import alerts_text, describe_event, game_panel, health_text, spoken_text
 from kikimimi.console.web.serve import WebAddress
+from kikimimi.console.words import words
 from kikimimi.games.base import SPEAKER, Alert, GameOver, Referee, hand, seat_of
 from kikimimi.games.registry import GameInfo, RefereeAction, games, get_info
 from kikimimi.table.control import TableView
@@ -288,7 +289,8 @@ class ConsoleApp(App[int]):
         self._main("#state", Static).update(game_panel(self._view, report, public, reveal=self.reveal,
                                                        players=players, titles=titles, seats=self.seats))
         self._main("#guide", Static).update(
-            "\n".join(name_actions(line, self._press) for line in guide_of(view)))
+            "\n".join(name_actions(line, self._press)
+                      for line in say_guide(guide_of(view), words(self.link.facts.language))))
 
     def refresh_said(self) -> None:
         lines = self.feed.lines()

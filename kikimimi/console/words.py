@@ -50,24 +50,40 @@ class Words:
         return key in self.texts
 
     def say(self, key: str, **params: Any) -> str:
+        """The text of `key` with its {params} filled in; a mark no parameter fills (a console action such as
+        {new_game}) is left for the console to name."""
         text = self.texts.get(key)
         if text is None:
             return key
-        try:
-            return text.format(**{k: self.value(v) for k, v in params.items()})
-        except (KeyError, IndexError, ValueError):
-            return text
+        shown = {k: str(self.value(v)) for k, v in params.items()}
+        return MARK.sub(lambda mark: shown.get(mark.group(1), mark.group(0)), text)
+
+    def render(self, line: Any) -> str:
+        """A guide's line: a finished string, or [key, params] said in this language."""
+        return self.value(line) if is_step(line) else str(line)
 
     def get(self, key: str, default: str) -> str:
         return self.texts.get(key, default)
 
     def value(self, value: Any) -> Any:
-        """A parameter's value as shown: a phase, a place (hand:2, basket) or a word the catalog knows."""
+        """A parameter's value as shown: a phase, a place (hand:2, basket) or a word the catalog knows; a
+        count of pieces ({"pieces": n}); a phrase of its own ([key, params]); a list of them said as one."""
+        if is_step(value):
+            return self.say(value[0], **value[1])
+        if isinstance(value, Mapping) and "pieces" in value:
+            count = int(value["pieces"])
+            word = self.texts.get(f"numbers.n{count}", str(count))
+            return self.say("pieces.one" if count == 1 else "pieces.many", count=count, word=word)
+        if isinstance(value, list | tuple):
+            items = [str(self.value(item)) for item in value]
+            if len(items) <= 1:
+                return "".join(items)
+            return self.say("list.comma").join(items[:-1]) + self.say("list.and") + items[-1]
         if isinstance(value, str):
             seat = re.fullmatch(r"hand:(\d+)", value)
             if seat:
                 return self.say("place.hand", seat=seat.group(1))
-            return self.texts.get(f"values.{value}", value)
+            return self.texts.get(f"values.{value}") or self.texts.get(f"action.{value}") or value
         return value
 
     def reason(self, why: str) -> str:
@@ -81,6 +97,15 @@ class Words:
     def section(self, prefix: str) -> dict[str, str]:
         """Every text under `prefix.` by its key's rest (the page's words: `page.`)."""
         return {key[len(prefix) + 1:]: text for key, text in self.texts.items() if key.startswith(prefix + ".")}
+
+
+MARK = re.compile(r"\{([a-z][a-z_]*)\}")
+
+
+def is_step(value: Any) -> bool:
+    """[key, params]: a phrase with its parameters (a guide's line, a part of one)."""
+    return (isinstance(value, list | tuple) and len(value) == 2 and isinstance(value[0], str)
+            and isinstance(value[1], Mapping))
 
 
 def _pattern(key: str) -> re.Pattern[str]:

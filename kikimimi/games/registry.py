@@ -109,7 +109,7 @@ class GameUI:
 
     view: Callable[..., Any] | None = None  # (report, *, reveal, players=None, titles=None) -> rich Text:
     #   the console's (and the demo's) panel of the game
-    guide: Callable[[Mapping[str, Any], Any], list[str]] | None = None  # (report, state) -> what the
+    guide: Callable[[Mapping[str, Any], Any], list[Any]] | None = None  # (report, state) -> what the
     #   Priest is told the table waits for ("give seat 2 two pieces"); without one, whose turn it is
     keyboard: Callable[..., Any] | None = None  # (seat, seed, console) -> an object with
     #   decide(state) -> Event | "quit": a person plays one seat of the demo from the keyboard
@@ -281,7 +281,7 @@ class GameInfo:
         """The game's console panel: f(report, *, reveal, players=None, titles=None) -> rich Text."""
         return self._ui.view
 
-    def guide_function(self) -> Callable[[Mapping[str, Any], Any], list[str]] | None:
+    def guide_function(self) -> Callable[[Mapping[str, Any], Any], list[Any]] | None:
         return self._ui.guide
 
     def keyboard_class(self) -> Callable[..., Any] | None:

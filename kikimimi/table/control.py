@@ -178,7 +178,7 @@ class TableView:
     setup: dict[str, Any]
     report: dict[str, Any]
     public: dict[str, Any]
-    guide: list[str] | None
+    guide: list[Any] | None  # lines: finished strings or [phrase key, params] of the console catalog
     guide_error: str
     events: int  # events of the game so far (undo needs one)
     last_event: Event | None
@@ -240,7 +240,7 @@ def volume_level(volume: float) -> float:
     return round(min(1.0, max(0.0, float(volume))), 2)
 
 
-def guide_lines(info: Any, report: Mapping[str, Any], state: Any) -> tuple[list[str] | None, str]:
+def guide_lines(info: Any, report: Mapping[str, Any], state: Any) -> tuple[list[Any] | None, str]:
     """The game's own guide lines (None when it has none), and why it failed ("" when it did not)."""
     try:
         game_guide = info.guide_function()
@@ -249,7 +249,8 @@ def guide_lines(info: Any, report: Mapping[str, Any], state: Any) -> tuple[list[
     if game_guide is None:
         return None, ""
     try:
-        return [str(line) for line in game_guide(report, state)], ""
+        # A line is a finished string or [phrase key, params] (said by each console in its language).
+        return [line if isinstance(line, list) else str(line) for line in game_guide(report, state)], ""
     except Exception as exc:  # a game's guide bug must not stop the table or the console
         return [], repr(exc)
 

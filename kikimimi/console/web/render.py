@@ -20,7 +20,7 @@ from rich.style import Style
 from rich.text import Text
 
 from kikimimi.console.feed import Spoken
-from kikimimi.console.guide import guide_of, name_actions
+from kikimimi.console.guide import guide_of, name_actions, say_guide
 from kikimimi.console.records import MeetingPanel
 from kikimimi.console.view import alerts_text, game_panel, spoken_text
 from kikimimi.console.words import Words, words
@@ -146,11 +146,15 @@ def health_json(health: TableHealth) -> dict[str, Any]:
             "clock": list(health.clock) if health.clock is not None else None}
 
 
-def guide_html(lines: Sequence[str]) -> str:
+def guide_html(lines: Sequence[str], said: Words | None = None) -> str:
     """The guide's lines as escaped HTML, each action named by its button (the page puts the button's words
     in its language into the data-t span), one line a line."""
+    said = said or words("en")
+    before, after = html.escape(said.say("page.tap_open")), html.escape(said.say("page.tap_close"))
+
     def button(action: str) -> str:
-        return f'tap “<span data-t="{html.escape(action)}">{html.escape(action.replace("_", " "))}</span>”'
+        name = html.escape(said.get(f"page.{action}", action.replace("_", " ")))
+        return f'{before}<span data-t="{html.escape(action)}">{name}</span>{after}'
 
     return "\n".join(name_actions(html.escape(line, quote=False), button) for line in lines)
 
@@ -187,7 +191,8 @@ def snapshot(*, view: TableView, health: TableHealth, facts: TableFacts, info: G
     public = view.report if reveal or panel is not None else view.public
     shown_alerts = sorted(alerts, key=lambda item: item[0])[-SHOWN_ALERTS:]
     clock = lambda t: time.strftime("%H:%M:%S", time.localtime(t))  # noqa: E731 - the terminal's format
-    said = {name: to_html(spoken_text(lines, name, reveal=reveal, limit=30)) for name in facts.outputs}
+    said = {name: to_html(spoken_text(lines, name, reveal=reveal, limit=30, said=said_words))
+            for name in facts.outputs}
     return {
         "reveal": reveal,
         "lang": lang,
@@ -206,10 +211,10 @@ def snapshot(*, view: TableView, health: TableHealth, facts: TableFacts, info: G
         "phase": view.public.get("phase"),
         "panel": to_html(game_panel(panel, view.report, public, reveal=reveal, players=players, titles=titles,
                                     seats=seats)),
-        "guide": guide_html(guide_of(view)),
+        "guide": guide_html(say_guide(guide_of(view), said_words), said_words),
         "said": said,
         "alerts": to_html(alerts_text([(clock(t), a) for t, a in shown_alerts], reveal=reveal,
-                                      limit=SHOWN_ALERTS)),
+                                      limit=SHOWN_ALERTS, said=said_words)),
         "health": health_json(health),
         "meeting": to_html(meeting.renderable()),
         "outputs": list(facts.outputs),
