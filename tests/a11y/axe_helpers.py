@@ -25,9 +25,10 @@ def serious_violations(page: Any, where: str = "") -> list[str]:
     if not page.evaluate("typeof window.axe !== 'undefined'"):
         page.add_script_tag(content=axe_script())
     result = page.evaluate("""async () => {
-        const r = await axe.run(document, {runOnly: {type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']},
-                                           resultTypes: ['violations']});
+        const tags = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
+        const r = await axe.run(document, {runOnly: {type: 'tag', values: tags}, resultTypes: ['violations']});
         return r.violations.map((v) => ({id: v.id, impact: v.impact,
-            nodes: v.nodes.slice(0, 3).map((n) => n.target.join(' ') + ': ' + (n.failureSummary || '').split('\\n')[1])}));
+            nodes: v.nodes.slice(0, 3).map((n) => n.target.join(' ') + ': '
+                                           + (n.failureSummary || '').split('\\n')[1])}));
     }""")
     return [f"{where} {v['id']} ({v['impact']}): {'; '.join(v['nodes'])}" for v in result if v["impact"] in SERIOUS]

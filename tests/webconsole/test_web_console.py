@@ -107,7 +107,9 @@ def test_a_fed_game_watched_live_at_each_size(browser, tmp_path):
         assert len(seen) > 5, f"the page jumped straight to the end: {sorted(seen)}"  # watched, not replayed
         page.wait_for_function("document.getElementById('turn').textContent.includes('Game over')")
         assert len(table.events()) == events
-        assert "Won" in shown(page, "#panel") or "Ranking" in shown(page, "#panel")
+        details = page.text_content("#panel")  # the game's own panel, under "Details"
+        assert "Won" in details or "Ranking" in details
+        assert page.locator("#table .seat").count() == 3  # the table drawn: three seats around it
         assert "For a new game, tap “New game”." in shown(page, "#guide")  # the button, not the terminal's key
         assert "(private line)" in shown(page, "#said-hand-1")  # the earphones' lines stay hidden
         assert small_targets(page) == [] and page.errors == []
@@ -140,19 +142,21 @@ def test_two_tablets_run_the_table_by_touch(browser, table):
     first.tap("#tap-heart-1")
     until(lambda: table.events() == [{"scan": "hand:1", "piece": "heart-1"}], "the tap in the journal")
     second.wait_for_function("document.body.dataset.events === '1'")
-    assert "heart-1" not in shown(first, "#panel") and "heart-1" not in shown(second, "#panel")
+    for page in (first, second):  # neither the drawn table nor the game's panel names the piece
+        assert "heart-1" not in page.text_content("#table") + page.text_content("#panel")
+    assert "1 in hand" in shown(first, "#seat-1")  # the drawn table counts what seat 1 holds
     assert "(private line)" in shown(first, "#said-hand-1")
 
     # Hands shown only after the confirmation, with a banner; on that tablet only.
     first.tap("#b-reveal")
     assert "Show every hand" in shown(first, "#dialog-title")
     first.tap("#dialog-buttons button.danger")
-    first.wait_for_function("document.getElementById('panel').textContent.includes('heart-1')")
+    first.wait_for_function("document.getElementById('table').textContent.includes('heart-1')")
     assert first.is_visible("#reveal-banner") and "HANDS SHOWN" in shown(first, "#reveal-banner")
     assert "(private line)" not in shown(first, "#said-hand-1")
-    assert "heart-1" not in shown(second, "#panel") and second.is_hidden("#reveal-banner")
+    assert "heart-1" not in second.text_content("#table") and second.is_hidden("#reveal-banner")
     first.tap("#b-reveal")  # hiding needs no question
-    first.wait_for_function("!document.getElementById('panel').textContent.includes('heart-1')")
+    first.wait_for_function("!document.getElementById('table').textContent.includes('heart-1')")
     assert first.is_hidden("#reveal-banner")
 
     # Undo, confirmed; the question names no hidden piece; the answer is shown.
@@ -254,8 +258,9 @@ def test_the_table_restarted_under_the_page(browser, tmp_path):
         assert page.is_hidden("#login")  # still logged in: the cookie is good for the evening
         page.tap("#b-undo")
         page.tap("#dialog-buttons button.danger")
+        page.wait_for_function("['done', 'refused'].includes(document.body.dataset.answer)")
+        assert page.evaluate("document.body.dataset.answer") == "done", shown(page, "#toast")
         until(lambda: table.events()[-1] == {"referee": "undo", "at": 1}, "the undo in the journal")
-        page.wait_for_function("document.body.dataset.answer === 'done'")
         assert "取り消し:完了しました。" in shown(page, "#toast")  # the answer in the table's language
         assert page.errors == []
     finally:

@@ -21,6 +21,7 @@ from rich.text import Text
 
 from kikimimi.console.feed import Spoken
 from kikimimi.console.guide import guide_of, name_actions, say_guide
+from kikimimi.console.model import table_model
 from kikimimi.console.records import MeetingPanel
 from kikimimi.console.view import alerts_text, game_panel, spoken_text
 from kikimimi.console.words import Words, words
@@ -179,6 +180,13 @@ def undo_offer(view: TableView, info: GameInfo, said: Words, reveal: bool) -> di
     return {"at": view.undo_at, "event": event_words(view.undoable, info, said, reveal=reveal)}
 
 
+def said_model(model: dict[str, Any], said: Words) -> dict[str, Any]:
+    """The table's model with its words said in the page's language (phrase keys become text)."""
+    seats = [{**seat, "marks": [said.render(m) for m in seat["marks"]]} for seat in model["seats"]]
+    return {**model, "seats": seats, "items": [said.render(item) for item in model["items"]],
+            "phase": said.value(model["phase"]) if model.get("phase") else None}
+
+
 def snapshot(*, view: TableView, health: TableHealth, facts: TableFacts, info: GameInfo,
              panel: Any, lines: Sequence[Spoken], alerts: Sequence[tuple[float, Alert]],
              meeting: MeetingPanel, reveal: bool, lang: str | None = None) -> dict[str, Any]:
@@ -212,6 +220,8 @@ def snapshot(*, view: TableView, health: TableHealth, facts: TableFacts, info: G
         "panel": to_html(game_panel(panel, view.report, public, reveal=reveal, players=players, titles=titles,
                                     seats=seats)),
         "guide": guide_html(say_guide(guide_of(view), said_words), said_words),
+        "table": said_model(table_model(info.model_function(), view.report, view.public, reveal=reveal,
+                                        players=players, seats=seats), said_words),
         "said": said,
         "alerts": to_html(alerts_text([(clock(t), a) for t, a in shown_alerts], reveal=reveal,
                                       limit=SHOWN_ALERTS, said=said_words)),

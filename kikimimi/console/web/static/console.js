@@ -203,12 +203,44 @@ function draw(data) {
   once("guide", [data.guide, lang], () => { $("guide").innerHTML = data.guide; words($("guide")); });
   $("last").textContent = data.last_event ? t("last", { event: data.last_event }) : "";
   html("panel", data.panel);
+  once("table", [data.table, lang], () => drawTable(data.table));
   html("tab-alerts", data.alerts);
   html("tab-meeting", data.meeting);
   once("said", [data.said, data.game.outputs], () => drawSaid(data));
   once("health", data.health, () => drawHealth(data));
   drawVirtual(data);
   document.body.dataset.events = data.events;  // last: a test or the bench reading it sees the whole page drawn
+}
+
+// The table drawn from the game's view model: the seats around it (seat 1 nearest the Priest), the turn
+// marked, counts and marks as chips, hands only when revealed; in the middle the field's last pieces, the
+// basket and the game's own items. Positions are set through the CSSOM (the page's CSP allows no inline style).
+function drawTable(model) {
+  const box = $("table");
+  if (!model) { box.replaceChildren(); return; }
+  const n = model.seats.length || 1;
+  const seats = model.seats.map((seat, i) => {
+    const angle = Math.PI / 2 + (2 * Math.PI * i) / n;
+    const card = el("div", { class: "seat" + (seat.turn ? " turn" : ""), id: "seat-" + seat.seat },
+      el("div", { class: "seat-name" }, el("strong", { text: t("seat_n", { seat: seat.seat }) }),
+        seat.name ? el("span", { class: "player", text: " " + seat.name }) : ""),
+      seat.turn ? el("div", { class: "chip turn-chip", text: "▶ " + t("to_move_short") }) : "",
+      seat.count !== null && seat.count !== undefined ? el("div", { class: "chip", text: t("in_hand", { count: seat.count }) }) : "",
+      seat.score !== null && seat.score !== undefined ? el("div", { class: "chip", text: t("points", { score: seat.score }) }) : "",
+      ...seat.marks.map((m) => el("div", { class: "chip mark", text: m })),
+      seat.hand ? el("div", { class: "hand" }, ...seat.hand.map((p) => el("span", { class: "piece", text: p }))) : "");
+    if (seat.turn) card.setAttribute("aria-current", "true");
+    card.style.left = `${50 + 38 * Math.cos(angle)}%`;
+    card.style.top = `${50 + 36 * Math.sin(angle)}%`;
+    return card;
+  });
+  const middle = el("div", { class: "middle" },
+    model.phase ? el("div", { class: "phase", text: model.phase }) : "",
+    model.field.length ? el("div", { class: "field" }, el("span", { class: "label", text: t("field") }),
+      ...model.field.map((p) => el("span", { class: "piece", text: p }))) : "",
+    model.basket !== null && model.basket !== undefined ? el("div", { class: "chip", text: t("basket_count", { count: model.basket }) }) : "",
+    ...model.items.map((item) => el("div", { class: "item", text: item })));
+  box.replaceChildren(el("div", { class: "felt" }), middle, ...seats);
 }
 
 function drawClock(data) {
