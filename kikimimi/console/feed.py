@@ -19,7 +19,7 @@ from typing import Any
 from kikimimi.games.base import SPEAKER, Say
 from kikimimi.games.registry import UnknownGame, get_info
 from kikimimi.table.loop import Step
-from kikimimi.table.messages import Announcement, NewGame
+from kikimimi.table.messages import Announcement, NewGame, PauseRequest
 from kikimimi.voice.catalog import Catalog, catalog
 
 KEEP_LINES = 400
@@ -75,7 +75,9 @@ class TableFeed:
                 self._lines.append(Spoken(step.seq, say.to, phrase_text(self.words, say.key, say.params),
                                           repeat=repeat))
             public = [s for s in says if s.to == SPEAKER]
-            if public and not announce:  # the table's own announcements (a reader down) are not the game's
+            # The table's own announcements (a reader down) and a pause's "paused" / "the game goes on" are not
+            # the game's: repeat says the game's last public line again.
+            if public and not announce and not isinstance(step.event, PauseRequest):
                 self._last_public = public
         if self.on_change is not None:
             self.on_change(step)

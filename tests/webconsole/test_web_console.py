@@ -57,6 +57,13 @@ def small_targets(page) -> list[str]:
         .map(([name, r]) => `${name} ${Math.round(r.width)}x${Math.round(r.height)}`)""")
 
 
+def overflowing(page) -> list[str]:
+    """Visible buttons whose label is wider than the button (a piece's id cut off)."""
+    return page.evaluate("""() => [...document.querySelectorAll('button')]
+        .filter((b) => b.offsetParent !== null && b.scrollWidth > b.clientWidth + 1)
+        .map((b) => `${b.id || b.textContent.trim()} ${b.scrollWidth}>${b.clientWidth}`)""")
+
+
 def test_a_page_without_the_code_is_refused(browser, table):
     page = new_page(tablet(browser))
     answer = page.goto(table.url + "/")
@@ -146,6 +153,11 @@ def test_two_tablets_run_the_table_by_touch(browser, table):
         assert "heart-1" not in page.text_content("#table") + page.text_content("#panel")
     assert "1 in hand" in shown(first, "#seat-1")  # the drawn table counts what seat 1 holds
     assert "(private line)" in shown(first, "#said-hand-1")
+
+    assert overflowing(first) == []  # piece labels fit their buttons (the virtual table is open here) ...
+    second.tap("#tabs [data-tab=virtual]")
+    assert overflowing(second) == []  # ... and on the phone too
+    second.tap("#tabs [data-tab=said]")
 
     # Hands shown only after the confirmation, with a banner; on that tablet only.
     first.tap("#b-reveal")
