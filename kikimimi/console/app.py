@@ -45,13 +45,14 @@ from kikimimi.console.dialogs import (
     WebCode,
 )
 from kikimimi.console.feed import TableFeed
-from kikimimi.console.guide import guide_of, name_actions
+from kikimimi.console.guide import guide_of, name_actions, say_guide
 from kikimimi.console.health import HealthWatch
 from kikimimi.console.link import LocalLink, TableLink
 from kikimimi.console.records import MeetingPanel, read_meeting
 from kikimimi.console.simtable import BASKET, VirtualTable, basket_of, widget_id
 from kikimimi.console.view import alerts_text, describe_event, game_panel, health_text, spoken_text
 from kikimimi.console.web.serve import WebAddress
+from kikimimi.console.words import words
 from kikimimi.games.base import SPEAKER, Alert, GameOver, Referee, hand, seat_of
 from kikimimi.games.registry import GameInfo, RefereeAction, games, get_info
 from kikimimi.table.control import TableView
@@ -288,7 +289,8 @@ class ConsoleApp(App[int]):
         self._main("#state", Static).update(game_panel(self._view, report, public, reveal=self.reveal,
                                                        players=players, titles=titles, seats=self.seats))
         self._main("#guide", Static).update(
-            "\n".join(name_actions(line, self._press) for line in guide_of(view)))
+            "\n".join(name_actions(line, self._press)
+                      for line in say_guide(guide_of(view), words(self.link.facts.language))))
 
     def refresh_said(self) -> None:
         lines = self.feed.lines()
@@ -351,7 +353,7 @@ class ConsoleApp(App[int]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Actions the game cannot take now are shown disabled (None) rather than offered and refused:
         undo with nothing to undo, end once the game is over."""
-        if action == "undo" and not self.view.events:
+        if action == "undo" and not self.view.undo_at:
             return None
         if action == "end" and self.view.over:
             return None
@@ -365,7 +367,7 @@ class ConsoleApp(App[int]):
         if web is None:
             return
         self.push_screen(Confirm("Show the web console's code? Only when no player can see this screen."),
-                         lambda yes: yes and self.push_screen(WebCode(web.url, web.spaced_code, web.qr_text())))
+                         lambda yes: yes and self.push_screen(WebCode(web.current())))
 
     def action_new_game(self) -> None:
         view = self.view
@@ -382,12 +384,14 @@ class ConsoleApp(App[int]):
         return seats
 
     def action_undo(self) -> None:
-        last = self.view.last_event
-        if last is None:
+        """Names the last *accepted* event (refused taps after it go with it); the count sent with the undo
+        makes the table refuse it if it moved on while the question was open."""
+        view = self.view
+        if view.undoable is None or not view.undo_at:
             self.notify("Nothing to undo.", severity="warning")
             return
-        question = f"Undo the last event: {self._describe(last)}?"
-        self._confirmed(question, Referee("undo"))
+        question = f"Undo the last event: {self._describe(view.undoable)}?"
+        self._confirmed(question, Referee("undo", {"at": view.undo_at}))
 
     def action_end(self) -> None:
         self._confirmed("End the game now? The game ranks the seats as they stand (its own rules say how).",

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import time
 from pathlib import Path
 
 
@@ -24,6 +25,9 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     p.add_argument("--web", action="store_true", help="serve the console to a tablet's browser instead")
     p.add_argument("--listen", default=DEFAULT_LISTEN, help="with --web: ADDRESS:PORT (default %(default)s)")
+    p.add_argument("--new-code", action="store_true",
+                   help="make a new code for the table's web console now (the running one takes it at once; "
+                        "tablets log in again) and print it")
     p.set_defaults(func=cmd_console)
     install_front_ends()
 
@@ -55,8 +59,31 @@ def _console_front(table) -> int:  # noqa: ANN001 - a LiveTable; `kikimimi play 
     return run_console(table, web=_web_here[0] if _web_here else None)  # type: ignore[arg-type]
 
 
+def _new_code(args: argparse.Namespace) -> int:
+    """`console --new-code`: a new web console code beside the table's journal, printed for the Priest."""
+    from kikimimi.console.web.access import evening
+    from kikimimi.table.config import TableConfigError, load_config
+
+    try:
+        config = load_config(args.config)
+    except TableConfigError as exc:
+        print(f"console: {exc}", file=sys.stderr)
+        return 2
+    try:
+        fresh = evening(config.journal, renew=True)
+    except OSError as exc:
+        print(f"console: cannot write the new code beside {config.journal}: {exc.strerror or exc}", file=sys.stderr)
+        return 2
+    until = time.strftime("%Y-%m-%d %H:%M", time.localtime(fresh.until))
+    print(f"web console: the new code is {fresh.code[:3]} {fresh.code[3:]} (until {until}); "
+          "tablets log in again with it")
+    return 0
+
+
 def cmd_console(args: argparse.Namespace) -> int:
     """The table of `--config`: attached to when another process runs it, else opened here."""
+    if args.new_code:
+        return _new_code(args)
     if args.web:
         from kikimimi.console.web.serve import run_web
 

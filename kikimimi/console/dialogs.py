@@ -394,20 +394,28 @@ class MovePiece(ModalScreen[tuple[str, str] | None]):
 
 
 class WebCode(ModalScreen[None]):
-    """The web console's address, the evening's code and the QR code of the link that logs a tablet in."""
+    """The web console's address, the evening's code and the QR code of the link that logs a tablet in;
+    n makes a new code (the running web console takes it at once; tablets log in again)."""
 
-    BINDINGS = [Binding("escape,c,enter", "close", "close")]
+    BINDINGS = [Binding("escape,c,enter", "close", "close"), Binding("n", "renew", "new code")]
 
-    def __init__(self, url: str, code: str, qr: str) -> None:
+    def __init__(self, web: Any) -> None:  # a WebAddress
         super().__init__()
-        self.url, self.code, self.qr = url, code, qr
+        self.web = web
+
+    def _text(self) -> str:
+        return f"Web console: {self.web.url}/\nThe evening's code: [b]{self.web.spaced_code}[/b]"
 
     def compose(self) -> ComposeResult:
         with Vertical(id="web-code"):
-            yield Static(f"Web console: {self.url}/\nThe evening's code: [b]{self.code}[/b]", id="code-text")
-            if self.qr:
-                yield Static(self.qr, id="qr", markup=False)
-            yield Static("Scan to open it logged in · Esc, c or Enter closes", classes="help")
+            yield Static(self._text(), id="code-text")
+            yield Static(self.web.qr_text(), id="qr", markup=False)
+            yield Static("Scan to open it logged in · n: a new code · Esc, c or Enter closes", classes="help")
+
+    def action_renew(self) -> None:
+        self.web = self.web.renew()
+        self.query_one("#code-text", Static).update(self._text())
+        self.query_one("#qr", Static).update(self.web.qr_text())
 
     def action_close(self) -> None:
         self.dismiss(None)

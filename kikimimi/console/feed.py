@@ -16,11 +16,17 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from kikimimi.console.words import Words, words
 from kikimimi.games.base import SPEAKER, Say
 from kikimimi.games.registry import UnknownGame, get_info
 from kikimimi.table.loop import Step
-from kikimimi.table.messages import Announcement, NewGame
+from kikimimi.table.messages import Announcement, NewGame, PauseRequest
 from kikimimi.voice.catalog import Catalog, catalog
+
+
+def _value(value: Any, said: Words) -> str:
+    """A set-up value as the note shows it (on/off for a yes-no key)."""
+    return said.say(f"setup.bool.{str(value).lower()}") if isinstance(value, bool) else str(value)
 
 KEEP_LINES = 400
 Announce = Callable[[list[Say]], None]
@@ -75,7 +81,9 @@ class TableFeed:
                 self._lines.append(Spoken(step.seq, say.to, phrase_text(self.words, say.key, say.params),
                                           repeat=repeat))
             public = [s for s in says if s.to == SPEAKER]
-            if public and not announce:  # the table's own announcements (a reader down) are not the game's
+            # The table's own announcements (a reader down) and a pause's "paused" / "the game goes on" are not
+            # the game's: repeat says the game's last public line again.
+            if public and not announce and not isinstance(step.event, PauseRequest):
                 self._last_public = public
         if self.on_change is not None:
             self.on_change(step)
@@ -86,11 +94,16 @@ class TableFeed:
         try:
             info = get_info(game)
         except UnknownGame:
-            return f"── new game: {game or '?'} ──"
+            return words(self.words.lang).say("note.new_game", title=game or "?", chosen="")
         self.words = catalog(self.words.lang, info.catalog)
+        said = words(self.words.lang)
         known = [key.name for key in info.setup_keys]  # only what the Priest chose, never a drawn secret
-        chosen = ", ".join(f"{name} {setup[name]}" for name in known if name in setup)
-        return f"── new game: {info.title('en')}" + (f" ({chosen})" if chosen else "") + " ──"
+        chosen = said.say("list.comma").join(
+            said.say("note.key", name=said.get(f"setup.{info.id}.{name}.label", name),
+                     value=said.get(f"setup.{info.id}.choice.{setup[name]}.label", _value(setup[name], said)))
+            for name in known if name in setup)
+        return said.say("note.new_game", title=info.title(self.words.lang),
+                        chosen=said.say("note.chosen", chosen=chosen) if chosen else "")
 
     def lines(self) -> list[Spoken]:
         with self._lock:

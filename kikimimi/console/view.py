@@ -51,9 +51,15 @@ def health_text(readers: Mapping[str, Any], outputs: Mapping[str, Any],
     return text
 
 
-def describe_alert(alert: Alert, *, reveal: bool = False) -> str:
-    """An alert in words; a piece held in a hand is named only when hands are revealed."""
+def describe_alert(alert: Alert, *, reveal: bool = False, said: Any = None) -> str:
+    """An alert in words; a piece held in a hand is named only when hands are revealed. `said` (the console's
+    Words) says it in the table's language when its catalog has `alert.<key>`."""
     p = dict(alert.params)
+    if said is not None and said.has(f"alert.{alert.key}"):
+        shown = {k: (said.reason(str(v)) if k == "why" else v) for k, v in p.items()
+                 if reveal or k in PUBLIC_PARAMS}
+        shown["piece"] = p["piece"] if reveal and p.get("piece") else said.say("event.a_piece")
+        return said.say(f"alert.{alert.key}", **shown)
     piece = p.get("piece") if reveal else None
     if alert.key == "piece.foreign_hand":
         what = f"a piece of seat {p.get('owner')}" + (f" ({piece})" if piece else "")
@@ -105,19 +111,23 @@ def describe_event(event: Any, info: Any, *, reveal: bool = False) -> str:
     return f"{piece} on {event.reader}"
 
 
-def alerts_text(alerts: Sequence[tuple[str, Alert]], *, reveal: bool = False, limit: int = 12) -> Text:
-    """(clock time, alert) newest last."""
+def alerts_text(alerts: Sequence[tuple[str, Alert]], *, reveal: bool = False, limit: int = 12,
+                said: Any = None) -> Text:
+    """(clock time, alert) newest last; in the table's language with `said` (the console's Words)."""
     text = Text()
     if not alerts:
-        return Text("no alerts", "dim")
+        return Text(said.say("page.no_alerts") if said is not None else "no alerts", "dim")
     for when, alert in list(alerts)[-limit:]:
         style = "green" if alert.key.endswith(".back") else "yellow"
-        text.append(f"{when} ", "dim").append(describe_alert(alert, reveal=reveal) + "\n", style)
+        text.append(f"{when} ", "dim").append(describe_alert(alert, reveal=reveal, said=said) + "\n", style)
     return text
 
 
-def spoken_text(lines: Sequence[Spoken], output: str, *, reveal: bool = False, limit: int = 60) -> Text:
-    """What one output said, newest last; another output's lines never appear here."""
+def spoken_text(lines: Sequence[Spoken], output: str, *, reveal: bool = False, limit: int = 60,
+                said: Any = None) -> Text:
+    """What one output said, newest last; another output's lines never appear here. `said` (the console's
+    Words) gives the placeholders in the table's language (English without it)."""
+    word = (lambda key, english: said.get(f"page.{key}", english)) if said is not None else (lambda _, english: english)
     text = Text()
     mine = [s for s in lines if s.to == output][-limit:]
     for line in mine:
@@ -126,11 +136,11 @@ def spoken_text(lines: Sequence[Spoken], output: str, *, reveal: bool = False, l
         if line.note:
             text.append(line.text + "\n", "dim italic")
         elif line.private and not reveal:
-            text.append("(private line)\n", "dim")
+            text.append(word("private_line", "(private line)") + "\n", "dim")
         else:
-            text.append(line.text + (" (repeated)" if line.repeat else "") + "\n")
+            text.append(line.text + (" " + word("repeated", "(repeated)") if line.repeat else "") + "\n")
     if not mine:
-        text.append("nothing yet", "dim")
+        text.append(word("nothing_said", "nothing yet"), "dim")
     return text
 
 

@@ -109,12 +109,14 @@ class GameUI:
 
     view: Callable[..., Any] | None = None  # (report, *, reveal, players=None, titles=None) -> rich Text:
     #   the console's (and the demo's) panel of the game
-    guide: Callable[[Mapping[str, Any], Any], list[str]] | None = None  # (report, state) -> what the
+    guide: Callable[[Mapping[str, Any], Any], list[Any]] | None = None  # (report, state) -> what the
     #   Priest is told the table waits for ("give seat 2 two pieces"); without one, whose turn it is
     keyboard: Callable[..., Any] | None = None  # (seat, seed, console) -> an object with
     #   decide(state) -> Event | "quit": a person plays one seat of the demo from the keyboard
     tag_phrase: Callable[[str, str], tuple[str, dict[str, Any]]] | None = None  # (tag id, role) -> the
     #   phrase that names a tag on a reader in bring-up (privacy as in play); else "a tag of the deck"
+    model: Callable[..., Any] | None = None  # (data, *, reveal, players) -> kikimimi.console.model.TableModel:
+    #   what the Priest sees of the table as data (seats, field, basket, the game's items); each console draws it
 
 
 # -- the entry's loaders: one piece that every game's package uses, so no package writes its own -------------
@@ -284,7 +286,11 @@ class GameInfo:
         """The game's console panel: f(report, *, reveal, players=None, titles=None) -> rich Text."""
         return self._ui.view
 
-    def guide_function(self) -> Callable[[Mapping[str, Any], Any], list[str]] | None:
+    def model_function(self) -> Callable[..., Any] | None:
+        """The game's view model of the table: f(data, *, reveal, players=None) -> TableModel."""
+        return self._ui.model
+
+    def guide_function(self) -> Callable[[Mapping[str, Any], Any], list[Any]] | None:
         return self._ui.guide
 
     def keyboard_class(self) -> Callable[..., Any] | None:

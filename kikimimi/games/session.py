@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Generic, TypeVar
 
-from kikimimi.games.base import SPEAKER, Alert, Effect, Event, Game, Referee, Say
+from kikimimi.games.base import SPEAKER, Alert, Effect, Event, Game, Referee, Say, refuse
 
 S = TypeVar("S")
 
@@ -30,19 +30,32 @@ class Session(Generic[S]):
     def feed(self, event: Event) -> list[Effect]:
         """Apply one event (undo included) and return what to say."""
         if isinstance(event, Referee) and event.action == "undo":
-            return self.undo()
+            return self.undo(event.params.get("at"))
         state, effects = self.game.apply(self._states[-1], event)
         self._states.append(state)
         self.events.append(event)
         return effects
 
-    def undo(self) -> list[Effect]:
+    def last_accepted(self) -> int:
+        """How many events lead up to and include the last accepted one (0: none): what undo takes back is
+        `events[last_accepted() - 1]` and the refused taps after it."""
         states = self._states
         last = len(self.events)
         while last > 0 and states[last] == states[last - 1]:
             last -= 1
+        return last
+
+    def undo(self, at: Any = None) -> list[Effect]:
+        """Take back the last accepted event. `at`, when given, is `last_accepted()` as the Priest saw it when
+        asked to confirm: a table that moved on since (another console undid, a tap came) refuses."""
+        states = self._states
+        last = self.last_accepted()
         if last == 0:
             return [Say(SPEAKER, "referee.nothing_to_undo"), Alert("undo.nothing")]
+        if at is not None and at != last:
+            fx: list[Effect] = []
+            refuse("undo", "the table moved on since the undo was asked", fx)
+            return fx
         del states[last:]
         del self.events[last - 1:]
         return [Say(SPEAKER, "referee.undone"), *self.game.summary(self.state)]

@@ -178,7 +178,7 @@ class TableView:
     setup: dict[str, Any]
     report: dict[str, Any]
     public: dict[str, Any]
-    guide: list[str] | None
+    guide: list[Any] | None  # lines: finished strings or [phrase key, params] of the console catalog
     guide_error: str
     events: int  # events of the game so far (undo needs one)
     last_event: Event | None
@@ -186,21 +186,29 @@ class TableView:
     paused: bool
     game_id: str | None
     alerts: list[tuple[float, Alert]] = field(default_factory=list)
+    # What undo takes back: the last *accepted* event (refused taps after it go with it) and how many events
+    # lead up to it (`Session.last_accepted`, 0: nothing to undo); an undo sent with that count is refused
+    # by the table when it moved on meanwhile.
+    undoable: Event | None = None
+    undo_at: int = 0
 
     def to_json(self) -> dict[str, Any]:
         return {"game": self.game, "setup": self.setup, "report": self.report, "public": self.public,
                 "guide": self.guide, "guide_error": self.guide_error, "events": self.events,
                 "last_event": event_json(self.last_event) if self.last_event is not None else None,
                 "over": self.over, "paused": self.paused, "game_id": self.game_id,
-                "alerts": [[t, a.key, dict(a.params)] for t, a in self.alerts]}
+                "alerts": [[t, a.key, dict(a.params)] for t, a in self.alerts],
+                "undoable": event_json(self.undoable) if self.undoable is not None else None,
+                "undo_at": self.undo_at}
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> TableView:
-        last = data.get("last_event")
+        last, undoable = data.get("last_event"), data.get("undoable")
         return cls(str(data["game"]), dict(data["setup"]), dict(data["report"]), dict(data["public"]),
                    data.get("guide"), str(data.get("guide_error") or ""), int(data["events"]),
                    event_from_json(last) if last else None, bool(data["over"]), bool(data["paused"]),
-                   data.get("game_id"), [(float(t), Alert(key, params)) for t, key, params in data["alerts"]])
+                   data.get("game_id"), [(float(t), Alert(key, params)) for t, key, params in data["alerts"]],
+                   event_from_json(undoable) if undoable else None, int(data.get("undo_at") or 0))
 
 
 @dataclass(frozen=True)
@@ -232,7 +240,7 @@ def volume_level(volume: float) -> float:
     return round(min(1.0, max(0.0, float(volume))), 2)
 
 
-def guide_lines(info: Any, report: Mapping[str, Any], state: Any) -> tuple[list[str] | None, str]:
+def guide_lines(info: Any, report: Mapping[str, Any], state: Any) -> tuple[list[Any] | None, str]:
     """The game's own guide lines (None when it has none), and why it failed ("" when it did not)."""
     try:
         game_guide = info.guide_function()
@@ -241,7 +249,8 @@ def guide_lines(info: Any, report: Mapping[str, Any], state: Any) -> tuple[list[
     if game_guide is None:
         return None, ""
     try:
-        return [str(line) for line in game_guide(report, state)], ""
+        # A line is a finished string or [phrase key, params] (said by each console in its language).
+        return [line if isinstance(line, list) else str(line) for line in game_guide(report, state)], ""
     except Exception as exc:  # a game's guide bug must not stop the table or the console
         return [], repr(exc)
 
@@ -297,9 +306,11 @@ class TableControl:
             public = {key: report.get(key) for key in ("phase", "turn")}
         guide, error = guide_lines(info, report, state)
         events = list(session.events)
+        undo_at = session.last_accepted()
         return TableView(info.id, dict(session.setup), report, public, guide, error, len(events),
                          events[-1] if events else None, bool(game.is_over(state)), bool(self.loop.paused),
-                         self.loop.status.game_id, list(self.loop.status.alerts)[-SHOWN_ALERTS:])
+                         self.loop.status.game_id, list(self.loop.status.alerts)[-SHOWN_ALERTS:],
+                         events[undo_at - 1] if undo_at else None, undo_at)
 
     def health(self) -> TableHealth:
         hub, voice = self.table.hub, self.table.voice

@@ -68,7 +68,7 @@ def test_undo_asks_first_and_goes_through_the_journal(table):
         assert "Seat 3  4 pieces" in shown(app, "#state")
 
     drive(table, script)
-    assert journaled(table)[-1] == Referee("undo")
+    assert journaled(table)[-1] == Referee("undo", {"at": before})  # the count the question named
 
 
 def test_volume_and_mute_per_output(table):

@@ -41,7 +41,7 @@ def test_new_game_of_the_same_game_with_its_setup_keys(table):
         assert app.screen is not dialog
         report = table.loop.report()
         assert (report["first"], report["rules"], report["phase"]) == (2, "competition", "deal")
-        assert "new game: The Trident (first 2, rules competition)" in shown(app, "#said-speaker")
+        assert "new game: The Trident (First player 2, Rules Competition)" in shown(app, "#said-speaker")
 
     drive(table, script)
     assert table.loop.status.game_id != old_game

@@ -57,12 +57,12 @@ def test_an_attached_console_acts_on_the_running_table_and_sees_what_it_does(tmp
             await pilot.press("u")
             assert "Undo the last event: a piece on hand:2?" in shown(app.screen, "#question")
             await pilot.press("y")
-            await until(pilot, lambda: table.events()[-1] == {"referee": "undo"}, "the undo in the journal")
+            await until(pilot, lambda: table.events()[-1] == {"referee": "undo", "at": 2}, "the undo in the journal")
             await until(pilot, lambda: app.view.events == 1, "the undone state on the console")
             _, refused = second.communicate(timeout=30)
             assert second.returncode == 2 and "Traceback" not in refused
             assert f"the table is already running (pid {table.pid}, started at " in refused
-            assert table.events()[-1] == {"referee": "undo"}  # it took nothing over
+            assert table.events()[-1] == {"referee": "undo", "at": 2}  # it took nothing over
             # The table stops: the console says so and ends; the journal keeps the game.
             assert table.stop() == 0
             await until(pilot, lambda: not app.is_running, "the console to end with the table")
@@ -79,7 +79,7 @@ def test_an_attached_console_acts_on_the_running_table_and_sees_what_it_does(tmp
     finally:
         table.stop()
     assert table.events() == [{"scan": "hand:1", "piece": "heart-1"}, {"scan": "hand:2", "piece": "diamond-1"},
-                              {"referee": "undo"}]
+                              {"referee": "undo", "at": 2}]
     assert "Traceback" not in table.stderr()
 
 

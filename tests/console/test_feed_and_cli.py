@@ -65,7 +65,7 @@ def test_feed_marks_a_new_game_and_forgets_the_old_announcement():
     feed.on_step(Step(0, NewGame({"game": "trident", "first": 3, "rules": "competition", "secret": "x"}),
                       [], journaled=False))
     note = feed.lines()[-1]
-    assert note.note and "new game: The Trident (first 3, rules competition)" in note.text
+    assert note.note and "new game: The Trident (First player 3, Rules Competition)" in note.text
     assert "secret" not in note.text  # only the game's set-up keys
     announce = Announcer()
     assert feed.repeat_public(announce) == [] and announce.asked == []

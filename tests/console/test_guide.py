@@ -2,13 +2,25 @@
 
 from types import SimpleNamespace
 
-from kikimimi.console.guide import generic_guide, guide, load_guide, name_actions
+from kikimimi.console.guide import generic_guide as keyed_generic_guide
+from kikimimi.console.guide import guide as keyed_guide
+from kikimimi.console.guide import load_guide, name_actions, say_guide
+from kikimimi.console.words import words
 from kikimimi.games.registry import get_info
+
+
+def generic_guide(report):
+    return say_guide(keyed_generic_guide(report), words("en"))
+
+
+def guide(report, state, game_guide):
+    return say_guide(keyed_guide(report, state, game_guide), words("en"))
 
 
 def test_generic_guide_says_whose_turn_or_that_it_is_over():
     assert generic_guide({"phase": "turn", "turn": 2}) == ["Next: seat 2 to move."]
-    assert generic_guide({"phase": "deal", "turn": None}) == []
+    assert generic_guide({"phase": "deal", "turn": None}) == ["Next: the deal."]  # the table waits for it too
+    assert say_guide(keyed_generic_guide({"phase": "deal", "turn": None}), words("ja")) == ["次:配り。"]
     assert generic_guide({"phase": "over"}) == ["Next: the game is over. For a new game, {new_game}."]
     assert generic_guide({"phase": "scoring", "result": {"winners": [1]}})[0].startswith("Next: the game is over")
 
@@ -29,14 +41,15 @@ def test_a_guide_is_loaded_from_the_game_info_when_it_names_one():
         raise ImportError("kikimimi.no.such")
 
     assert load_guide(SimpleNamespace(guide_function=lambda: None)) is None
-    assert load_guide(SimpleNamespace(guide_function=lambda: generic_guide)) is generic_guide
+    assert load_guide(SimpleNamespace(guide_function=lambda: keyed_generic_guide)) is keyed_generic_guide
     assert load_guide(SimpleNamespace(guide_function=broken_ui)) is None
 
 
 def test_the_trident_names_its_guide_in_the_registry():
     trident_guide = load_guide(get_info("trident"))
     assert trident_guide is not None
-    assert trident_guide({"phase": "over", "rules": "standard"}, None)[0].startswith("Next: The game is over")
+    lines = say_guide(trident_guide({"phase": "over", "rules": "standard"}, None), words("en"))
+    assert lines[0].startswith("Next: The game is over")
 
 
 def test_each_console_names_an_action_its_own_way():

@@ -1,9 +1,21 @@
 """What the console tells the Priest: the replay's real state reports fed to `guide`."""
 
+from kikimimi.console.words import words
 from kikimimi.games.base import Referee, Scan
 from kikimimi.games.session import Session
+from kikimimi.games.trident import guide as steps
 from kikimimi.games.trident.engine import Trident
-from kikimimi.games.trident.guide import guide, pieces
+
+ENGLISH = words("en")
+
+
+def guide(report: dict, drew: str | None = None) -> list[str]:
+    """The guide's lines as the console says them on an English table."""
+    return [ENGLISH.render(line) for line in steps.guide(report, drew)]
+
+
+def pieces(count: int) -> str:
+    return ENGLISH.value({"pieces": count})
 
 DEAL = {
     1: ["heart-1", "heart-2", "spade-3", "draw2-1", "clover-4"],

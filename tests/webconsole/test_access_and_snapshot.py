@@ -17,7 +17,7 @@ from console_helpers import DEAL, deal_events, submit_all  # noqa: E402
 
 from kikimimi.console.feed import TableFeed  # noqa: E402
 from kikimimi.console.records import MeetingPanel  # noqa: E402
-from kikimimi.console.web.access import WRONG_TRIES, Guesses, access_path, evening  # noqa: E402
+from kikimimi.console.web.access import ALL_WRONG_TRIES, WRONG_TRIES, Guesses, access_path, evening  # noqa: E402
 from kikimimi.console.web.render import games_offered, snapshot  # noqa: E402
 from kikimimi.games.registry import get_info  # noqa: E402
 from kikimimi.table.control import TableControl  # noqa: E402
@@ -41,15 +41,23 @@ def test_the_evenings_code_is_kept_beside_the_journal_for_the_evening(tmp_path):
     assert json.loads(access_path(journal).read_text())["code"].isdigit()
 
 
-def test_guessing_the_code_is_braked():
+def test_guessing_the_code_is_braked_per_client_and_bounded_for_all():
     now = [0.0]
     guesses = Guesses(clock=lambda: now[0])
     for _ in range(WRONG_TRIES):
-        assert guesses.wait() == 0
-        guesses.wrong()
-    assert guesses.wait() > 0  # from anyone: the brake is not per address
+        assert guesses.wait("10.0.0.9") == 0
+        guesses.wrong("10.0.0.9")
+    assert guesses.wait("10.0.0.9") > 0  # the guesser is braked ...
+    assert guesses.wait("10.0.0.2") == 0  # ... the Priest's device is not
     now[0] = 61.0
-    assert guesses.wait() == 0
+    assert guesses.wait("10.0.0.9") == 0
+    # Many addresses guessing together: past ALL_WRONG_TRIES in the window, a client that guessed wrong
+    # waits, one with no wrong code of its own (the Priest's) still tries.
+    for n in range(ALL_WRONG_TRIES):
+        guesses.wrong(f"10.1.{n // 200}.{n % 200}")
+    assert guesses.wait("10.1.0.0") > 0 and guesses.wait("10.0.0.2") == 0
+    now[0] = 200.0
+    assert guesses.wait("10.1.0.0") == 0
 
 
 

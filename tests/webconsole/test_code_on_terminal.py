@@ -36,14 +36,21 @@ def test_the_code_is_on_the_terminal_console_when_the_priest_asks(table, capsys)
             shown = screen_text(app)
             assert address.spaced_code in shown and "Scan to open it logged in" in shown
             assert "▄" in shown or "▀" in shown  # the QR code's half blocks
+            await pilot.press("n")  # a new code, on the Priest's request: the running web console takes it
+            await settle(pilot, table)
+            renewed.append(address.current())
+            assert renewed[0].code != code and renewed[0].spaced_code in screen_text(app)
             await pilot.press("escape")
             await settle(pilot, table)
-            assert address.spaced_code not in screen_text(app)
+            assert renewed[0].spaced_code not in screen_text(app)
 
+        renewed: list = []
         drive(table, script, web=address)
-        # The code shown is the one the web console takes.
-        login = httpx.post(f"{address.url}/api/login", json={"code": code}, headers={"Origin": address.url})
+        # The code shown last is the one the web console takes; the first one is now expired.
+        login = httpx.post(f"{address.url}/api/login", json={"code": renewed[0].code}, headers={"Origin": address.url})
         assert login.status_code == 200
+        old = httpx.post(f"{address.url}/api/login", json={"code": code}, headers={"Origin": address.url})
+        assert old.status_code == 401 and old.json()["why"] == "expired"
     finally:
         beside()
         cli._web_here.clear()

@@ -9,16 +9,20 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parents[1] / "console"))
 from console_helpers import deal_events, drive, settle, shown, submit_all  # noqa: E402
 
+from kikimimi.console.guide import say_guide  # noqa: E402
 from kikimimi.console.web.render import guide_html  # noqa: E402
+from kikimimi.console.words import words  # noqa: E402
 from kikimimi.games.base import Referee, Scan  # noqa: E402
 from kikimimi.games.trident.guide import console_guide  # noqa: E402
 
 
 def test_the_web_page_gets_the_button_and_the_text_escaped():
-    over = console_guide({"phase": "over", "rules": "standard"}, None)
-    page = guide_html([*over, "Seat <1> & co"])
-    assert 'For a new game, tap “<span data-t="new_game">new game</span>”.' in page
+    over = say_guide(console_guide({"phase": "over", "rules": "standard"}, None), words("en"))
+    page = guide_html([*over, "Seat <1> & co"], words("en"))
+    assert 'For a new game, tap “<span data-t="new_game">New game</span>”.' in page
     assert "Seat &lt;1&gt; &amp; co" in page and "press" not in page.lower() and "{" not in page
+    ja = guide_html(say_guide(console_guide({"phase": "over", "rules": "standard"}, None), words("ja")), words("ja"))
+    assert '新しいゲームは「<span data-t="new_game">新しいゲーム</span>」をタップ。' in ja
 
 
 def test_the_terminal_names_the_key(table):

@@ -57,6 +57,13 @@ def small_targets(page) -> list[str]:
         .map(([name, r]) => `${name} ${Math.round(r.width)}x${Math.round(r.height)}`)""")
 
 
+def overflowing(page) -> list[str]:
+    """Visible buttons whose label is wider than the button (a piece's id cut off)."""
+    return page.evaluate("""() => [...document.querySelectorAll('button')]
+        .filter((b) => b.offsetParent !== null && b.scrollWidth > b.clientWidth + 1)
+        .map((b) => `${b.id || b.textContent.trim()} ${b.scrollWidth}>${b.clientWidth}`)""")
+
+
 def test_a_page_without_the_code_is_refused(browser, table):
     page = new_page(tablet(browser))
     answer = page.goto(table.url + "/")
@@ -74,7 +81,7 @@ def test_a_page_without_the_code_is_refused(browser, table):
     wrong = "000000" if table.code != "000000" else "111111"
     page.fill("#code", wrong)
     page.tap("#login-form button[type=submit]")
-    page.wait_for_function("document.getElementById('login-error').textContent.includes('wrong code')")
+    page.wait_for_function("document.getElementById('login-error').textContent.includes('Wrong code')")
     page.fill("#code", table.code)
     page.tap("#login-form button[type=submit]")
     page.wait_for_function("document.body.dataset.state === 'live'")
@@ -105,9 +112,11 @@ def test_a_fed_game_watched_live_at_each_size(browser, tmp_path):
         seen: set[int] = set()
         until(lambda: seen.add(events_on(page)) or events_on(page) == events, "the whole game on the page", 30)
         assert len(seen) > 5, f"the page jumped straight to the end: {sorted(seen)}"  # watched, not replayed
-        page.wait_for_function("document.getElementById('turn').textContent.includes('game over')")
+        page.wait_for_function("document.getElementById('turn').textContent.includes('Game over')")
         assert len(table.events()) == events
-        assert "Won" in shown(page, "#panel") or "Ranking" in shown(page, "#panel")
+        details = page.text_content("#panel")  # the game's own panel, under "Details"
+        assert "Won" in details or "Ranking" in details
+        assert page.locator("#table .seat").count() == 3  # the table drawn: three seats around it
         assert "For a new game, tap “New game”." in shown(page, "#guide")  # the button, not the terminal's key
         assert "(private line)" in shown(page, "#said-hand-1")  # the earphones' lines stay hidden
         assert small_targets(page) == [] and page.errors == []
@@ -140,27 +149,37 @@ def test_two_tablets_run_the_table_by_touch(browser, table):
     first.tap("#tap-heart-1")
     until(lambda: table.events() == [{"scan": "hand:1", "piece": "heart-1"}], "the tap in the journal")
     second.wait_for_function("document.body.dataset.events === '1'")
-    assert "heart-1" not in shown(first, "#panel") and "heart-1" not in shown(second, "#panel")
+    for page in (first, second):  # neither the drawn table nor the game's panel names the piece
+        assert "heart-1" not in page.text_content("#table") + page.text_content("#panel")
+    assert "1 in hand" in shown(first, "#seat-1")  # the drawn table counts what seat 1 holds
     assert "(private line)" in shown(first, "#said-hand-1")
+
+    assert overflowing(first) == []  # piece labels fit their buttons (the virtual table is open here) ...
+    second.tap("#tabs [data-tab=virtual]")
+    assert overflowing(second) == []  # ... and on the phone too
+    second.tap("#tabs [data-tab=said]")
 
     # Hands shown only after the confirmation, with a banner; on that tablet only.
     first.tap("#b-reveal")
     assert "Show every hand" in shown(first, "#dialog-title")
     first.tap("#dialog-buttons button.danger")
-    first.wait_for_function("document.getElementById('panel').textContent.includes('heart-1')")
+    first.wait_for_function("document.getElementById('table').textContent.includes('heart-1')")
     assert first.is_visible("#reveal-banner") and "HANDS SHOWN" in shown(first, "#reveal-banner")
     assert "(private line)" not in shown(first, "#said-hand-1")
-    assert "heart-1" not in shown(second, "#panel") and second.is_hidden("#reveal-banner")
+    assert "heart-1" not in second.text_content("#table") and second.is_hidden("#reveal-banner")
     first.tap("#b-reveal")  # hiding needs no question
-    first.wait_for_function("!document.getElementById('panel').textContent.includes('heart-1')")
+    first.wait_for_function("!document.getElementById('table').textContent.includes('heart-1')")
     assert first.is_hidden("#reveal-banner")
 
-    # Undo, confirmed; the question names no hidden piece.
+    # Undo, confirmed; the question names no hidden piece; the answer is shown.
     first.tap("#b-undo")
-    assert shown(first, "#dialog-title") == "Undo the last event: a piece on hand:1?"
+    assert shown(first, "#dialog-title") == "Undo the last accepted event: a piece on hand 1?"
     first.tap("#dialog-buttons button.danger")
-    until(lambda: table.events()[-1] == {"referee": "undo"}, "the undo in the journal")
+    until(lambda: table.events()[-1] == {"referee": "undo", "at": 1}, "the undo in the journal")
+    first.wait_for_function("document.body.dataset.answer === 'done'")
+    assert "Undo: done." in shown(first, "#toast")
     second.wait_for_function("document.body.dataset.events === '0'")
+    assert second.is_disabled("#b-undo")  # nothing accepted left to take back
 
     # Move a piece (tracking went wrong): picked by touch, from the phone this time.
     second.tap("#b-move")
@@ -184,11 +203,16 @@ def test_two_tablets_run_the_table_by_touch(browser, table):
     first.tap("#mute-hand-2")
     second.wait_for_function("document.querySelector('#out-hand-2 .level').textContent === 'MUTED'")
 
-    # One of the game's own referee actions, its parameter asked by touch (no confirmation once given).
+    # One of the game's own referee actions, its parameter asked by touch, then confirmed; refused during the
+    # deal, and the page says so with the table's reason.
     first.tap("#b-actions")
     first.tap("#pick-penalty")
     first.tap("#pick-2")
+    assert shown(first, "#dialog-title") == "Penalty for seat 2: send it to the table?"
+    first.tap("#dialog-buttons button.danger")
     until(lambda: table.events()[-1] == {"referee": "penalty", "seat": 2}, "the penalty in the journal")
+    first.wait_for_function("document.body.dataset.answer === 'refused'")
+    assert "Penalty: refused by the table: needs a seat 1-3, during a turn" in shown(first, "#toast")
 
     # A new game of another game, its seat count offered as this table's three hand readers allow.
     first.tap("#b-new")
@@ -224,7 +248,7 @@ def test_the_table_restarted_under_the_page(browser, tmp_path):
     web = start_web()
     try:
         page = logged_in(browser, table, "tablet-portrait")
-        assert shown(page, "#b-undo") == "取り消し" and "3 席" in shown(page, "#seats")
+        assert shown(page, "#b-undo") == "取り消し" and "3席" in shown(page, "#seats")
         page.tap("#tabs [data-tab=virtual]")
         page.tap("#vt-reader-hand-2")
         page.tap("#tap-diamond-1")
@@ -246,7 +270,10 @@ def test_the_table_restarted_under_the_page(browser, tmp_path):
         assert page.is_hidden("#login")  # still logged in: the cookie is good for the evening
         page.tap("#b-undo")
         page.tap("#dialog-buttons button.danger")
-        until(lambda: table.events()[-1] == {"referee": "undo"}, "the undo in the journal")
+        page.wait_for_function("['done', 'refused'].includes(document.body.dataset.answer)")
+        assert page.evaluate("document.body.dataset.answer") == "done", shown(page, "#toast")
+        until(lambda: table.events()[-1] == {"referee": "undo", "at": 1}, "the undo in the journal")
+        assert "取り消し:完了しました。" in shown(page, "#toast")  # the answer in the table's language
         assert page.errors == []
     finally:
         assert web.stop() == 0

@@ -20,10 +20,12 @@ from rich.style import Style
 from rich.text import Text
 
 from kikimimi.console.feed import Spoken
-from kikimimi.console.guide import guide_of, name_actions
+from kikimimi.console.guide import guide_of, name_actions, say_guide
+from kikimimi.console.model import table_model
 from kikimimi.console.records import MeetingPanel
-from kikimimi.console.view import alerts_text, describe_event, game_panel, spoken_text
-from kikimimi.games.base import Alert, hand
+from kikimimi.console.view import alerts_text, game_panel, spoken_text
+from kikimimi.console.words import Words, words
+from kikimimi.games.base import Alert, Referee, hand, seat_of
 from kikimimi.games.registry import GameInfo, games
 from kikimimi.table.control import TableFacts, TableHealth, TableView
 
@@ -76,9 +78,12 @@ def hand_readers(health: TableHealth) -> int:
     return sum(1 for role in health.readers if role.startswith("hand:"))
 
 
-def setup_choices(info: GameInfo, seats: int) -> list[dict[str, Any]]:
+def setup_choices(info: GameInfo, seats: int, said: Words | None = None) -> list[dict[str, Any]]:
     """The game's set-up keys as the new-game form offers them: choices, or a range for a number with
-    bounds; the seat key's choices only those this table's `seats` hand readers can seat."""
+    bounds; the seat key's choices only those this table's `seats` hand readers can seat. Each key has its
+    label and one-line help in the table's language (the console catalog's `setup.<game>.<key>`), each
+    choice its label."""
+    said = said or words("en")
     keys = []
     for key in info.setup_keys:
         choices = list(key.choices) if key.choices is not None else None
@@ -91,22 +96,29 @@ def setup_choices(info: GameInfo, seats: int) -> list[dict[str, Any]]:
             choices = [c for c in choices if c <= seats] or choices[:1]
         kind = "bool" if key.type is bool else "int" if key.type is int else "text"
         default = key.default if choices is None or key.default in choices else choices[-1]
+        where = f"setup.{info.id}.{key.name}"
+        labels = {str(c): said.get(f"setup.{info.id}.choice.{c}.label", "")
+                  or (said.say(f"setup.bool.{str(c).lower()}") if isinstance(c, bool) else str(c))
+                  for c in (choices or [])}
         keys.append({"name": key.name, "type": kind, "choices": choices, "default": default,
-                     "help": key.describe()})
+                     "label": said.get(f"{where}.label", key.name), "help": said.get(f"{where}.help", key.describe()),
+                     "labels": labels})
     return keys
 
 
 def games_offered(lang: str, seats: int) -> list[dict[str, Any]]:
     """Every registered game the table could start, with its set-up keys (a game needing more seats than
     the table's hand readers is listed, marked, so the Priest sees why it is not offered)."""
+    said = words(lang)
     return [{"id": info.id, "title": info.title(lang), "seats": list(info.seats),
-             "fits": info.seats[0] <= max(seats, 1), "keys": setup_choices(info, seats)}
+             "fits": info.seats[0] <= max(seats, 1), "keys": setup_choices(info, seats, said)}
             for info in games()]
 
 
 def game_facts(info: GameInfo, view: TableView, facts: TableFacts, lang: str) -> dict[str, Any]:
     """The current game's ids and actions: what the page's buttons and pickers are made of (nothing here
     is secret: piece ids are printed on the pieces)."""
+    said = words(lang)
     seats = info.seat_count(view.setup)
     readers = list(info.readers(view.setup))
     wanted = set(readers)
@@ -114,9 +126,10 @@ def game_facts(info: GameInfo, view: TableView, facts: TableFacts, lang: str) ->
     return {
         "id": info.id, "title": info.title(lang), "seats": seats, "readers": readers, "sim_readers": sim,
         "pieces": list(info.pieces), "controls": list(info.controls),
-        "destinations": [hand(seat) for seat in range(1, seats + 1)] + ["basket"],
-        "actions": [{"action": a.action, "label": a.label, "params": list(a.params)}
-                    for a in info.referee_actions],
+        "destinations": [[place, said.value(place)] for place in
+                         [hand(seat) for seat in range(1, seats + 1)] + ["basket"]],
+        "actions": [{"action": a.action, "label": said.get(f"actions.{info.id}.{a.action}", a.label),
+                     "params": list(a.params)} for a in info.referee_actions],
         "outputs": list(info.outputs(view.setup)),
     }
 
@@ -134,26 +147,60 @@ def health_json(health: TableHealth) -> dict[str, Any]:
             "clock": list(health.clock) if health.clock is not None else None}
 
 
-def guide_html(lines: Sequence[str]) -> str:
+def guide_html(lines: Sequence[str], said: Words | None = None) -> str:
     """The guide's lines as escaped HTML, each action named by its button (the page puts the button's words
     in its language into the data-t span), one line a line."""
+    said = said or words("en")
+    before, after = html.escape(said.say("page.tap_open")), html.escape(said.say("page.tap_close"))
+
     def button(action: str) -> str:
-        return f'tap “<span data-t="{html.escape(action)}">{html.escape(action.replace("_", " "))}</span>”'
+        name = html.escape(said.get(f"page.{action}", action.replace("_", " ")))
+        return f'{before}<span data-t="{html.escape(action)}">{name}</span>{after}'
 
     return "\n".join(name_actions(html.escape(line, quote=False), button) for line in lines)
 
 
+def event_words(event: Any, info: GameInfo, said: Words, *, reveal: bool = False) -> str:
+    """An event in the table's language (the undo question): a piece tapped on a seat's hand reader is named
+    only when hands are revealed; a referee action by its label, a piece among its parameters hidden likewise."""
+    if isinstance(event, Referee):
+        label = said.get(f"actions.{info.id}.{event.action}", "") or said.get(f"action.{event.action}", event.action)
+        params = [said.say("event.param", name=said.get(f"param.{k}", k), value=v)
+                  for k, v in dict(event.params).items() if k != "at" and (reveal or k != "piece")]
+        return " ".join([label, *params])
+    private = seat_of(event.reader) is not None and event.piece not in info.controls
+    piece = said.say("event.a_piece") if private and not reveal else event.piece
+    return said.say("event.scan", piece=piece, place=event.reader)
+
+
+def undo_offer(view: TableView, info: GameInfo, said: Words, reveal: bool) -> dict[str, Any] | None:
+    """What undo would take back now (None: nothing), and the count that names it to the table."""
+    if not view.undo_at or view.undoable is None:
+        return None
+    return {"at": view.undo_at, "event": event_words(view.undoable, info, said, reveal=reveal)}
+
+
+def said_model(model: dict[str, Any], said: Words) -> dict[str, Any]:
+    """The table's model with its words said in the page's language (phrase keys become text)."""
+    seats = [{**seat, "marks": [said.render(m) for m in seat["marks"]]} for seat in model["seats"]]
+    return {**model, "seats": seats, "items": [said.render(item) for item in model["items"]],
+            "phase": said.value(model["phase"]) if model.get("phase") else None}
+
+
 def snapshot(*, view: TableView, health: TableHealth, facts: TableFacts, info: GameInfo,
              panel: Any, lines: Sequence[Spoken], alerts: Sequence[tuple[float, Alert]],
-             meeting: MeetingPanel, reveal: bool) -> dict[str, Any]:
-    """Everything the page draws, for one reveal mode (an unrevealed one holds no hand, no private line)."""
-    lang = facts.language
+             meeting: MeetingPanel, reveal: bool, lang: str | None = None) -> dict[str, Any]:
+    """Everything the page draws, for one reveal mode (an unrevealed one holds no hand, no private line), in
+    `lang` (default: the table's language)."""
+    lang = lang or facts.language
+    said_words = words(lang)
     players, titles = meeting.seats()
     seats = info.seat_count(view.setup)
     public = view.report if reveal or panel is not None else view.public
     shown_alerts = sorted(alerts, key=lambda item: item[0])[-SHOWN_ALERTS:]
     clock = lambda t: time.strftime("%H:%M:%S", time.localtime(t))  # noqa: E731 - the terminal's format
-    said = {name: to_html(spoken_text(lines, name, reveal=reveal, limit=30)) for name in facts.outputs}
+    said = {name: to_html(spoken_text(lines, name, reveal=reveal, limit=30, said=said_words))
+            for name in facts.outputs}
     return {
         "reveal": reveal,
         "lang": lang,
@@ -163,7 +210,8 @@ def snapshot(*, view: TableView, health: TableHealth, facts: TableFacts, info: G
         "setup": {key.name: view.setup[key.name] for key in info.setup_keys
                   if key.name in view.setup and (key.choices is not None or key.type is bool)},
         "events": view.events,
-        "last_event": describe_event(view.last_event, info, reveal=reveal) if view.last_event else None,
+        "last_event": event_words(view.last_event, info, said_words, reveal=reveal) if view.last_event else None,
+        "undo": undo_offer(view, info, said_words, reveal),
         "over": view.over,
         "paused": view.paused,
         "game_id": view.game_id,
@@ -171,10 +219,12 @@ def snapshot(*, view: TableView, health: TableHealth, facts: TableFacts, info: G
         "phase": view.public.get("phase"),
         "panel": to_html(game_panel(panel, view.report, public, reveal=reveal, players=players, titles=titles,
                                     seats=seats)),
-        "guide": guide_html(guide_of(view)),
+        "guide": guide_html(say_guide(guide_of(view), said_words), said_words),
+        "table": said_model(table_model(info.model_function(), view.report, view.public, reveal=reveal,
+                                        players=players, seats=seats), said_words),
         "said": said,
         "alerts": to_html(alerts_text([(clock(t), a) for t, a in shown_alerts], reveal=reveal,
-                                      limit=SHOWN_ALERTS)),
+                                      limit=SHOWN_ALERTS, said=said_words)),
         "health": health_json(health),
         "meeting": to_html(meeting.renderable()),
         "outputs": list(facts.outputs),

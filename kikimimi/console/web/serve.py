@@ -64,6 +64,23 @@ class WebAddress:
 
     url: str
     code: str
+    journal: Path | None = None  # where the code is kept: `current()` reads it again (renewed since)
+
+    def current(self) -> WebAddress:
+        """The same address with the code as it is now (renewed at the fixed hour or by the Priest)."""
+        if self.journal is None:
+            return self
+        from kikimimi.console.web.access import evening
+
+        return WebAddress(self.url, evening(self.journal).code, self.journal)
+
+    def renew(self) -> WebAddress:
+        """A new code now (the running web console takes it at once; tablets log in again)."""
+        if self.journal is None:
+            return self
+        from kikimimi.console.web.access import evening
+
+        return WebAddress(self.url, evening(self.journal, renew=True).code, self.journal)
 
     @property
     def spaced_code(self) -> str:
@@ -130,14 +147,21 @@ class WebThread:
         self.thread.join(timeout=5)
 
 
-def web_app(journal: Path, records: str | Path | None, language: str) -> tuple[object, str]:
-    """The app for the table of `journal`, and the evening's code."""
-    from kikimimi.console.web.access import evening
+def web_app(journal: Path, records: str | Path | None, language: str) -> tuple[Any, str]:
+    """The app for the table of `journal`, and the evening's code (renewed by itself at the fixed hour, or
+    when the Priest asks: `kikimimi console --new-code`)."""
+    from kikimimi.console.web.access import Access
     from kikimimi.console.web.server import create_app
     from kikimimi.table.control import socket_path
 
-    tonight = evening(journal)
-    return create_app(socket_path(journal), tonight, records=records, language=language), tonight.code
+    access = Access(journal)
+    return create_app(socket_path(journal), access, records=records, language=language), access.current().code
+
+
+def say_renewals(app: Any, url: str) -> None:
+    """Each code the server makes by itself (the old one ran out) is printed as the first one was: on the
+    terminal, or in the service's log, where the Priest reads it."""
+    app.state.access.renewed = lambda tonight: announce(url, tonight.code)
 
 
 class WebBeside:
@@ -157,8 +181,9 @@ def start_beside(table: object, listen: str | None) -> WebBeside:
     config = table.config  # type: ignore[attr-defined]
     listener = bind(listen or DEFAULT_LISTEN)
     app, code = web_app(config.journal, None, config.language)
-    address = WebAddress(address_of(listener), code)
+    address = WebAddress(address_of(listener), code, Path(config.journal))
     announce(address.url, address.code)
+    say_renewals(app, address.url)
     return WebBeside(address, WebThread(app, listener).start().stop)
 
 
@@ -199,6 +224,7 @@ def run_web(args: argparse.Namespace) -> int:
     try:
         app, code = web_app(config.journal, args.records, config.language)
         announce(address_of(listener), code)
+        say_renewals(app, address_of(listener))
         servers.append(make_server(app))
         if not stopping.is_set():
             servers[0].run(sockets=[listener])  # until Ctrl-C or SIGTERM

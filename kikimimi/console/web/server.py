@@ -18,11 +18,13 @@ a player's phone cannot act through the Priest's browser.
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import contextlib
 import hashlib
 import json
 import logging
 import random
+import threading
 import time
 from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -40,9 +42,10 @@ from kikimimi.console.health import HealthWatch
 from kikimimi.console.link import LinkError, RemoteLink
 from kikimimi.console.records import MeetingPanel, read_meeting
 from kikimimi.console.simtable import BASKET, basket_of
-from kikimimi.console.web.access import COOKIE, Evening, Guesses
+from kikimimi.console.web.access import COOKIE, Access, Evening, Guesses
 from kikimimi.console.web.render import games_offered, hand_readers, health_json, snapshot
-from kikimimi.games.base import Alert, GameOver, Referee, hand
+from kikimimi.console.words import LANGUAGES, Words, words
+from kikimimi.games.base import Alert, Event, GameOver, Referee, Say, Scan, hand
 from kikimimi.games.registry import GameInfo, UnknownGame, get_info
 from kikimimi.serving import BodyRefused, SecuredStarlette, read_body, security_headers
 from kikimimi.voice.catalog import catalog
@@ -58,6 +61,7 @@ RETRY_MS = 1000  # a dropped stream comes back after this long
 POLL = 0.5  # seconds between health polls (the table pushes health about as often)
 ATTACH_EVERY = 0.5  # seconds between attempts to reach a table that is not answering
 KEPT_ALERTS = 50
+ANSWER_WITHIN = 5.0  # seconds an action waits for the table's answer (the step it makes)
 
 # Beside kikimimi.serving's common headers: the page runs its own script and style sheet only and talks to
 # this server only (its manifest included).
@@ -68,21 +72,41 @@ SECURITY_HEADERS = security_headers(CONTENT_SECURITY_POLICY)
 
 
 class Refused(Exception):
-    """An action or request the console refuses: an HTTP status and one sentence the page shows."""
+    """An action or request the console refuses: an HTTP status and one sentence the page shows (`answer`
+    "refused" when it is the table's own refusal of an action the page sent as meant)."""
 
-    def __init__(self, status: int, message: str) -> None:
+    def __init__(self, status: int, message: str, answer: str | None = None) -> None:
         super().__init__(message)
         self.status = status
+        self.answer = answer
+
+
+class NotNow(ValueError):
+    """An action the table cannot take now (nothing to undo, the game over, a table that moved on since the
+    question was asked): a catalog key and its parameters, said in the table's language (HTTP 409)."""
+
+    def __init__(self, key: str, **params: Any) -> None:
+        super().__init__(key)
+        self.key = key
+        self.params = params
+
+
+class Sent:
+    """An event sent to the table: the page's answer waits for the step that applies it."""
+
+    def __init__(self, label: str, reply: concurrent.futures.Future[list[Any]]) -> None:
+        self.label = label
+        self.reply = reply
 
 
 class WebConsole:
     """The table as the page sees it: the link (None while the table does not answer), what it said, the
     console's own alerts, the meeting; a version that grows with every change the pages should draw."""
 
-    def __init__(self, socket: Path, evening: Evening, records: str | Path | None = None,
+    def __init__(self, socket: Path, access: Access, records: str | Path | None = None,
                  language: str = "ja") -> None:
         self.socket = socket
-        self.evening = evening
+        self.access = access
         self.records = records
         self.language = language
         self.link: RemoteLink | None = None
@@ -98,7 +122,7 @@ class WebConsole:
         self.rng = random.Random()
         self._wake = asyncio.Event()
         self._loop: asyncio.AbstractEventLoop | None = None
-        self._cache: dict[bool, tuple[tuple[int, int], str]] = {}
+        self._cache: dict[tuple[bool, str], tuple[tuple[int, int], str]] = {}
         self._panels: dict[str, Any] = {}
         self._health: Any = None
         self._health_shown: dict[str, Any] | None = None  # the health as the pages last got it
@@ -106,6 +130,9 @@ class WebConsole:
         # snapshot gets a small `health` event, not the whole snapshot again (docs/console.md, figures).
         self.health_version = 0
         self._clock_only_at = -1  # the health version that changed only the clock from the one before it
+        # Actions sent and not yet answered: (does this step apply it?, its future answer: the step's effects)
+        self._waiting: list[tuple[Callable[[Event], bool], concurrent.futures.Future[list[Any]]]] = []
+        self._waiting_lock = threading.Lock()
 
     # -- the table ----------------------------------------------------------------------------------
 
@@ -151,7 +178,34 @@ class WebConsole:
         log.info("web console: attached to the table (pid %d)", link.facts.pid)
         self.changed()
 
+    @property
+    def words(self) -> Words:
+        return words(self.language)
+
+    def expect(self, matches: Callable[[Event], bool]) -> concurrent.futures.Future[list[Any]]:
+        """The answer to an event about to be sent: the effects of the first step that `matches` its event
+        (registered before sending, so the step cannot come first)."""
+        reply: concurrent.futures.Future[list[Any]] = concurrent.futures.Future()
+        with self._waiting_lock:
+            self._waiting.append((matches, reply))
+        return reply
+
+    def _answer(self, step: Any) -> None:
+        event = step.event
+        if not isinstance(event, Scan | Referee):
+            return
+        with self._waiting_lock:
+            for entry in list(self._waiting):
+                matches, reply = entry
+                if reply.done():
+                    self._waiting.remove(entry)
+                elif matches(event):
+                    self._waiting.remove(entry)
+                    reply.set_result(list(step.effects))
+                    return
+
     def _stepped(self, step: Any) -> None:
+        self._answer(step)
         if any(isinstance(effect, GameOver) for effect in step.effects):
             asyncio.ensure_future(self._reread_meeting())
         self.changed()
@@ -213,25 +267,26 @@ class WebConsole:
                 self._panels[info.id] = None
         return self._panels[info.id]
 
-    def snapshot_json(self, reveal: bool) -> tuple[str, int]:
-        """The page's snapshot now and the health version it holds (made once per version, health version and
-        reveal mode, whatever the number of pages)."""
+    def snapshot_json(self, reveal: bool, lang: str | None = None) -> tuple[str, int]:
+        """The page's snapshot now and the health version it holds (made once per version, health version,
+        reveal mode and language, whatever the number of pages); in `lang`, else the table's language."""
+        lang = lang if lang in LANGUAGES else self.language
         key = (self.version, self.health_version)
-        cached = self._cache.get(reveal)
+        cached = self._cache.get((reveal, lang))
         if cached is not None and cached[0] == key:
             return cached[1], key[1]
         link, feed = self.link, self.feed
         data: dict[str, Any] = {"version": self.version, "connected": link is not None, "lost": self.lost,
-                                "lang": self.language}
+                                "lang": lang, "table_lang": self.language}
         if link is not None and feed is not None:
             view, health = link.view(), link.health()
             info = get_info(view.game)
             data.update(snapshot(view=view, health=health, facts=link.facts, info=info, panel=self._panel(info),
                                  lines=feed.lines(), alerts=[*view.alerts, *self.console_alerts],
-                                 meeting=self.meeting, reveal=reveal))
-            data["games"] = games_offered(self.language, hand_readers(health))
+                                 meeting=self.meeting, reveal=reveal, lang=lang))
+            data["games"] = games_offered(lang, hand_readers(health))
         text = json.dumps(data, ensure_ascii=False, separators=(",", ":"), default=str)
-        self._cache[reveal] = (key, text)
+        self._cache[(reveal, lang)] = (key, text)
         return text, key[1]
 
     def health_update_json(self, page_has: int) -> str:
@@ -244,52 +299,90 @@ class WebConsole:
             update = {"version": self.version, "health": shown}
         return json.dumps(update, ensure_ascii=False, separators=(",", ":"), default=str)
 
-    async def stream(self, reveal: bool) -> AsyncIterator[str]:
-        self.streams += 1
-        try:
-            yield f"retry: {RETRY_MS}\n\n"
-            sent = sent_health = -1
-            while not self.closing.is_set() and self.evening.seconds_left() > 0:  # the evening over: log in again
-                wake = self._wake
-                if self.version != sent:
-                    sent = self.version
-                    text, sent_health = self.snapshot_json(reveal)
-                    yield f"event: snapshot\ndata: {text}\n\n"
-                    continue
-                if self.health_version != sent_health:
-                    update = self.health_update_json(sent_health)
-                    sent_health = self.health_version
-                    yield f"event: health\ndata: {update}\n\n"
-                    continue
-                try:
-                    await asyncio.wait_for(wake.wait(), KEEP_ALIVE)
-                except TimeoutError:
-                    yield ": keep-alive\n\n"
-        finally:
-            self.streams -= 1
+    async def stream(self, reveal: bool, lang: str | None = None, cookie: str | None = None) -> AsyncIterator[str]:
+        """A page's snapshots and health updates (its slot in `streams` is taken and given back by `Stream`);
+        it ends when the page's cookie stops working (the code renewed: log in again)."""
+        yield f"retry: {RETRY_MS}\n\n"
+        sent = sent_health = -1
+        while not self.closing.is_set() and self.access.admits(cookie):
+            wake = self._wake
+            if self.version != sent:
+                sent = self.version
+                text, sent_health = self.snapshot_json(reveal, lang)
+                yield f"event: snapshot\ndata: {text}\n\n"
+                continue
+            if self.health_version != sent_health:
+                update = self.health_update_json(sent_health)
+                sent_health = self.health_version
+                yield f"event: health\ndata: {update}\n\n"
+                continue
+            try:
+                await asyncio.wait_for(wake.wait(), KEEP_ALIVE)
+            except TimeoutError:
+                yield ": keep-alive\n\n"
 
     # -- actions --------------------------------------------------------------------------------------
 
     async def act(self, body: dict[str, Any]) -> dict[str, Any]:
+        """Do what the page asks and wait for the table's answer: done, or refused with the reason, in the
+        page's language (the table's unless switched; an action the table takes as a step waits for it)."""
+        said = _said(self, body)
         link = self.link
         if link is None:
-            raise Refused(503, f"the table is not answering ({self.lost}); the page acts again when it is back")
+            raise Refused(503, said.say("answer.table_lost"))
         what = body.get("do")
         action = ACTIONS.get(what) if isinstance(what, str) else None
         if action is None:
             raise Refused(400, f"unknown action {what!r}; known: {', '.join(ACTIONS)}")
         try:
-            return await asyncio.to_thread(action, self, link, body) or {}
+            result = await asyncio.to_thread(action, self, link, body) or {}
+        except NotNow as exc:
+            raise Refused(409, said.say(exc.key, **exc.params), "refused") from None
         except (ValueError, KeyError, TypeError) as exc:  # the page's mistake or the table's refusal
             message = exc.args[0] if isinstance(exc, KeyError) and exc.args else str(exc)
-            raise Refused(400, str(message)) from None
-        except LinkError as exc:
-            raise Refused(503, str(exc)) from None
+            raise Refused(400, said.reason(str(message))) from None
+        except LinkError:
+            raise Refused(503, said.say("answer.table_lost")) from None
+        if not isinstance(result, Sent):
+            return {"answer": "done", "said": said.say("answer.done"), **result}
+        try:
+            effects = await asyncio.wait_for(asyncio.wrap_future(result.reply), ANSWER_WITHIN)
+        except TimeoutError:
+            raise Refused(504, said.say("answer.no_answer", action=result.label)) from None
+        refusal = refusal_of(effects, said)
+        if refusal is not None:
+            raise Refused(409, said.say("answer.refused", action=result.label, why=refusal), "refused")
+        return {"answer": "done", "said": said.say("answer.done_action", action=result.label)}
+
+
+def _said(console: WebConsole, body: dict[str, Any]) -> Words:
+    """The words of the page's language (sent with each action), else the table's."""
+    lang = body.get("lang")
+    return words(lang) if lang in LANGUAGES else console.words
+
+
+def refusal_of(effects: list[Any], said: Words) -> str | None:
+    """Why the table refused the step whose effects these are, in the table's language (None: taken)."""
+    for effect in effects:
+        if isinstance(effect, Alert) and effect.key == "referee.refused":
+            return said.reason(str(effect.params.get("why", "")))
+        if isinstance(effect, Alert) and effect.key == "undo.nothing":
+            return said.say("answer.nothing_to_undo")
+        if isinstance(effect, Say) and effect.key == "table.not_saved":
+            return said.say("answer.not_saved")
+    return None
+
+
+def _send(console: WebConsole, link: RemoteLink, event: Referee, label: str) -> Sent:
+    """Send a referee action and return what its answer will be."""
+    reply = console.expect(lambda step: step == event)
+    link.submit(event)
+    return Sent(label, reply)
 
 
 # -- the actions, each checked here before the table sees it (a clear sentence for the page) -----------
 
-Action = Callable[[WebConsole, RemoteLink, dict[str, Any]], dict[str, Any] | None]
+Action = Callable[[WebConsole, RemoteLink, dict[str, Any]], dict[str, Any] | Sent | None]
 
 
 def _text(body: dict[str, Any], name: str) -> str:
@@ -299,19 +392,27 @@ def _text(body: dict[str, Any], name: str) -> str:
     return value
 
 
-def _undo(console: WebConsole, link: RemoteLink, body: dict[str, Any]) -> None:
-    if not link.view().events:
-        raise ValueError("nothing to undo: the game has no event yet")
-    link.submit(Referee("undo"))
+def _undo(console: WebConsole, link: RemoteLink, body: dict[str, Any]) -> Sent:
+    """Undo the last accepted event; `at` is the count the page's question named (the table refuses it when
+    it moved on since, whoever sent first)."""
+    at = body.get("at")
+    if at is not None and (not isinstance(at, int) or isinstance(at, bool) or at < 1):
+        raise ValueError('"at" must be the undo count the snapshot gave')
+    view = link.view()
+    if not view.undo_at:
+        raise NotNow("answer.nothing_to_undo")
+    if at is not None and at != view.undo_at:
+        raise NotNow("answer.moved_on")
+    return _send(console, link, Referee("undo", {"at": at or view.undo_at}), _said(console, body).say("action.undo"))
 
 
-def _end(console: WebConsole, link: RemoteLink, body: dict[str, Any]) -> None:
+def _end(console: WebConsole, link: RemoteLink, body: dict[str, Any]) -> Sent:
     if link.view().over:
-        raise ValueError("the game is already over")
-    link.submit(Referee("end"))
+        raise NotNow("answer.already_over")
+    return _send(console, link, Referee("end"), _said(console, body).say("action.end"))
 
 
-def _game_action(console: WebConsole, link: RemoteLink, body: dict[str, Any]) -> None:
+def _game_action(console: WebConsole, link: RemoteLink, body: dict[str, Any]) -> Sent:
     """One of the game's own referee actions, its parameters checked as the terminal's pickers offer them."""
     view = link.view()
     info = get_info(view.game)
@@ -337,10 +438,11 @@ def _game_action(console: WebConsole, link: RemoteLink, body: dict[str, Any]) ->
         elif value not in [c for c in choices.split("|") if c]:
             raise ValueError(f"{action.label}: {key} must be one of {choices.replace('|', ', ')}")
         params[key] = value
-    link.submit(Referee(action.action, params))
+    label = _said(console, body).get(f"actions.{info.id}.{action.action}", action.label)
+    return _send(console, link, Referee(action.action, params), label)
 
 
-def _move(console: WebConsole, link: RemoteLink, body: dict[str, Any]) -> None:
+def _move(console: WebConsole, link: RemoteLink, body: dict[str, Any]) -> Sent:
     view = link.view()
     info = get_info(view.game)
     piece, where = _text(body, "piece").strip().lower(), _text(body, "to")
@@ -349,7 +451,7 @@ def _move(console: WebConsole, link: RemoteLink, body: dict[str, Any]) -> None:
     destinations = [hand(seat) for seat in range(1, info.seat_count(view.setup) + 1)] + [BASKET]
     if where not in destinations:
         raise ValueError(f"a piece can be moved to {', '.join(destinations)}, not {where!r}")
-    link.submit(Referee("move", {"piece": piece, "to": where}))
+    return _send(console, link, Referee("move", {"piece": piece, "to": where}), _said(console, body).say("action.move"))
 
 
 def _pause(console: WebConsole, link: RemoteLink, body: dict[str, Any]) -> None:
@@ -392,7 +494,7 @@ def _tap(console: WebConsole, link: RemoteLink, body: dict[str, Any]) -> dict[st
     if tag == BASKET:
         basket = basket_of(info, view.report)
         if not basket:
-            raise ValueError("the basket is empty")
+            raise NotNow("answer.basket_empty")
         tag = console.rng.choice(basket)  # not said back: the piece drawn blind stays unknown
     elif not info.is_known_id(tag):
         raise ValueError(f"{tag!r} is not a piece or control id of {info.title('en')}")
@@ -400,7 +502,7 @@ def _tap(console: WebConsole, link: RemoteLink, body: dict[str, Any]) -> dict[st
     return {}
 
 
-def _tap_for(console: WebConsole, link: RemoteLink, body: dict[str, Any]) -> None:
+def _tap_for(console: WebConsole, link: RemoteLink, body: dict[str, Any]) -> Sent:
     """A tap on a seat's behalf, straight on the loop's queue (journaled like a player's tap)."""
     reader, tag = _text(body, "reader"), _text(body, "tag").strip().lower()
     view = link.view()
@@ -410,13 +512,15 @@ def _tap_for(console: WebConsole, link: RemoteLink, body: dict[str, Any]) -> Non
                          f"not {reader!r}")
     if not info.is_known_id(tag):
         raise ValueError(f"{tag!r} is not a piece or control id of {info.title('en')}")
+    reply = console.expect(lambda event: isinstance(event, Scan) and event.reader == reader and event.piece == tag)
     link.submit_tap(reader, tag)
+    return Sent(_said(console, body).say("action.tap_for"), reply)
 
 
 def _repeat(console: WebConsole, link: RemoteLink, body: dict[str, Any]) -> None:
     feed = console.feed
     if feed is None or not feed.repeat_public(link.announce):
-        raise ValueError("nothing public has been said yet")
+        raise NotNow("answer.nothing_said")
 
 
 def _redraw(console: WebConsole) -> None:
@@ -448,6 +552,21 @@ def _same_origin(request: Request) -> bool:
     return bool(origin and host) and origin in (f"http://{host}", f"https://{host}")
 
 
+class Stream(StreamingResponse):
+    """A page's event stream holding one of the console's MAX_STREAMS slots, taken before the answer starts
+    and given back however it ends (a client gone before its first byte included): the cap is exact."""
+
+    def __init__(self, console: WebConsole, content: AsyncIterator[str], headers: dict[str, str]) -> None:
+        super().__init__(content, media_type="text/event-stream", headers=headers)
+        self.console = console
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            self.console.streams -= 1
+
+
 async def _json_body(request: Request) -> dict[str, Any]:
     if not request.headers.get("content-type", "").startswith("application/json"):
         raise Refused(415, "send the request as application/json")
@@ -459,6 +578,8 @@ async def _json_body(request: Request) -> dict[str, Any]:
         data = json.loads(raw or b"{}")
     except (ValueError, UnicodeDecodeError):
         raise Refused(400, "the request's body is not JSON") from None
+    except RecursionError:  # nested deeper than the parser goes: not a body this console ever sends
+        raise Refused(400, "the request's body is nested too deeply") from None
     if not isinstance(data, dict):
         raise Refused(400, "the request's body must be a JSON object")
     return data
@@ -470,15 +591,20 @@ def _login_cookie(response: Response, evening: Evening) -> Response:
     return response
 
 
-def create_app(socket: Path, evening: Evening, *, records: str | Path | None = None,
+def create_app(socket: Path, evening: Evening | Access, *, records: str | Path | None = None,
                language: str = "ja") -> Starlette:
-    """The web console for the table whose control socket is `socket`."""
-    console = WebConsole(socket, evening, records, language)
+    """The web console for the table whose control socket is `socket`; `evening` an `Access` that renews
+    its code (`kikimimi play --web`, `console --web`), or one fixed evening."""
+    access = evening if isinstance(evening, Access) else Access(None, evening)
+    console = WebConsole(socket, access, records, language)
     page_template = (STATIC_DIR / "index.html").read_text(encoding="utf-8")
+    # The page's own words in both languages (the switch needs no request); "</" escaped: it sits in the page.
+    page_words = json.dumps({lang: words(lang).section("page") for lang in LANGUAGES},
+                            ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")
     version = _fingerprint()
 
     def admitted(request: Request) -> bool:
-        return evening.admits(request.cookies.get(COOKIE))
+        return access.admits(request.cookies.get(COOKIE))
 
     def guarded(handler: Callable[[Request], Awaitable[Response]], *, post: bool = False,
                 auth: bool = True) -> Callable[[Request], Awaitable[Response]]:
@@ -487,25 +613,46 @@ def create_app(socket: Path, evening: Evening, *, records: str | Path | None = N
                 if post and not _same_origin(request):
                     raise Refused(403, "refused: the request does not come from this console's own page")
                 if auth and not admitted(request):
-                    raise Refused(401, "the evening's code is needed (printed where the console started)")
+                    raise Refused(401, words(console.language).say("page.login_needed"))
                 return await handler(request)
             except Refused as exc:
                 headers = {"Cache-Control": "no-store"}
                 if exc.status in (408, 413):  # a body refused part-way is not read to its end
                     headers["Connection"] = "close"
-                return JSONResponse({"error": str(exc)}, status_code=exc.status, headers=headers)
+                answer = {"error": str(exc), **({"answer": exc.answer} if exc.answer else {})}
+                return JSONResponse(answer, status_code=exc.status, headers=headers)
         return endpoint
+
+    def try_code(request: Request, code: str) -> str:
+        """"ok", or why not: "locked" (this client guessed too often), "expired", "wrong" (counted)."""
+        client = request.client.host if request.client else "?"
+        if console.guesses.wait(client):
+            return "locked"
+        verdict = access.check(code[:40])
+        if verdict == "wrong":
+            console.guesses.wrong(client)
+            log.warning("web console: a wrong code from %s", client)
+        elif verdict == "expired":
+            log.warning("web console: an expired code from %s", client)
+        else:
+            log.info("web console: a page logged in from %s", client)
+        return verdict
+
+    def why_not(request: Request, verdict: str, lang: Any) -> str:
+        said = words(lang if lang in LANGUAGES else console.language)
+        wait = console.guesses.wait(request.client.host if request.client else "?")
+        return said.say(f"page.login_{verdict}", seconds=wait)
 
     async def page(request: Request) -> Response:
         code = request.query_params.get("code")
         if code is not None:  # the QR code's link: the cookie, then the page without the code in its address
-            wait = console.guesses.wait()
-            if wait == 0 and evening.matches(code):
-                return _login_cookie(RedirectResponse("/", status_code=303), evening)
-            if wait == 0:
-                console.guesses.wrong()
-        lang = console.language if console.language in ("ja", "en") else "ja"
-        text = page_template.replace("{{lang}}", lang).replace("{{version}}", version)
+            verdict = try_code(request, code)
+            if verdict == "ok":
+                return _login_cookie(RedirectResponse("/", status_code=303), access.current())
+            wait = console.guesses.wait(request.client.host if request.client else "?")
+            return RedirectResponse(f"/?login={verdict}&wait={wait}", status_code=303)  # the page says why
+        lang = console.language if console.language in LANGUAGES else "ja"
+        text = page_template.replace("{{lang}}", lang).replace("{{version}}", version).replace("{{words}}", page_words)
         return HTMLResponse(text, headers={"Cache-Control": "no-store"})
 
     async def session(request: Request) -> Response:
@@ -517,22 +664,21 @@ def create_app(socket: Path, evening: Evening, *, records: str | Path | None = N
 
     async def login(request: Request) -> Response:
         body = await _json_body(request)
-        wait = console.guesses.wait()
-        if wait:
-            raise Refused(429, f"too many wrong codes: try again in {wait} s")
-        if not evening.matches(str(body.get("code", ""))[:40]):
-            console.guesses.wrong()
-            log.warning("web console: a wrong code from %s", request.client.host if request.client else "?")
-            raise Refused(401, "wrong code: it is printed where the console started")
-        log.info("web console: a page logged in from %s", request.client.host if request.client else "?")
-        return _login_cookie(JSONResponse({"ok": True}), evening)
+        verdict = try_code(request, str(body.get("code", "")))
+        if verdict == "ok":
+            return _login_cookie(JSONResponse({"ok": True}), access.current())
+        message = why_not(request, verdict, body.get("lang"))
+        return JSONResponse({"error": message, "why": verdict}, status_code=429 if verdict == "locked" else 401,
+                            headers={"Cache-Control": "no-store"})
 
     async def events(request: Request) -> Response:
         if console.streams >= MAX_STREAMS:
             raise Refused(503, f"already {MAX_STREAMS} pages follow this table; close one")
+        console.streams += 1  # taken now (no await before the answer starts); `Stream` gives it back
         reveal = request.query_params.get("reveal") == "1"
+        lang = request.query_params.get("lang")
         headers = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
-        return StreamingResponse(console.stream(reveal), media_type="text/event-stream", headers=headers)
+        return Stream(console, console.stream(reveal, lang, request.cookies.get(COOKIE)), headers)
 
     async def act(request: Request) -> Response:
         body = await _json_body(request)
@@ -561,4 +707,5 @@ def create_app(socket: Path, evening: Evening, *, records: str | Path | None = N
     ]
     app = SecuredStarlette(routes=routes, lifespan=lifespan, headers=SECURITY_HEADERS)
     app.state.console = console  # the server ends its streams at shutdown
+    app.state.access = access  # who starts the server says each renewed code where the Priest reads it
     return app

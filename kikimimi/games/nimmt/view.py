@@ -11,6 +11,7 @@ from typing import Any
 
 from rich.text import Text
 
+from kikimimi.console.model import SeatModel, TableModel, mark, seat_ids
 from kikimimi.games.nimmt.pieces import BULLHEADS
 from kikimimi.games.registry import GameUI
 
@@ -89,4 +90,22 @@ def state_text(report: Mapping[str, Any], *, reveal: bool = False,
 
 
 # What the console, the demo and bring-up use of 6 nimmt! (the entry's `ui` loader takes it from here).
-UI = GameUI(view=state_text)
+
+def model(data: Mapping[str, Any], *, reveal: bool = False, players: Mapping[int, str] | None = None) -> TableModel:
+    """6 nimmt!'s table for the consoles: each seat's cards left, whether it chose, its bullheads; the rows."""
+    counts = data.get("hand_counts") or {s: len(h) for s, h in (data.get("hands") or {}).items()}
+    chose = data.get("has_chosen") or {s: c is not None for s, c in (data.get("chosen") or {}).items()}
+    hands, totals = data.get("hands") or {}, data.get("totals") or {}
+    seats = [SeatModel(seat, (players or {}).get(seat), counts.get(str(seat)),
+                       [str(c) for c in hands[str(seat)]] if reveal and str(seat) in hands else None,
+                       [mark("model.nimmt.chosen")] if chose.get(str(seat)) else [],
+                       totals.get(str(seat)), turn=data.get("taker") == seat)
+             for seat in seat_ids(totals)]
+    items = [mark("model.nimmt.row", row=n, cards=" ".join(str(c) for c in row))
+             for n, row in enumerate(data.get("rows") or [], start=1)]
+    if data.get("round"):
+        items.insert(0, mark("model.round", round=data["round"]))
+    return TableModel(seats, data.get("phase"), [str(c) for c in data.get("last_reveal") or []][-6:], None, items,
+                      data.get("phase") == "over")
+
+UI = GameUI(view=state_text, model=model)

@@ -11,6 +11,7 @@ from typing import Any
 
 from rich.text import Text
 
+from kikimimi.console.model import SeatModel, TableModel, mark
 from kikimimi.games.numeron.keyboard import KeyboardSeat
 from kikimimi.games.numeron.pieces import ITEMS
 from kikimimi.games.registry import GameUI
@@ -123,4 +124,19 @@ def state_text(report: Mapping[str, Any], *, reveal: bool = False,
 
 
 # What the console, the demo and bring-up use of Numeron (the entry's `ui` loader takes it from here).
-UI = GameUI(view=state_text, keyboard=KeyboardSeat)
+
+def model(data: Mapping[str, Any], *, reveal: bool = False, players: Mapping[int, str] | None = None) -> TableModel:
+    """Numeron's table for the consoles: the two seats (their numbers only when revealed), whose turn, the
+    last calls with their eat and bite."""
+    numbers = data.get("numbers") or {}
+    seats = [SeatModel(seat, (players or {}).get(seat), None,
+                       list(str(numbers[str(seat)])) if reveal and str(seat) in numbers else None,
+                       turn=data.get("turn") == seat) for seat in (1, 2)]
+    calls = [entry for entry in data.get("log") or [] if isinstance(entry, list | tuple) and entry[:1] == ["call"]]
+    if not calls:
+        calls = [["call", c.get("seat"), c.get("call"), c.get("eat"), c.get("bite")] for c in data.get("calls") or []]
+    items = [mark("model.numeron.call", seat=c[1], call=c[2], eat=c[3], bite=c[4]) for c in calls[-4:]]
+    items.insert(0, mark("model.numeron.digits", count=data.get("digits")))
+    return TableModel(seats, data.get("phase"), [], None, items, data.get("phase") == "over")
+
+UI = GameUI(view=state_text, model=model, keyboard=KeyboardSeat)

@@ -11,6 +11,7 @@ from typing import Any
 
 from rich.text import Text
 
+from kikimimi.console.model import SeatModel, TableModel, mark, seat_ids
 from kikimimi.games.registry import GameUI
 from kikimimi.games.royal_nine.keyboard import KeyboardSeat
 
@@ -106,4 +107,17 @@ def state_text(report: Mapping[str, Any], *, reveal: bool = False,
 
 
 # What the console, the demo and bring-up use of Royal Nine (the entry's `ui` loader takes it from here).
-UI = GameUI(view=state_text, keyboard=KeyboardSeat)
+
+def model(data: Mapping[str, Any], *, reveal: bool = False, players: Mapping[int, str] | None = None) -> TableModel:
+    """Royal Nine's table for the consoles: the two seats with cards in hand and totals, each seat's grid of
+    open cards, the round."""
+    hands, totals, grids = data.get("hands") or {}, data.get("totals") or {}, data.get("grids") or {}
+    seats = [SeatModel(seat, (players or {}).get(seat), len(hands.get(str(seat)) or []) if hands else None,
+                       list(hands[str(seat)]) if reveal and str(seat) in hands else None, [],
+                       totals.get(str(seat))) for seat in seat_ids(grids) or [1, 2]]
+    items = [mark("model.round", round=data.get("round"))]
+    items += [mark("model.royal.grid", seat=int(seat), cards=" ".join(c or "·" for c in grid))
+              for seat, grid in sorted(grids.items())]
+    return TableModel(seats, data.get("phase"), [], None, items, data.get("phase") == "over")
+
+UI = GameUI(view=state_text, model=model, keyboard=KeyboardSeat)

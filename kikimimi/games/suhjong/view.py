@@ -11,6 +11,7 @@ from typing import Any
 
 from rich.text import Text
 
+from kikimimi.console.model import SeatModel, TableModel, mark
 from kikimimi.games.registry import GameUI
 
 PHASES = {"deal": "deal", "turn": "turn", "scoring": "scoring (declarations)", "scored": "between rounds",
@@ -78,4 +79,18 @@ def state_text(report: Mapping[str, Any], *, reveal: bool = False,
 
 
 # What the console, the demo and bring-up use of Suhjong (the entry's `ui` loader takes it from here).
-UI = GameUI(view=state_text)
+
+def model(data: Mapping[str, Any], *, reveal: bool = False, players: Mapping[int, str] | None = None) -> TableModel:
+    """Suhjong's table for the consoles: the two seats with their cards, discards (rivers) and totals, the
+    pile left, the round."""
+    hands, totals, rivers = data.get("hands") or {}, data.get("totals") or {}, data.get("rivers") or {}
+    seats = [SeatModel(seat, (players or {}).get(seat), len(hands.get(str(seat)) or []),
+                       list(hands[str(seat)]) if reveal and str(seat) in hands else None, [],
+                       totals.get(str(seat)), turn=data.get("turn") == seat) for seat in (1, 2)]
+    items = [mark("model.round", round=data.get("round"))]
+    items += [mark("model.suhjong.river", seat=int(seat), cards=" ".join(river))
+              for seat, river in sorted(rivers.items()) if river]
+    return TableModel(seats, data.get("phase"), list(data.get("sea") or [])[-6:], data.get("pile_count"), items,
+                      data.get("phase") == "over")
+
+UI = GameUI(view=state_text, model=model)

@@ -12,13 +12,15 @@ from collections.abc import Mapping
 from typing import Any
 
 HAND_SIZE = 5
-_NUMBERS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
+
+# A line of the guide: a phrase key of the console catalog (voices/catalog/console.<lang>.toml, section
+# guide.trident) and its parameters; each console says it in the table's language. A count of pieces is
+# {"pieces": n} ("two pieces", "2枚"), a list of parts is said as one ("seat 1 …, seat 2 … and seat 3 …").
+Step = list[Any]  # [key, params]: plain JSON, as the table's view carries it to consoles in other processes
 
 
-def pieces(count: int) -> str:
-    """`two pieces`, `one piece`."""
-    word = _NUMBERS[count] if 0 <= count < len(_NUMBERS) else str(count)
-    return f"{word} piece" if count == 1 else f"{word} pieces"
+def step(key: str, **params: Any) -> Step:
+    return [f"guide.trident.{key}", params]
 
 
 def waiting_for(report: Mapping[str, Any]) -> int | None:
@@ -34,64 +36,49 @@ def waiting_for(report: Mapping[str, Any]) -> int | None:
     return report.get("turn")
 
 
-def guide(report: Mapping[str, Any], drew: str | None = None) -> list[str]:
-    """Sentences for the Priest, most urgent first."""
+def guide(report: Mapping[str, Any], drew: str | None = None) -> list[Step]:
+    """What the Priest is told, most urgent first, as phrase keys with parameters."""
     competition = report.get("rules") == "competition"
     phase, turn = report.get("phase"), waiting_for(report)
     basket = int(report.get("basket_count", 0))
-    lines: list[str] = []
+    lines: list[Step] = []
     if phase == "deal":
         short = {int(s): HAND_SIZE - len(h) for s, h in report["hands"].items() if len(h) < HAND_SIZE}
-        parts = [f"seat {seat} {pieces(n)}" for seat, n in sorted(short.items())]
-        if competition:
-            lines.append(f"Give {_and(parts)} from the basket, to tap on their own hand reader.")
-        else:
-            lines.append(f"Deal: {_and(parts)} still to take from the basket and tap on their hand reader.")
+        parts = [step("seat_pieces", seat=seat, count={"pieces": n}) for seat, n in sorted(short.items())]
+        lines.append(step("deal_give" if competition else "deal", parts=parts))
     elif phase == "start":
-        if competition:
-            lines.append(f"Give seat {turn} one piece from the basket to tap on the field reader (the start).")
-        else:
-            lines.append(f"Seat {turn} takes one piece from the basket and taps it on the field reader.")
+        lines.append(step("start_give" if competition else "start", seat=turn))
     elif phase == "drawing":
         drawer, owed = turn, int(report["owed"].get(str(turn), 0))
-        if competition:
-            lines.append(f"Give seat {drawer} {pieces(owed)} from the basket, one at a time, "
-                         "to tap on their hand reader.")
-        else:
-            lines.append(f"Seat {drawer} draws {pieces(owed)} from the basket.")
-        lines.append("Field taps wait until the drawing is done.")
+        lines.append(step("drawing_give" if competition else "drawing", seat=drawer, count={"pieces": owed}))
+        lines.append(step("drawing_wait"))
     elif phase == "choose_suit":
-        lines.append(f"Seat {turn} chooses the required suit (a suit tag; or press t to tap one for them).")
+        lines.append(step("choose_suit", seat=turn))
     elif phase == "turn":
         pending = int(report.get("pending_draw", 0))
         if pending:
-            lines.append(f"Seat {turn} faces a draw of {pending}: answer with an attack or an Unknown, or accept.")
+            lines.append(step("attacked", seat=turn, draw=pending))
             if competition:
-                lines.append(f"If seat {turn} accepts, give them {pieces(pending)} from the basket.")
+                lines.append(step("attacked_give", seat=turn, count={"pieces": pending}))
             if basket < pending:
-                lines.append(f"The basket holds only {pieces(basket)}: accepting is a crash.")
+                lines.append(step("basket_short", count={"pieces": basket}))
         elif drew is not None:
-            lines.append(f"Seat {turn} has drawn: plays that piece or passes.")
+            lines.append(step("drew", seat=turn))
         else:
-            lines.append(f"Seat {turn} to move: plays a {report.get('required')} or a special piece, or draws one.")
+            lines.append(step("move", seat=turn, suit=report.get("required")))
             if competition:
-                lines.append(f"If seat {turn} draws, give them one piece from the basket.")
+                lines.append(step("move_give", seat=turn))
             if basket == 0:
-                lines.append("The basket is empty: a pass now is a crash.")
+                lines.append(step("basket_empty"))
     elif phase == "over":
-        lines.append("The game is over. For a new game, {new_game}.")
+        lines.append(step("over"))
         if competition:
-            lines.append("Collect every piece back into the basket.")
+            lines.append(step("collect"))
     return lines
 
 
-def _and(parts: list[str]) -> str:
-    if len(parts) <= 1:
-        return "".join(parts)
-    return ", ".join(parts[:-1]) + " and " + parts[-1]
-
-
-def console_guide(report: Mapping[str, Any], state: Any = None) -> list[str]:
-    """The console's hook (the Trident's `GameUI.guide`): finished lines."""
-    title = "Priest" if report.get("rules") == "competition" else "Next"
-    return [f"{title}: {line}" for line in guide(report, getattr(state, "drew", None))]
+def console_guide(report: Mapping[str, Any], state: Any = None) -> list[Step]:
+    """The console's hook (the Trident's `GameUI.guide`): each line under its heading (the Priest's own
+    task in competition, else what comes next)."""
+    title = "guide.priest" if report.get("rules") == "competition" else "guide.next"
+    return [[title, {"line": line}] for line in guide(report, getattr(state, "drew", None))]

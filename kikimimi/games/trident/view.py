@@ -10,6 +10,7 @@ from typing import Any
 
 from rich.text import Text
 
+from kikimimi.console.model import SeatModel, TableModel, mark, seat_ids
 from kikimimi.games.registry import GameUI
 from kikimimi.games.trident.guide import console_guide, waiting_for
 from kikimimi.games.trident.keyboard import KeyboardSeat
@@ -107,4 +108,33 @@ def ranking_text(result: Mapping[str, Any], rules: str) -> Text:
 
 
 # What the console, the demo and bring-up use of the Trident (the entry's `ui` loader takes it from here).
-UI = GameUI(view=state_text, guide=console_guide, keyboard=KeyboardSeat, tag_phrase=tag_phrase)
+
+def model(data: Mapping[str, Any], *, reveal: bool = False, players: Mapping[int, str] | None = None) -> TableModel:
+    """The Trident's table for the consoles: three seats with their counts, declarations and draws owed, the
+    field's last pieces, the basket, the required suit and any pending draw."""
+    waiting = waiting_for(data)
+    counts = data.get("hand_counts") or {s: len(h) for s, h in (data.get("hands") or {}).items()}
+    hands = data.get("hands") or {}
+    seats = []
+    for seat in sorted({*seat_ids(counts), *seat_ids(data.get("owed"))}):
+        marks = []
+        if (data.get("declared") or {}).get(str(seat)):
+            marks.append(mark("model.trident.declared"))
+        owed = int((data.get("owed") or {}).get(str(seat), 0))
+        if owed:
+            marks.append(mark("model.owes", count=owed))
+        penalties = sum(1 for p in data.get("penalties") or [] if isinstance(p, Mapping) and p.get("seat") == seat)
+        if penalties:
+            marks.append(mark("model.penalties", count=penalties))
+        seats.append(SeatModel(seat, (players or {}).get(seat), counts.get(str(seat)),
+                               list(hands[str(seat)]) if reveal and str(seat) in hands else None, marks,
+                               turn=waiting == seat))
+    items = []
+    if data.get("required"):
+        items.append(mark("model.trident.required", suit=data["required"]))
+    if data.get("pending_draw"):
+        items.append(mark("model.trident.pending", count=data["pending_draw"]))
+    return TableModel(seats, data.get("phase"), list(data.get("field") or [])[-6:], data.get("basket_count"), items,
+                      data.get("phase") == "over")
+
+UI = GameUI(view=state_text, model=model, guide=console_guide, keyboard=KeyboardSeat, tag_phrase=tag_phrase)

@@ -3,51 +3,14 @@
 // the server escaped (kikimimi/console/web/render.py).
 "use strict";
 
-const WORDS = {
-  en: {
-    login_help: "Type the code printed where the console started.", login: "Open the console",
-    undo: "Undo", pause: "Pause", resume: "Resume", move: "Move piece", tap_for: "Tap for a seat",
-    game_actions: "Game actions", repeat: "Repeat", end: "End game", new_game: "New game",
-    show_hands: "Show hands", hide_hands: "Hide hands", said: "Said", alerts: "Alerts", health: "Health",
-    virtual: "Virtual table", meeting: "Meeting", basket: "Random from the basket",
-    reconnecting: "Reconnecting…", table_lost: "The table is not answering: waiting for it to come back",
-    revealed: "HANDS SHOWN: players must not see this screen", paused: "PAUSED",
-    seats: "seats", events: "events", to_move: "to move: seat", over: "game over", clock: "clock: seat",
-    yes: "Yes", no: "No", cancel: "Cancel", start: "Start", ok: "OK",
-    q_reveal: "Show every hand and private line? Only when no player can see this screen.",
-    q_undo: "Undo the last event: ", q_end: "End the game now? The game ranks the seats as they stand.",
-    q_send: ": send it to the table?", in_progress: "The game in progress ends now (the journal keeps it as abandoned).",
-    which_reader: "Tap on which reader?", which_tag: "Which tag?", which_piece: "Which piece?", where_to: "It is now in:",
-    which_seat: "Which seat?", which_action: "Which referee action?", no_actions: "This game has no referee actions of its own.",
-    game: "Game", needs_seats: "needs more seats than this table has", no_keys: "This game has no set-up keys.",
-    nothing_to_undo: "Nothing to undo.", speaker: "speaker", earphone: "earphone", readers: "Readers",
-    outputs: "Outputs", taps: "taps", errors: "errors", underruns: "underruns", mute: "Mute", unmute: "Unmute",
-    muted: "MUTED", controls: "controls", last: "last event: ", sent: "Sent.", nothing_said: "nothing yet",
-  },
-  ja: {
-    login_help: "コンソールを起動した画面に表示されたコードを入力してください。", login: "コンソールを開く",
-    undo: "取り消し", pause: "一時停止", resume: "再開", move: "駒を移動", tap_for: "代理タップ",
-    game_actions: "ゲームの操作", repeat: "もう一度", end: "ゲーム終了", new_game: "新しいゲーム",
-    show_hands: "手札を表示", hide_hands: "手札を隠す", said: "発話", alerts: "警告", health: "状態",
-    virtual: "仮想テーブル", meeting: "大会", basket: "籠から無作為に",
-    reconnecting: "再接続中…", table_lost: "テーブルが応答しません: 復帰を待っています",
-    revealed: "手札表示中: プレイヤーに画面を見せないこと", paused: "一時停止中",
-    seats: "席", events: "イベント", to_move: "手番: 席", over: "ゲーム終了", clock: "持ち時間: 席",
-    yes: "はい", no: "いいえ", cancel: "キャンセル", start: "開始", ok: "OK",
-    q_reveal: "すべての手札と個別の発話を表示しますか? プレイヤーが画面を見られない時だけにしてください。",
-    q_undo: "直前のイベントを取り消しますか: ", q_end: "今ゲームを終了しますか? 現在の状況で順位が決まります。",
-    q_send: ": テーブルに送りますか?", in_progress: "進行中のゲームは終了します(ジャーナルに中断として残ります)。",
-    which_reader: "どのリーダーにタップしますか?", which_tag: "どのタグですか?", which_piece: "どの駒ですか?", where_to: "駒の今の場所:",
-    which_seat: "どの席ですか?", which_action: "どの操作ですか?", no_actions: "このゲームには独自の操作がありません。",
-    game: "ゲーム", needs_seats: "このテーブルの席数では遊べません", no_keys: "このゲームには設定項目がありません。",
-    nothing_to_undo: "取り消すものがありません。", speaker: "スピーカー", earphone: "イヤホン", readers: "リーダー",
-    outputs: "出力", taps: "タップ", errors: "エラー", underruns: "音切れ", mute: "ミュート", unmute: "ミュート解除",
-    muted: "ミュート中", controls: "操作タグ", last: "直前: ", sent: "送信しました。", nothing_said: "まだありません",
-  },
-};
+// The page's words in both languages, from the console catalogs (voices/catalog/console.*.toml), put in the
+// page by the server: the switch needs no request.
+const WORDS = JSON.parse(document.getElementById("words").textContent);
 
 const $ = (id) => document.getElementById(id);
 let lang = document.documentElement.lang === "en" ? "en" : "ja";
+let chosenLang = null;  // the switch on the page; until it is used, the table's language
+let dialogCheck = null;  // while a dialog naming the table's state is open: is it still true of a snapshot?
 let reveal = false;
 let source = null;
 let snap = null;
@@ -55,7 +18,11 @@ let tab = "said";
 let vtReader = null;
 let retryTimer = null;
 
-function t(key) { return (WORDS[lang] || WORDS.en)[key] || WORDS.en[key] || key; }
+// A word of the page in its language, its {params} filled in.
+function t(key, params) {
+  const text = (WORDS[lang] || WORDS.en)[key] || key;
+  return text.replace(/\{(\w+)\}/g, (mark, name) => (params && name in params ? String(params[name]) : mark));
+}
 
 function el(tag, attrs, ...children) {
   const node = document.createElement(tag);
@@ -72,6 +39,22 @@ function el(tag, attrs, ...children) {
 function words(root = document) {
   document.documentElement.lang = lang;
   for (const node of root.querySelectorAll("[data-t]")) node.textContent = t(node.dataset.t);
+  for (const node of root.querySelectorAll("[data-t-label]")) node.setAttribute("aria-label", t(node.dataset.tLabel));
+  const other = lang === "ja" ? "en" : "ja";
+  const switcher = $("b-lang");
+  if (switcher) {
+    switcher.textContent = t("language");
+    switcher.setAttribute("lang", other);
+    switcher.setAttribute("aria-label", `${t("language_name")}: ${t("language")}`);
+  }
+}
+
+function switchLanguage() {
+  chosenLang = lang === "ja" ? "en" : "ja";
+  lang = chosenLang;
+  drawn.clear(); shownVirtual = "";
+  words();
+  if (source) connect();  // the table's parts (guide, panel, answers) come again in this language
 }
 
 // -- session and the live stream ------------------------------------------------------------------------
@@ -87,7 +70,7 @@ async function boot() {
     return;
   }
   const body = await answer.json().catch(() => ({}));
-  if (body.lang) { lang = body.lang === "en" ? "en" : "ja"; words(); }
+  if (body.lang && !chosenLang) { lang = body.lang === "en" ? "en" : "ja"; words(); }
   if (answer.ok && body.admitted) { showApp(); connect(); } else { showLogin(); }
 }
 
@@ -96,22 +79,33 @@ function showLogin() {
   $("app").hidden = true; $("link-banner").hidden = true; $("reveal-banner").hidden = true;
   $("login").hidden = false;
   document.body.dataset.state = "login";
+  loginReason();
   $("code").focus();
 }
 
 function showApp() { $("login").hidden = true; $("app").hidden = false; }
 
+// The login says why it fails: expired (the code was renewed), wrong, or locked (this device guessed too often).
 async function login(event) {
   event.preventDefault();
-  const answer = await post("/api/login", { code: $("code").value });
+  const answer = await post("/api/login", { code: $("code").value, lang });
   if (answer.ok) { $("code").value = ""; $("login-error").textContent = ""; showApp(); connect(); }
   else $("login-error").textContent = answer.error;
+}
+
+// The QR code's link that failed comes back as /?login=expired|wrong|locked: said on the form.
+function loginReason() {
+  const query = new URLSearchParams(window.location.search);
+  const why = query.get("login");
+  if (!why || !["expired", "wrong", "locked"].includes(why)) return;
+  history.replaceState(null, "", "/");
+  $("login-error").textContent = t("login_" + why, { seconds: Number(query.get("wait")) || 60 });
 }
 
 function connect() {
   clearTimeout(retryTimer);
   if (source) source.close();
-  source = new EventSource("/api/events?reveal=" + (reveal ? "1" : "0"));
+  source = new EventSource(`/api/events?reveal=${reveal ? "1" : "0"}&lang=${lang}`);
   source.addEventListener("snapshot", (event) => draw(JSON.parse(event.data)));
   source.addEventListener("health", (event) => drawHealthUpdate(JSON.parse(event.data)));
   source.onopen = () => setLink(true);
@@ -150,25 +144,40 @@ async function post(url, body) {
   }
 }
 
+// Every action waits for the table's answer and shows it: done, or refused with the reason (both in the
+// table's language, from the server); while it waits, the page says so.
 async function act(what, params) {
-  const answer = await post("/api/act", { do: what, ...(params || {}) });
-  if (!answer.ok) toast(answer.error);
+  toast(t("waiting"), "wait");
+  const answer = await post("/api/act", { do: what, ...(params || {}), lang });
+  if (answer.ok) toast(answer.said || t("sent"), "done");
+  else toast(answer.error, "refused");
   return answer;
 }
 
 let toastTimer = null;
-function toast(text) {
-  $("toast").textContent = text;
-  $("toast").hidden = false;
+function toast(text, kind) {
+  const box = $("toast");
+  box.textContent = text;
+  box.className = "toast " + (kind || "");
+  box.setAttribute("role", kind === "refused" ? "alert" : "status");
+  box.hidden = false;
+  document.body.dataset.answer = kind || "";
   clearTimeout(toastTimer);
-  toastTimer = setTimeout(() => { $("toast").hidden = true; }, 4000);
+  if (kind !== "wait") toastTimer = setTimeout(() => { box.hidden = true; }, kind === "refused" ? 8000 : 4000);
 }
 
 // -- drawing ------------------------------------------------------------------------------------------
 
 function draw(data) {
   snap = data;
-  if (data.lang && data.lang !== lang) { lang = data.lang === "en" ? "en" : "ja"; words(); }
+  if (data.lang && data.lang !== lang && !chosenLang) { lang = data.lang === "en" ? "en" : "ja"; words(); }
+  // A dialog that names the table's state (the event undo takes back, a seat's turn) is checked against each
+  // snapshot: when the table moved on, it closes and says so, and nothing is sent from it.
+  if (dialogCheck && $("dialog").open && !dialogCheck(data)) {
+    dialogCheck = null;
+    closeDialog();
+    toast(t("moved_on"), "refused");
+  }
   document.body.dataset.version = data.version;
   document.body.dataset.state = data.connected ? "live" : "lost";
   showLinkBanner();
@@ -180,20 +189,21 @@ function draw(data) {
   $("reveal-banner").textContent = t("revealed");
   $("b-reveal").textContent = data.reveal ? t("hide_hands") : t("show_hands");
   $("game-title").textContent = game.title;
-  $("seats").textContent = game.seats + " " + t("seats");
-  $("turn").textContent = data.over ? t("over") : data.turn ? t("to_move") + " " + data.turn : "";
+  $("seats").textContent = t("seats", { count: game.seats });
+  $("turn").textContent = data.over ? t("over") : data.turn ? t("to_move", { seat: data.turn }) : "";
   drawClock(data);
   $("paused").hidden = !data.paused;
   $("paused").textContent = t("paused");
-  $("events").textContent = `${data.events} ${t("events")}`;
+  $("events").textContent = t("events", { count: data.events });
   $("b-pause").textContent = data.paused ? t("resume") : t("pause");
-  $("b-undo").disabled = !data.events;
+  $("b-undo").disabled = !data.undo;
   $("b-end").disabled = data.over;
   $("b-actions").hidden = !game.actions.length;
   $("b-tapfor").hidden = false;
   once("guide", [data.guide, lang], () => { $("guide").innerHTML = data.guide; words($("guide")); });
-  $("last").textContent = data.last_event ? t("last") + data.last_event : "";
+  $("last").textContent = data.last_event ? t("last", { event: data.last_event }) : "";
   html("panel", data.panel);
+  once("table", [data.table, lang], () => drawTable(data.table));
   html("tab-alerts", data.alerts);
   html("tab-meeting", data.meeting);
   once("said", [data.said, data.game.outputs], () => drawSaid(data));
@@ -202,9 +212,40 @@ function draw(data) {
   document.body.dataset.events = data.events;  // last: a test or the bench reading it sees the whole page drawn
 }
 
+// The table drawn from the game's view model: the seats around it (seat 1 nearest the Priest), the turn
+// marked, counts and marks as chips, hands only when revealed; in the middle the field's last pieces, the
+// basket and the game's own items. Positions are set through the CSSOM (the page's CSP allows no inline style).
+function drawTable(model) {
+  const box = $("table");
+  if (!model) { box.replaceChildren(); return; }
+  const n = model.seats.length || 1;
+  const seats = model.seats.map((seat, i) => {
+    const angle = Math.PI / 2 + (2 * Math.PI * i) / n;
+    const card = el("div", { class: "seat" + (seat.turn ? " turn" : ""), id: "seat-" + seat.seat },
+      el("div", { class: "seat-name" }, el("strong", { text: t("seat_n", { seat: seat.seat }) }),
+        seat.name ? el("span", { class: "player", text: " " + seat.name }) : ""),
+      seat.turn ? el("div", { class: "chip turn-chip", text: "▶ " + t("to_move_short") }) : "",
+      seat.count !== null && seat.count !== undefined ? el("div", { class: "chip", text: t("in_hand", { count: seat.count }) }) : "",
+      seat.score !== null && seat.score !== undefined ? el("div", { class: "chip", text: t("points", { score: seat.score }) }) : "",
+      ...seat.marks.map((m) => el("div", { class: "chip mark", text: m })),
+      seat.hand ? el("div", { class: "hand" }, ...seat.hand.map((p) => el("span", { class: "piece", text: p }))) : "");
+    if (seat.turn) card.setAttribute("aria-current", "true");
+    card.style.left = `${50 + 38 * Math.cos(angle)}%`;
+    card.style.top = `${50 + 36 * Math.sin(angle)}%`;
+    return card;
+  });
+  const middle = el("div", { class: "middle" },
+    model.phase ? el("div", { class: "phase", text: model.phase }) : "",
+    model.field.length ? el("div", { class: "field" }, el("span", { class: "label", text: t("field") }),
+      ...model.field.map((p) => el("span", { class: "piece", text: p }))) : "",
+    model.basket !== null && model.basket !== undefined ? el("div", { class: "chip", text: t("basket_count", { count: model.basket }) }) : "",
+    ...model.items.map((item) => el("div", { class: "item", text: item })));
+  box.replaceChildren(el("div", { class: "felt" }), middle, ...seats);
+}
+
 function drawClock(data) {
   const clock = data.health.clock;
-  $("clock").textContent = clock ? `${t("clock")} ${clock[0]}, ${Math.round(clock[1])} s` : "";
+  $("clock").textContent = clock ? t("clock", { seat: clock[0], seconds: Math.round(clock[1]) }) : "";
 }
 
 // Only the health changed (the turn clock counts down): the server sends it alone, or the clock alone, not
@@ -234,7 +275,7 @@ function drawSaid(data) {
   box.replaceChildren(...shown.map((name) => {
     const pre = el("pre", { id: "said-" + name.replace(":", "-") });
     pre.innerHTML = data.said[name] || "";
-    const title = name === "speaker" ? t("speaker") : `${name} ${t("earphone")}`;
+    const title = name === "speaker" ? t("speaker") : t("earphone", { seat: name.replace("hand:", "") });
     return el("div", { class: "said" }, el("h3", { text: title }), pre);
   }));
   for (const pre of box.querySelectorAll("pre")) pre.scrollTop = pre.scrollHeight;
@@ -242,21 +283,22 @@ function drawSaid(data) {
 
 function drawHealth(data) {
   const readers = Object.entries(data.health.readers).map(([role, h]) => el("div", { class: "row reader" },
-    el("span", { class: "name", text: role }), el("span", { class: "status " + h.status, text: h.status }),
-    el("span", { text: `${t("taps")} ${h.taps}` }),
-    (h.errors || h.dropped) ? el("span", { class: "underruns", text: `${t("errors")} ${h.errors}/${h.dropped}` }) : "",
+    el("span", { class: "name", text: role }), el("span", { class: "status " + h.status, text: t("status_" + h.status) }),
+    el("span", { text: t("taps", { count: h.taps }) }),
+    (h.errors || h.dropped) ? el("span", { class: "underruns", text: t("errors", { count: `${h.errors}/${h.dropped}` }) }) : "",
     el("span", { class: "help grow", text: h.detail })));
   const outputs = Object.entries(data.health.outputs).map(([name, h]) => {
     const level = Math.round(h.volume * 100);
     const key = name.replace(":", "-");
     const set = (volume, muted) => act("level", { output: name, volume: Math.min(1, Math.max(0, volume)), muted });
     return el("div", { class: "row output", id: "out-" + key },
-      el("span", { class: "name", text: name }), el("span", { class: "status " + h.status, text: h.status }),
+      el("span", { class: "name", text: name }), el("span", { class: "status " + h.status, text: t("status_" + h.status) }),
       el("span", { class: h.muted ? "level muted" : "level", text: h.muted ? t("muted") : level + "%" }),
-      h.underruns ? el("span", { class: "underruns", text: `${t("underruns")} ${h.underruns}` }) : "",
+      h.underruns ? el("span", { class: "underruns", text: t("underruns", { count: h.underruns }) }) : "",
       el("span", { class: "grow help", text: h.detail }),
-      el("button", { id: `down-${key}`, "aria-label": `${name} −`, text: "−", on: () => set((level - 10) / 100, h.muted) }),
-      el("button", { id: `up-${key}`, "aria-label": `${name} +`, text: "+", on: () => set((level + 10) / 100, h.muted) }),
+      el("span", { class: "volume" },
+        el("button", { id: `down-${key}`, "aria-label": t("softer", { output: name }), text: "−", on: () => set((level - 10) / 100, h.muted) }),
+        el("button", { id: `up-${key}`, "aria-label": t("louder", { output: name }), text: "+", on: () => set((level + 10) / 100, h.muted) })),
       el("button", { id: `mute-${key}`, class: h.muted ? "on" : "", text: h.muted ? t("unmute") : t("mute"),
         on: () => set(h.volume, !h.muted) }));
   });
@@ -298,48 +340,57 @@ function tagGroups(pieces, controls, pick, prefix) {
 
 // -- dialogs ------------------------------------------------------------------------------------------
 
-function dialog(title, body, buttons) {
+// `check(snapshot)`, when given, says whether what the dialog names is still true of the table (see draw).
+function dialog(title, body, buttons, check) {
   const box = $("dialog");
+  dialogCheck = check || null;
   $("dialog-title").textContent = title;
   $("dialog-body").replaceChildren(...(body || []));
   $("dialog-error").textContent = "";
   $("dialog-buttons").replaceChildren(...buttons.map(([label, cls, then]) => el("button", {
     type: "button", class: cls || "", text: label,
-    on: async () => { const keep = then ? await then() : false; if (!keep) box.close(); },
+    on: async (event) => {
+      for (const b of $("dialog-buttons").children) b.disabled = true;  // one answer per question
+      const keep = then ? await then() : false;
+      for (const b of $("dialog-buttons").children) b.disabled = false;
+      if (!keep) { dialogCheck = null; box.close(); }
+    },
   })));
   if (!box.open) box.showModal();
 }
 
 function closeDialog() { if ($("dialog").open) $("dialog").close(); }
 
-function confirm(question, then, danger) {
-  dialog(question, [], [[t("no"), "", null], [t("yes"), danger ? "danger" : "primary", () => { then(); }]]);
+// The same game as when the question was asked (a new game closes it).
+function sameGame(asked) { return (now) => now.connected && now.game_id === asked.game_id && now.game.id === asked.game.id; }
+
+function confirm(question, then, danger, check) {
+  dialog(question, [], [[t("no"), "", null], [t("yes"), danger ? "danger" : "primary", async () => { await then(); }]], check);
 }
 
-function pick(title, options, then) {
+function pick(title, options, then, check) {
   // options: [value, label]; a tap on one answers at once
   const grid = el("div", { class: "choices" }, ...options.map(([value, label]) => el("button", {
     type: "button", id: "pick-" + String(value).replace(/[^\w-]/g, "_"), text: label,
     on: () => { closeDialog(); then(value); },
   })));
-  dialog(title, [grid], [[t("cancel"), "", null]]);
+  dialog(title, [grid], [[t("cancel"), "", null]], check);
 }
 
-function pickTag(title, pieces, controls, then) {
+function pickTag(title, pieces, controls, then, check) {
   const body = tagGroups(pieces, controls, (tag) => { closeDialog(); then(tag); }, "pick-");
-  dialog(title, body, [[t("cancel"), "", null]]);
-}
-
-async function sent(what, params) {
-  const answer = await act(what, params);
-  if (answer.ok) toast(t("sent"));
+  dialog(title, body, [[t("cancel"), "", null]], check);
 }
 
 // -- the actions ------------------------------------------------------------------------------------
 
+// Undo names the event it takes back (the last accepted one) and sends its count: the table refuses it if it
+// moved on; the question closes as soon as a snapshot shows another event to take back.
 function onUndo() {
-  if (!snap.events) { toast(t("nothing_to_undo")); return; }
-  confirm(t("q_undo") + (snap.last_event || "") + "?", () => act("undo"), true);
+  const offer = snap.undo;
+  if (!offer) { toast(t("nothing_to_undo"), "refused"); return; }
+  confirm(t("q_undo", { event: offer.event }), () => act("undo", { at: offer.at }), true,
+    (now) => Boolean(now.undo) && now.undo.at === offer.at && now.undo.event === offer.event && sameGame(snap)(now));
 }
 
 function onReveal() {
@@ -349,45 +400,56 @@ function onReveal() {
 
 function onMove() {
   const game = snap.game;
+  const same = sameGame(snap);
   pickTag(t("which_piece"), game.pieces, [], (piece) =>
-    pick(`${piece} — ${t("where_to")}`, game.destinations.map((d) => [d, d]), (to) => act("move", { piece, to })));
+    pick(t("where_to", { piece }), game.destinations, (to) => act("move", { piece, to }), same), same);
 }
 
 function onTapFor() {
   const game = snap.game;
+  const same = sameGame(snap);
   pick(t("which_reader"), game.readers.map((r) => [r, r]), (reader) =>
-    pickTag(`${reader}: ${t("which_tag")}`, game.pieces, game.controls, (tag) => sent("tap_for", { reader, tag })));
+    pickTag(t("which_tag", { reader }), game.pieces, game.controls, (tag) => act("tap_for", { reader, tag }), same),
+  same);
 }
 
 function onGameActions() {
   const game = snap.game;
   if (!game.actions.length) { toast(t("no_actions")); return; }
+  const same = sameGame(snap);
   pick(t("which_action"), game.actions.map((a) => [a.action, a.label]), (name) => {
     const action = game.actions.find((a) => a.action === name);
-    askParams(action, [...action.params], {});
-  });
+    askParams(action, [...action.params], {}, same);
+  }, same);
 }
 
-function askParams(action, todo, params) {
+// A game action's parameters, asked by touch; then always a confirmation naming it (a penalty is not one
+// stray tap away), checked against every snapshot until answered.
+function askParams(action, todo, params, same) {
   if (!todo.length) {
-    if (Object.keys(params).length) act("referee", { action: action.action, params });
-    else confirm(action.label + t("q_send"), () => act("referee", { action: action.action, params }), false);
+    const question = "seat" in params ? t("q_send_seat", { action: action.label, seat: params.seat })
+      : t("q_send", { action: action.label });
+    confirm(question, () => act("referee", { action: action.action, params }), true, same);
     return;
   }
   const [param, ...rest] = todo;
-  const next = (name, value) => askParams(action, rest, { ...params, [name]: value });
+  const next = (name, value) => askParams(action, rest, { ...params, [name]: value }, same);
   if (param === "seat") {
     const seats = Array.from({ length: snap.game.seats }, (_, i) => [i + 1, `${i + 1}`]);
-    pick(`${action.label}: ${t("which_seat")}`, seats, (seat) => next("seat", seat));
+    pick(t("which_seat", { action: action.label }), seats, (seat) => next("seat", seat), same);
   } else if (param === "piece") {
-    pickTag(`${action.label}: ${t("which_piece")}`, snap.game.pieces, [], (piece) => next("piece", piece));
+    pickTag(t("which_piece"), snap.game.pieces, [], (piece) => next("piece", piece), same);
   } else {
     const [name, choices] = param.split("=");
-    pick(`${action.label}: ${name}?`, (choices || "").split("|").filter(Boolean).map((c) => [c, c]), (v) => next(name, v));
+    pick(t("which_choice", { action: action.label, name }), (choices || "").split("|").filter(Boolean).map((c) => [c, c]),
+      (v) => next(name, v), same);
   }
 }
 
-function onEnd() { confirm(t("q_end"), () => act("end"), true); }
+function onEnd() {
+  const same = sameGame(snap);
+  confirm(t("q_end"), () => act("end"), true, (now) => same(now) && !now.over);
+}
 
 function onNewGame() {
   const games = snap.games;
@@ -417,7 +479,7 @@ function onNewGame() {
       else if (kind === "int") setup[field.dataset.key] = Number.parseInt(field.value, 10);
       else setup[field.dataset.key] = field.value;
     }
-    const answer = await post("/api/act", { do: "new_game", setup });
+    const answer = await act("new_game", { setup });
     if (!answer.ok) { $("dialog-error").textContent = answer.error; return true; }  // the dialog stays
     return false;
   }]]);
@@ -429,11 +491,13 @@ function keyField(key, current) {
   if (key.choices) {
     field = el("div", { class: "choices", "data-key": key.name, "data-kind": key.type, id: "key-" + key.name },
       ...key.choices.map((choice) => el("button", {
-        type: "button", class: choice === value ? "on" : "", "data-value": JSON.stringify(choice), text: String(choice),
+        type: "button", class: choice === value ? "on" : "", "data-value": JSON.stringify(choice),
+        text: (key.labels || {})[String(choice)] || String(choice), "aria-pressed": String(choice === value),
         id: `key-${key.name}-${choice}`,
         on: (event) => {
-          for (const b of event.target.parentNode.children) b.classList.remove("on");
+          for (const b of event.target.parentNode.children) { b.classList.remove("on"); b.setAttribute("aria-pressed", "false"); }
           event.target.classList.add("on");
+          event.target.setAttribute("aria-pressed", "true");
         },
       })));
   } else if (key.type === "bool") {
@@ -444,7 +508,11 @@ function keyField(key, current) {
       id: "key-" + key.name });
     field.value = value === null || value === undefined ? "" : String(value);
   }
-  return el("div", {}, el("label", { class: "key", text: key.name }), field, el("div", { class: "help", text: key.help }));
+  const help = el("div", { class: "help", id: `help-${key.name}`, text: key.help });
+  field.setAttribute(key.choices ? "aria-labelledby" : "aria-describedby", key.choices ? `label-${key.name}` : `help-${key.name}`);
+  if (key.choices) field.setAttribute("role", "group");
+  return el("div", {}, el("label", { class: "key", id: `label-${key.name}`, for: "key-" + key.name, text: key.label || key.name }),
+    field, help);
 }
 
 function showTab(name) {
@@ -466,6 +534,7 @@ document.addEventListener("DOMContentLoaded", () => {
   $("b-end").addEventListener("click", live(onEnd));
   $("b-new").addEventListener("click", live(onNewGame));
   $("b-reveal").addEventListener("click", onReveal);
+  $("b-lang").addEventListener("click", switchLanguage);
   $("vt-basket").addEventListener("click", live(() => act("tap", { reader: vtReader, tag: "basket" })));
   for (const button of $("tabs").children) button.addEventListener("click", () => showTab(button.dataset.tab));
   boot();

@@ -1,0 +1,75 @@
+"""The view model every game gives both screens (issue 32, item 1) and the smaller points (item 6)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))
+from console_helpers import deal_events, submit_all  # noqa: E402
+
+from kikimimi.console.feed import TableFeed  # noqa: E402
+from kikimimi.console.model import table_model  # noqa: E402
+from kikimimi.console.web.render import said_model  # noqa: E402
+from kikimimi.console.words import words  # noqa: E402
+from kikimimi.games.base import Scan  # noqa: E402
+from kikimimi.games.registry import games, get_info  # noqa: E402
+from kikimimi.games.session import Session  # noqa: E402
+from kikimimi.table.control import TableControl  # noqa: E402
+from kikimimi.voice.catalog import catalog  # noqa: E402
+
+
+@pytest.mark.parametrize("info", games(), ids=lambda info: info.id)
+def test_each_game_models_its_table_and_hides_hands_unless_revealed(info):
+    session = Session(info.game, dict(info.setup_defaults))
+    bots = info.new_bots(7, session.setup)
+    for _ in range(30):
+        event = bots.next_event(session.state)
+        if event is None:
+            break
+        session.feed(event)
+    report, public = info.game.report(session.state), dict(info.game.observe(session.state, None))
+    model = info.model_function()
+    assert model is not None, f"{info.id} gives no view model"
+    seats = info.seat_count(session.setup)
+    hidden = table_model(model, report, public, reveal=False, seats=seats)
+    shown = table_model(model, report, public, reveal=True, seats=seats)
+    assert not any(item.startswith("model.failed") for item in json.dumps(hidden["items"]).split('"'))
+    assert len(hidden["seats"]) == seats and all(seat["hand"] is None for seat in hidden["seats"])
+    hands = report.get("hands") or report.get("numbers") or {}
+    if any(hands.values()):
+        assert any(seat["hand"] for seat in shown["seats"])
+    for lang in ("ja", "en"):  # every word of the model has text in both languages
+        said = said_model(hidden, words(lang))
+        text = json.dumps(said, ensure_ascii=False)
+        assert "model." not in text, (lang, text)
+
+
+def test_the_tridents_model_marks_the_turn_and_counts(table):
+    control = TableControl(table)
+    submit_all(table, [*deal_events(), Scan("field", "heart-3")])
+    view = control.view()
+    info = get_info("trident")
+    model = table_model(info.model_function(), view.report, view.public, reveal=False, seats=3)
+    assert [seat["count"] for seat in model["seats"]] == [5, 5, 5]
+    assert [seat["turn"] for seat in model["seats"]] == [True, False, False]
+    assert model["field"] == ["heart-3"] and model["basket"] is not None
+    ja = said_model(model, words("ja"))
+    assert "指定スート:ハート" in ja["items"]
+
+
+def test_repeat_after_a_pause_repeats_the_games_line_not_the_pause(table):
+    control = TableControl(table)
+    feed = TableFeed(catalog("en", "trident"))
+    control.subscribe(feed.on_step)
+    submit_all(table, deal_events())
+    before = feed.last_public
+    table.loop.pause(True)
+    table.loop.pause(False)
+    assert table.loop.wait_processed(table.loop.processed)  # the pauses went through the loop
+    import time
+    time.sleep(0.2)
+    assert feed.last_public == before and all(s.key != "table.unpaused" for s in feed.last_public)

@@ -1,0 +1,99 @@
+"""The consoles' words in both languages (issue 32, item 2): every key a console shows has text in Japanese
+and in English; the catalogs hold the same keys; each game's set-up keys and referee actions have a label
+(and a one-line help) in each language. A key added to one catalog, or shown by the code, without its text
+in the other language fails here."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from kikimimi.console.words import LANGUAGES, MARK, Words, words
+from kikimimi.games.registry import games
+
+ROOT = Path(__file__).resolve().parents[2]
+CONSOLE = ROOT / "kikimimi" / "console"
+STATIC = CONSOLE / "web" / "static"
+
+
+def test_both_catalogs_hold_the_same_keys_each_with_text():
+    ja, en = words("ja"), words("en")
+    assert set(ja.texts) == set(en.texts), sorted(set(ja.texts) ^ set(en.texts))
+    for said in (ja, en):
+        empty = [key for key, text in said.texts.items() if not text.strip()]
+        assert not empty, f"{said.lang}: empty {empty}"
+    for key in en.texts:  # the same parameters in both (a {seat} lost in translation shows as nothing)
+        if key.startswith("reasons.") or key == "pieces.many":  # English spells the number, Japanese writes it
+            continue
+        assert set(MARK.findall(ja.texts[key])) == set(MARK.findall(en.texts[key])), key
+
+
+def page_keys() -> set[str]:
+    """Every word the page shows by key: data-t / data-t-label in the page, t("…") in its script, and the
+    prefixed families (statuses, login reasons)."""
+    html = (STATIC / "index.html").read_text(encoding="utf-8")
+    script = (STATIC / "console.js").read_text(encoding="utf-8")
+    keys = set(re.findall(r'data-t(?:-label)?="([a-z_]+)"', html))
+    keys |= set(re.findall(r'\bt\("([a-z_]+)"', script)) - {"status_", "login_"}  # prefixes, listed below
+    keys |= {f"status_{status}" for status in ("ok", "reconnecting", "fallback", "failed", "missing")}
+    keys |= {f"login_{why}" for why in ("expired", "wrong", "locked")}
+    return keys
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_word_the_page_shows_is_in_the_catalog(lang):
+    page = words(lang).section("page")
+    missing = sorted(page_keys() - set(page))
+    assert not missing, f"console.{lang}.toml [page] lacks {missing}"
+
+
+def code_keys() -> set[str]:
+    """Keys the consoles' Python code says by name (say("…"), get("…"), NotNow("…"), ["guide.…", …])."""
+    keys: set[str] = set()
+    sources = [*CONSOLE.rglob("*.py"), *ROOT.glob("kikimimi/games/*/guide.py")]
+    for path in sources:
+        text = path.read_text(encoding="utf-8")
+        keys |= set(re.findall(r'(?:say|NotNow)\("([a-z_]+\.[a-z_.]+)"', text))
+        keys |= set(re.findall(r'\["(guide\.[a-z_.]+)"', text))
+        keys |= {f"guide.trident.{name}" for name in re.findall(r'step\("([a-z_]+)"', text)}
+        keys |= {f"guide.trident.{name}" for pair in re.findall(r'step\("([a-z_]+)" if \w+ else "([a-z_]+)"', text)
+                 for name in pair}
+    return keys
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_key_the_code_says_is_in_the_catalog(lang):
+    said = words(lang)
+    keys = code_keys()
+    assert len(keys) > 20  # the scan found the code's keys
+    missing = sorted(key for key in keys if not said.has(key))
+    assert not missing, f"console.{lang}.toml lacks {missing}"
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_games_set_up_keys_and_actions_have_words(lang):
+    said: Words = words(lang)
+    missing = []
+    for info in games():
+        for key in info.setup_keys:
+            for part in ("label", "help"):
+                if not said.has(f"setup.{info.id}.{key.name}.{part}"):
+                    missing.append(f"setup.{info.id}.{key.name}.{part}")
+            for choice in key.choices or ():
+                if isinstance(choice, str) and not said.has(f"setup.{info.id}.choice.{choice}.label"):
+                    missing.append(f"setup.{info.id}.choice.{choice}.label")
+        for action in info.referee_actions:
+            if not said.has(f"actions.{info.id}.{action.action}"):
+                missing.append(f"actions.{info.id}.{action.action}")
+    assert not missing, f"console.{lang}.toml lacks {missing}"
+
+
+def test_a_japanese_answer_holds_no_english_words():
+    ja = words("ja")
+    refusal = ja.say("answer.refused", action=ja.say("actions.trident.penalty"),
+                     why=ja.reason("only during a turn (the game is in deal)"))
+    assert refusal == "ペナルティ:テーブルが受け付けませんでした。手番の間だけできます(今は配り)。"
+    assert not re.search(r"[A-Za-z]{3,}", refusal)
+    assert ja.value({"pieces": 2}) == "2枚" and words("en").value({"pieces": 2}) == "two pieces"
