@@ -7,7 +7,8 @@
                                             # (also: a PN532 chip gone silent, found again at 921600 baud)
 
 PC/SC figures need the machine's pcscd to be the bench's own (root, no other pcscd running): they are
-skipped, saying why, where it cannot be. PN532 figures need root too (the pty is linked into /dev).
+skipped, saying why, where it cannot be. PN532 figures need root too (the pty is linked into /dev). The
+emulated readers are the repository's `testbed/` package: the bench runs from a checkout, not an install.
 A tap that does not come is counted as timed out and reported, never a traceback.
 
 The re-plug is real: an RDM6300 on a pseudo-terminal reached through a symlink (as /dev/serial/by-id is);
@@ -19,10 +20,12 @@ every 65 ms from the moment it is powered (a new tag each time, so that its tap 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import logging
 import os
 import random
 import statistics
+import sys
 import tempfile
 import threading
 import time
@@ -36,7 +39,6 @@ from kikimimi.devices.driver import Driver, TagState
 from kikimimi.devices.events import ReaderHealth
 from kikimimi.devices.frames import rdm6300_frame
 from kikimimi.devices.hub import BACKOFF_MAX, STALL_AFTER, Hub
-from kikimimi.devices.nfc_emulator import EmulatedTag, free_udp_port
 from kikimimi.devices.serial_reader import UidLineDriver
 
 TARGET_MS = {"serial": 5.0, "nfc-udp": 50.0,
@@ -100,6 +102,8 @@ def bench_serial(samples: int) -> list[float]:
 
 def bench_nfc(samples: int) -> list[float]:
     """A FeliCa tag emulated on udp: from the emulator offering it to the tap on the queue."""
+    from testbed.nfc_emulator import EmulatedTag, free_udp_port
+
     port = free_udp_port()
     specs = parse_readers({"field": {"path": f"udp:localhost:{port}", "targets": ["212F"]}}, "bench")
     latencies = []
@@ -157,7 +161,7 @@ class Samples:
 def bench_pcsc(samples: int, seed: int = 15) -> Samples | str:
     """A card put on a vpcd reader of the machine's pcscd: from its TCP connect to the tap on the queue.
     A string says why it could not run."""
-    from kikimimi.devices.vpcd import PcscdUnavailable, SharedPcscd
+    from testbed.vpcd import PcscdUnavailable, SharedPcscd
 
     try:
         shared = SharedPcscd().acquire()
@@ -193,7 +197,7 @@ def bench_pcsc(samples: int, seed: int = 15) -> Samples | str:
 def bench_pn532(samples: int) -> Samples | str:
     """A tag put on an emulated PN532 (nfcpy's tty transport and pn532 driver): from the chip having it to
     the tap on the queue."""
-    from kikimimi.devices.pn532_emulator import Pn532Emulator
+    from testbed.pn532_emulator import Pn532Emulator
 
     if not os.access("/dev", os.W_OK):
         return "the PN532 is reached as tty:NAME:pn532, a link in /dev: needs root"
@@ -407,7 +411,7 @@ class Recovery:
 def bench_pcscd_restart(count: int) -> Recovery | str:
     """pcscd stopped and started again under a running PC/SC reader: from pcscd being started again to the
     reader ok, and to the tap of a card put on it then (pcscd's own start, with its readers, included)."""
-    from kikimimi.devices.vpcd import PcscdUnavailable, SharedPcscd
+    from testbed.vpcd import PcscdUnavailable, SharedPcscd
 
     try:
         shared = SharedPcscd().acquire()
@@ -449,7 +453,7 @@ def _restarts(shared, reader, count: int, out: Recovery) -> None:
 def bench_pn532_faults(replugs: int, silences: int) -> tuple[Recovery, Recovery] | str:
     """A PN532's USB-UART adapter unplugged and plugged back (the chip power-cycled with it), and its chip
     gone silent at 921600 baud and back (still at 921600: the driver must find it there)."""
-    from kikimimi.devices.pn532_emulator import Pn532Emulator
+    from testbed.pn532_emulator import Pn532Emulator
 
     if not os.access("/dev", os.W_OK):
         return "the PN532 is reached as tty:NAME:pn532, a link in /dev: needs root"
@@ -515,6 +519,10 @@ def _skipped(name: str, why: str) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    if importlib.util.find_spec("testbed") is None:  # the emulated readers are the repository's, not the product's
+        print("bench readers: it measures emulated readers from the repository's testbed/ package; "
+              "run it from a checkout (./run bench readers)", file=sys.stderr)
+        return 2
     # Every unplug and stall is a warning in the hub's log by design; here they are the point, not news.
     # The level is put back: a bench run in a process that goes on (a test) must not silence its hub.
     quiet = [logging.getLogger(name) for name in ("kikimimi.devices.hub", "kikimimi.devices.pn532_uart",

@@ -12,10 +12,21 @@ from __future__ import annotations
 import logging
 import time
 
-from kikimimi.devices.pn532_emulator import ACK, frame
-
 log = logging.getLogger(__name__)
+ACK = bytes.fromhex("0000FF00FF00")  # either side's acknowledgement of a frame
 HIGHER_SPEEDS = (921600, 460800, 230400)
+
+
+def frame(data: bytes) -> bytes:
+    """A host-to-chip or chip-to-host information frame around TFI + data."""
+    if len(data) < 255:
+        head = bytes([0, 0, 0xFF, len(data), (256 - len(data)) & 0xFF])
+    else:
+        n = len(data)
+        head = bytes([0, 0, 0xFF, 0xFF, 0xFF, n >> 8, n & 0xFF, (256 - (n >> 8) - (n & 0xFF)) & 0xFF])
+    return head + data + bytes([(256 - sum(data)) & 0xFF, 0])
+
+
 GET_FIRMWARE_VERSION = bytes(10) + frame(b"\xd4\x02")  # with the long preamble that wakes an HSU chip
 TO_115200 = frame(b"\xd4\x10\x04")  # SetSerialBaudrate, index 4 = 115200
 
