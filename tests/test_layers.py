@@ -30,16 +30,8 @@ ALLOWED_UPWARD = {
     ("kikimimi/table/cli.py", "kikimimi.console.cli"),  # `play --console` runs the console over the table
 }
 
-# Groups of modules that import each other (imports inside functions counted): each game's engine finds
-# its bots (`bots()`) while the bots play by the engine's rules.
-ALLOWED_CYCLES: list[set[str]] = [
-    {"kikimimi.games.nimmt.bots", "kikimimi.games.nimmt.engine"},
-    {"kikimimi.games.numeron.bots", "kikimimi.games.numeron.engine"},
-    {"kikimimi.games.royal_nine.bots", "kikimimi.games.royal_nine.engine"},
-    {"kikimimi.games.suhjong.bots", "kikimimi.games.suhjong.engine"},
-    {"kikimimi.games.trident.bots", "kikimimi.games.trident.engine", "kikimimi.games.trident.inference",
-     "kikimimi.games.trident.playout", "kikimimi.games.trident.strong"},
-]
+# Groups of modules that import each other (imports inside functions counted): none, and none may come.
+ALLOWED_CYCLES: list[set[str]] = []
 
 # Groups of layers that import each other: closed by the upward imports above, gone with them.
 ALLOWED_LAYER_CYCLES: list[set[str]] = [{"console", "devices", "records", "table"}]
@@ -240,3 +232,4 @@ def test_the_reader_finds_imports_inside_functions_and_skips_type_checking(tmp_p
 def _module_name_in(package: Path, path: Path) -> str:
     parts = path.relative_to(package.parent).with_suffix("").parts
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
