@@ -233,3 +233,10 @@ def _module_name_in(package: Path, path: Path) -> str:
     parts = path.relative_to(package.parent).with_suffix("").parts
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
+
+def test_the_architecture_page_draws_every_layer():
+    page = (PACKAGE.parent / "docs" / "architecture.md").read_text(encoding="utf-8")
+    rows = [line.strip().strip("│") for line in page.splitlines() if line.strip().startswith("│ ")]
+    drawn = {word for row in rows for word in row[:19].replace("│", " ").split()}  # a row's name column
+    missing = [name for name in ORDER if name not in drawn]
+    assert not missing, f"docs/architecture.md does not draw the layers {missing}"
