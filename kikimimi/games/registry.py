@@ -168,16 +168,26 @@ class PackageModule:
 
 @dataclass(frozen=True)
 class PackageUI:
-    """The entry's `ui` loader: the `UI` object (a `GameUI`) of the package's `view` module, imported on first
-    use (a table without a screen never loads it)."""
+    """The entry's `ui` loader: the `UI` object (a `GameUI`) of the package's `view` module (or `module`),
+    imported on first use (a table without a screen never loads it)."""
 
     package: str
+    module: str = "view"
 
     def __call__(self) -> GameUI:
-        found = getattr(importlib.import_module(f"{self.package}.view"), "UI", None)
+        found = getattr(importlib.import_module(f"{self.package}.{self.module}"), "UI", None)
         if not isinstance(found, GameUI):
-            raise TypeError(f"{self.package}.view has no UI = GameUI(...)")
+            raise TypeError(f"{self.package}.{self.module} has no UI = GameUI(...)")
         return found
+
+
+def package_parts(package: str, report: str | None = "report", view: str | None = "view",
+                  bench: str | None = "bench") -> dict[str, Any]:
+    """The entry's `report`, `ui` and `bench`, declared by the modules of the package that hold them (None:
+    the package has no such part): `GameInfo(..., **package_parts(__name__))`."""
+    return {"report": PackageModule(package, report) if report else None,
+            "ui": PackageUI(package, view) if view else None,
+            "bench": f"{package}.{bench}" if bench else None}
 
 
 @dataclass(frozen=True)

@@ -1,22 +1,12 @@
 """Numeron: guess the other seat's number of distinct digits; the table is the game master."""
 
 from kikimimi.games.numeron.pieces import CONTROLS, PIECES
-from kikimimi.games.registry import (
-    BotSet,
-    EngineCheck,
-    GameClass,
-    GameInfo,
-    PackageModule,
-    PackageUI,
-    SetupKey,
-    register,
-)
+from kikimimi.games.registry import BotSet, EngineCheck, GameClass, GameInfo, SetupKey, package_parts, register
 
 INFO = register(GameInfo(
     id="numeron", titles={"ja": "ヌメロン", "en": "Numeron"}, seats=(2, 2),
-    game_class=GameClass(__name__, "Numeron"),
+    game_class=GameClass(__name__, "Numeron"), **package_parts(__name__),
     bots=BotSet(__name__, {"bot": "numeron_bots"}),
-    report=PackageModule(__name__, "report"), ui=PackageUI(__name__), bench=f"{__name__}.bench",
     pieces=PIECES, controls=CONTROLS,
     setup_check=EngineCheck(__name__, "setup_check"), max_events=2000,
     setup_keys=(

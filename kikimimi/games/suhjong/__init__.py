@@ -1,13 +1,12 @@
 """Suhjong (数雀): a two-player equation game; roles declared by tapping, judged by the table."""
 
-from kikimimi.games.registry import BotSet, GameClass, GameInfo, PackageModule, PackageUI, SetupKey, register
+from kikimimi.games.registry import BotSet, GameClass, GameInfo, SetupKey, package_parts, register
 from kikimimi.games.suhjong.pieces import CARDS, CONTROLS
 
 INFO = register(GameInfo(
     id="suhjong", titles={"ja": "数雀", "en": "Suhjong"}, seats=(2, 2),
-    game_class=GameClass(__name__, "Suhjong"),
+    game_class=GameClass(__name__, "Suhjong"), **package_parts(__name__),
     bots=BotSet(__name__, {"bot": "table_bots", "random": "random_bots", "greedy": "greedy_bots"}),
-    report=PackageModule(__name__, "report"), ui=PackageUI(__name__), bench=f"{__name__}.bench",
     pieces=CARDS, controls=CONTROLS,
     max_events=4000,  # no setup_check: the keys' types and ranges say it all
     setup_keys=(
