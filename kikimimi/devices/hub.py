@@ -24,7 +24,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
-from kikimimi.devices.config import ReaderSpec
+from kikimimi.devices.config import READER_PROTOCOLS, ReaderSpec
 from kikimimi.devices.debounce import Debouncer
 from kikimimi.devices.driver import ChipSilent, Driver, NeedsService, ReaderUnusable, TagState
 from kikimimi.devices.events import ReaderEvent, ReaderHealth, Status
@@ -46,25 +46,11 @@ DriverFactory = Callable[[ReaderSpec, "SimulatedReader | None"], Driver]
 
 
 def make_driver(spec: ReaderSpec, sim: SimulatedReader | None = None) -> Driver:
-    if spec.protocol == "nfc":
-        from kikimimi.devices.nfc_reader import NfcDriver
-
-        return NfcDriver(spec)
-    if spec.protocol == "rdm6300":
-        from kikimimi.devices.serial_reader import Rdm6300Driver
-
-        return Rdm6300Driver(spec)
-    if spec.protocol == "uid-line":
-        from kikimimi.devices.serial_reader import UidLineDriver
-
-        return UidLineDriver(spec)
-    if spec.protocol == "pcsc":
-        from kikimimi.devices.pcsc_reader import PcscDriver
-
-        return PcscDriver(spec)
-    if spec.protocol == "sim":
-        return SimDriver(spec, sim or SimulatedReader(spec.role))
-    raise ValueError(f"reader {spec.role}: unknown protocol {spec.protocol!r}")
+    """The driver of `spec`'s protocol (config.READER_PROTOCOLS); `sim` feeds a simulated reader."""
+    protocol = READER_PROTOCOLS.get(spec.protocol)
+    if protocol is None:
+        raise ValueError(f"reader {spec.role}: unknown protocol {spec.protocol!r}")
+    return protocol.driver_class().for_spec(spec, sim)
 
 
 class Hub:
