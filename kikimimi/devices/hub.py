@@ -64,7 +64,7 @@ class Hub:
         self._specs = list(specs)
         self._debouncer = Debouncer(debounce)
         self._on_health = on_health
-        self._raw: queue.SimpleQueue = queue.SimpleQueue()
+        self._raw: queue.SimpleQueue[ReaderEvent | object] = queue.SimpleQueue()  # events, then _STOP
         self._out: queue.SimpleQueue[ReaderEvent] = queue.SimpleQueue()
         self._stop = threading.Event()
         self._lock = threading.Lock()
@@ -273,7 +273,7 @@ class Hub:
                 for event in debouncer.expire(time.monotonic()):
                     self._out.put(event)
                 continue
-            if item is _STOP:
+            if not isinstance(item, ReaderEvent):  # _STOP, the only other thing put
                 for event in debouncer.flush():
                     self._out.put(event)
                 return

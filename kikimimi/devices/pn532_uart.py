@@ -33,7 +33,7 @@ TO_115200 = frame(b"\xd4\x10\x04")  # SetSerialBaudrate, index 4 = 115200
 
 def tty_devices(path: str) -> list[str]:
     """The /dev files nfcpy would open for a `tty:NAME:DRIVER` path."""
-    from nfc.clf.transport import TTY
+    from nfc.clf.transport import TTY  # type: ignore[import-untyped]  # nfcpy ships no type hints
 
     found = TTY.find(path)
     return list(found[0]) if found else []
@@ -42,7 +42,7 @@ def tty_devices(path: str) -> list[str]:
 def restore_115200(device: str) -> int | None:
     """The speed the PN532 on `device` was found at (now moved back to 115200), or None if it did not
     answer at any higher speed (absent, silent, or already at 115200)."""
-    import serial
+    import serial  # type: ignore[import-untyped]  # pyserial ships no type hints (stubs are a separate package)
 
     for speed in HIGHER_SPEEDS:
         try:
