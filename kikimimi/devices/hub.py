@@ -27,7 +27,7 @@ from dataclasses import replace
 from kikimimi.devices.config import READER_PROTOCOLS, ReaderSpec
 from kikimimi.devices.debounce import Debouncer
 from kikimimi.devices.driver import ChipSilent, Driver, NeedsService, ReaderUnusable, TagState
-from kikimimi.devices.events import ReaderEvent, ReaderHealth, Status
+from kikimimi.devices.events import EventKind, ReaderEvent, ReaderHealth, Status
 from kikimimi.devices.simulated import SimDriver, SimulatedReader
 
 log = logging.getLogger(__name__)
@@ -148,8 +148,8 @@ class Hub:
 
     # -- reader threads ----------------------------------------------------------------------------
 
-    def _emit(self, role: str, kind: str, uid: str, detail: str = "") -> None:
-        event = ReaderEvent(kind, role, uid, time.monotonic(), detail)  # type: ignore[arg-type]
+    def _emit(self, role: str, kind: EventKind, uid: str, detail: str = "") -> None:
+        event = ReaderEvent(kind, role, uid, time.monotonic(), detail)
         with self._lock:
             h = self._health[role]
             self._health[role] = replace(h, taps=h.taps + (kind == "tap"), last_uid=uid)
@@ -192,7 +192,7 @@ class Hub:
                    after: threading.Thread | None = None) -> None:
         role = spec.role
 
-        def emit(kind: str, uid: str, detail: str = "") -> None:
+        def emit(kind: EventKind, uid: str, detail: str = "") -> None:
             if self._generation[role] == generation:  # an abandoned thread's late reads are not taps
                 self._emit(role, kind, uid, detail)
 
