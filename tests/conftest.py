@@ -10,8 +10,8 @@ import pytest
 import sqlalchemy
 
 from kikimimi.records import schema
-from kikimimi.records.pgcluster import ClusterUnavailable, create_database, throwaway_cluster
 from kikimimi.records.store import RecordStore
+from testbed.pgcluster import ClusterUnavailable, create_database, throwaway_cluster
 
 sys.path.insert(0, str(Path(__file__).parent))  # helpers shared by several folders (chromium_helpers)
 

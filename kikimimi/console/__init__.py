@@ -1,4 +1,5 @@
-"""The Priest's console: one Textual screen that shows the live table and lets the referee put it right.
+"""The Priest's console: Textual screens (and the same console as a web page for a tablet, `web/`) that show
+the live table and let the referee put it right.
 
     kikimimi console [--config FILE]          # opens the table itself
     kikimimi play --console                   # the table opener hands its table to `run_console`

@@ -33,7 +33,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def install_front_ends() -> None:
-    """Offer the consoles to `kikimimi play --console / --web` (the table imports no console itself)."""
+    """Offer the consoles to `kikimimi play --console / --web` (the table's loop imports no console: `play`'s
+command module asks for them when told to run one)."""
     from kikimimi.table.run import COMPANIONS, FRONT_ENDS
 
     FRONT_ENDS["console"] = _console_front

@@ -7,7 +7,8 @@
                                             # (also: a PN532 chip gone silent, found again at 921600 baud)
 
 PC/SC figures need the machine's pcscd to be the bench's own (root, no other pcscd running): they are
-skipped, saying why, where it cannot be. PN532 figures need root too (the pty is linked into /dev).
+skipped, saying why, where it cannot be. PN532 figures need root too (the pty is linked into /dev). The
+emulated readers are the repository's `testbed/` package: the bench runs from a checkout, not an install.
 A tap that does not come is counted as timed out and reported, never a traceback.
 
 The re-plug is real: an RDM6300 on a pseudo-terminal reached through a symlink (as /dev/serial/by-id is);
@@ -19,16 +20,20 @@ every 65 ms from the moment it is powered (a new tag each time, so that its tap 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import logging
 import os
 import random
 import statistics
+import sys
 import tempfile
 import threading
 import time
 import tty
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING, TypeVar
 
 from kikimimi.benchclock import Stopwatch
 from kikimimi.devices.config import ReaderSpec, parse_readers
@@ -36,8 +41,13 @@ from kikimimi.devices.driver import Driver, TagState
 from kikimimi.devices.events import ReaderHealth
 from kikimimi.devices.frames import rdm6300_frame
 from kikimimi.devices.hub import BACKOFF_MAX, STALL_AFTER, Hub
-from kikimimi.devices.nfc_emulator import EmulatedTag, free_udp_port
 from kikimimi.devices.serial_reader import UidLineDriver
+
+if TYPE_CHECKING:  # the test bed is imported when a bench runs, from a checkout only
+    from testbed.pn532_emulator import Pn532Emulator
+    from testbed.vpcd import SharedPcscd, VirtualCard, VirtualReader
+
+_T = TypeVar("_T")
 
 TARGET_MS = {"serial": 5.0, "nfc-udp": 50.0,
              # pcscd polls a vpcd card's presence every 0.4 s (a real CCID reader reports by interrupt)
@@ -100,6 +110,8 @@ def bench_serial(samples: int) -> list[float]:
 
 def bench_nfc(samples: int) -> list[float]:
     """A FeliCa tag emulated on udp: from the emulator offering it to the tap on the queue."""
+    from testbed.nfc_emulator import EmulatedTag, free_udp_port
+
     port = free_udp_port()
     specs = parse_readers({"field": {"path": f"udp:localhost:{port}", "targets": ["212F"]}}, "bench")
     latencies = []
@@ -146,7 +158,7 @@ class Samples:
     timeouts: int = 0
     note: str = ""
 
-    def add(self, measure) -> None:
+    def add(self, measure: Callable[[], float]) -> None:
         try:
             self.values.append(measure())
         except TapTimeout as exc:
@@ -157,7 +169,7 @@ class Samples:
 def bench_pcsc(samples: int, seed: int = 15) -> Samples | str:
     """A card put on a vpcd reader of the machine's pcscd: from its TCP connect to the tap on the queue.
     A string says why it could not run."""
-    from kikimimi.devices.vpcd import PcscdUnavailable, SharedPcscd
+    from testbed.vpcd import PcscdUnavailable, SharedPcscd
 
     try:
         shared = SharedPcscd().acquire()
@@ -176,7 +188,7 @@ def bench_pcsc(samples: int, seed: int = 15) -> Samples | str:
                     # a hand puts a card down at any moment of pcscd's 0.4 s poll, not just after one
                     time.sleep(rng.uniform(0.0, VPCD_POLL))
 
-                    def one(card=card) -> float:
+                    def one(card: VirtualCard = card) -> float:
                         t0 = time.monotonic()
                         card.place()
                         try:
@@ -193,7 +205,7 @@ def bench_pcsc(samples: int, seed: int = 15) -> Samples | str:
 def bench_pn532(samples: int) -> Samples | str:
     """A tag put on an emulated PN532 (nfcpy's tty transport and pn532 driver): from the chip having it to
     the tap on the queue."""
-    from kikimimi.devices.pn532_emulator import Pn532Emulator
+    from testbed.pn532_emulator import Pn532Emulator
 
     if not os.access("/dev", os.W_OK):
         return "the PN532 is reached as tty:NAME:pn532, a link in /dev: needs root"
@@ -203,7 +215,7 @@ def bench_pn532(samples: int) -> Samples | str:
         with Hub(specs, debounce=0) as hub:
             _wait_ok(hub)
             for i in range(samples):
-                def one(uid=f"08{i + 1:06x}") -> float:
+                def one(uid: str = f"08{i + 1:06x}") -> float:
                     t0 = time.monotonic()
                     chip.tag = uid
                     try:
@@ -407,7 +419,7 @@ class Recovery:
 def bench_pcscd_restart(count: int) -> Recovery | str:
     """pcscd stopped and started again under a running PC/SC reader: from pcscd being started again to the
     reader ok, and to the tap of a card put on it then (pcscd's own start, with its readers, included)."""
-    from kikimimi.devices.vpcd import PcscdUnavailable, SharedPcscd
+    from testbed.vpcd import PcscdUnavailable, SharedPcscd
 
     try:
         shared = SharedPcscd().acquire()
@@ -422,7 +434,7 @@ def bench_pcscd_restart(count: int) -> Recovery | str:
     return out
 
 
-def _restarts(shared, reader, count: int, out: Recovery) -> None:
+def _restarts(shared: SharedPcscd, reader: VirtualReader, count: int, out: Recovery) -> None:
     watch = _Watch()
     with Hub(parse_readers({"field": {"path": reader.path}}, "bench"), debounce=0, on_health=watch) as hub:
         watch.wait("ok", 0)
@@ -431,10 +443,10 @@ def _restarts(shared, reader, count: int, out: Recovery) -> None:
             with shared.stopped():
                 watch.wait("reconnecting", down)
                 up = time.monotonic()  # pcscd is started again as the block ends: its own start counts
-            out.back.add(lambda up=up: watch.wait("ok", up) - up)
+            out.back.add(_waited(watch, "ok", up))
             card = reader.card(f"05{i + 1:012x}")
 
-            def tap(card=card, up=up) -> float:
+            def tap(card: VirtualCard = card, up: float = up) -> float:
                 card.place()
                 try:
                     return _next_tap(hub) - up
@@ -449,7 +461,7 @@ def _restarts(shared, reader, count: int, out: Recovery) -> None:
 def bench_pn532_faults(replugs: int, silences: int) -> tuple[Recovery, Recovery] | str:
     """A PN532's USB-UART adapter unplugged and plugged back (the chip power-cycled with it), and its chip
     gone silent at 921600 baud and back (still at 921600: the driver must find it there)."""
-    from kikimimi.devices.pn532_emulator import Pn532Emulator
+    from testbed.pn532_emulator import Pn532Emulator
 
     if not os.access("/dev", os.W_OK):
         return "the PN532 is reached as tty:NAME:pn532, a link in /dev: needs root"
@@ -466,21 +478,31 @@ def bench_pn532_faults(replugs: int, silences: int) -> tuple[Recovery, Recovery]
                 time.sleep(0.5)
                 plugged = time.monotonic()
                 chip.plug()
-                replug.back.add(lambda t=plugged: watch.wait("ok", t) - t)
-                replug.tap.add(lambda t=plugged, uid=f"09{i + 1:06x}": _put(chip, hub, uid) - t)
+                replug.back.add(_waited(watch, "ok", plugged))
+                replug.tap.add(_tapped(chip, hub, f"09{i + 1:06x}", plugged))
             for i in range(silences):
                 hush = time.monotonic()
                 chip.silent.set()
-                silent.found.add(lambda t=hush: watch.wait("stalled", t) - t)
+                silent.found.add(_waited(watch, "stalled", hush))
                 time.sleep(0.5)
                 back = time.monotonic()
                 chip.silent.clear()
-                silent.back.add(lambda t=back: watch.wait("ok", t) - t)
-                silent.tap.add(lambda t=back, uid=f"0a{i + 1:06x}": _put(chip, hub, uid) - t)
+                silent.back.add(_waited(watch, "ok", back))
+                silent.tap.add(_tapped(chip, hub, f"0a{i + 1:06x}", back))
     return replug, silent
 
 
-def _put(chip, hub: Hub, uid: str) -> float:
+def _waited(watch: _Watch, status: str, since: float) -> Callable[[], float]:
+    """A sample: seconds from `since` until the reader's health is `status`."""
+    return lambda: watch.wait(status, since) - since
+
+
+def _tapped(chip: Pn532Emulator, hub: Hub, uid: str, since: float) -> Callable[[], float]:
+    """A sample: seconds from `since` until `uid`, put on the chip now, is a tap on the hub's queue."""
+    return lambda: _put(chip, hub, uid) - since
+
+
+def _put(chip: Pn532Emulator, hub: Hub, uid: str) -> float:
     chip.tag = uid
     try:
         return _tap_of(hub, uid)
@@ -515,6 +537,10 @@ def _skipped(name: str, why: str) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    if importlib.util.find_spec("testbed") is None:  # the emulated readers are the repository's, not the product's
+        print("bench readers: it measures emulated readers from the repository's testbed/ package; "
+              "run it from a checkout (./run bench readers)", file=sys.stderr)
+        return 2
     # Every unplug and stall is a warning in the hub's log by design; here they are the point, not news.
     # The level is put back: a bench run in a process that goes on (a test) must not silence its hub.
     quiet = [logging.getLogger(name) for name in ("kikimimi.devices.hub", "kikimimi.devices.pn532_uart",
@@ -532,7 +558,7 @@ def run(args: argparse.Namespace) -> int:
 _CLOCK: list[Stopwatch] = []
 
 
-def _timed(what):
+def _timed(what: Callable[[], _T]) -> _T:
     """Run `what()` under a Stopwatch, kept for `_clock_line()` to print under its figures."""
     with Stopwatch() as clock:
         result = what()
@@ -581,20 +607,20 @@ def _run(args: argparse.Namespace) -> int:
         _clock_line()
     if args.replug and "pcsc" in faults:
         print("pcscd restarted under a PC/SC reader (from pcscd being started again):")
-        got = _timed(lambda: bench_pcscd_restart(args.replug))
-        if isinstance(got, str):
-            _skipped("pcscd restart", got)
+        restart = _timed(lambda: bench_pcscd_restart(args.replug))
+        if isinstance(restart, str):
+            _skipped("pcscd restart", restart)
         else:
-            ok &= _report("pcscd restart back", got.back)
-            ok &= _report("pcscd restart tap", got.tap)
+            ok &= _report("pcscd restart back", restart.back)
+            ok &= _report("pcscd restart tap", restart.tap)
         _clock_line()
     if (args.replug or args.stall) and "pn532" in faults:
         print("pn532: the adapter unplugged 0.5 s and back; the chip silent 0.5 s and back at 921600 baud:")
-        faults = _timed(lambda: bench_pn532_faults(args.replug, args.stall))
-        if isinstance(faults, str):
-            _skipped("pn532 faults", faults)
+        pn532 = _timed(lambda: bench_pn532_faults(args.replug, args.stall))
+        if isinstance(pn532, str):
+            _skipped("pn532 faults", pn532)
         else:
-            replug, silent = faults
+            replug, silent = pn532
             if args.replug:
                 ok &= _report("pn532 replug back", replug.back)
                 ok &= _report("pn532 replug tap", replug.tap)

@@ -21,17 +21,20 @@ profile that sets it): `rdm6300` or `uid-line`.
 
 from __future__ import annotations
 
+import importlib
 import re
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kikimimi.paths import data_dir
 
+if TYPE_CHECKING:
+    from kikimimi.devices.driver import Driver
+
 NFC_TARGETS = ("106A", "106B", "212F", "424F")
-PROTOCOLS = ("nfc", "pcsc", "rdm6300", "uid-line", "sim")
 
 
 class ReaderConfigError(ValueError):
@@ -53,47 +56,112 @@ class _Option:
     help: str
 
 
-# Options each protocol accepts, with defaults. `warning` and `description` come from profiles.
-OPTIONS: dict[str, dict[str, _Option]] = {
-    "nfc": {
-        "targets": _Option(list, ["106A", "106B", "212F"], f"tag types to poll, any of {list(NFC_TARGETS)}"),
-        "presence_interval": _Option(float, 0.1, "seconds between presence checks of a held tag"),
-        "sense_timeout": _Option(float, 0.02, "udp: seconds to wait for a tag's answer per poll"),
-    },
-    "pcsc": {},
-    "rdm6300": {
-        "baudrate": _Option(int, 9600, "serial speed (RDM6300: 9600)"),
-        "removal_silence": _Option(float, 0.3, "seconds without a frame after which the tag is removed"),
-    },
-    "uid-line": {
-        "baudrate": _Option(int, 115200, "serial speed of the bridge sketch"),
-        "removal_silence": _Option(float, 0.0, "seconds without a line after which the tag is removed "
-                                               "(0: only REMOVED lines)"),
-    },
-    "sim": {},
-}
+@dataclass(frozen=True)
+class ReaderProtocol:
+    """One kind of reader: its driver, the options it takes and the paths it reads.
+
+    The driver is named ("module:Class") and imported on first use, so nfcpy or pyscard loads only for a
+    table that has such a reader."""
+
+    driver: str
+    options: Mapping[str, _Option]
+    path_ok: Callable[[str], bool]
+    path_error: str  # after "key `path`: "; formatted with the path and the protocol's name
+    claims: Callable[[str], bool] | None = None  # the paths that name this protocol by themselves
+    check: Callable[[Mapping[str, Any]], str | None] = lambda options: None  # the options together
+
+    def driver_class(self) -> type[Driver]:
+        module, name = self.driver.split(":")
+        cls: type[Driver] = getattr(importlib.import_module(module), name)
+        return cls
+
+
+_NFC_PATH = re.compile(r"^(usb(:[0-9a-fA-F]{1,4}){0,2}|usb-port:[0-9]+-[0-9]+(\.[0-9]+)*"
+                       r"|(tty|com):[^:]+:[a-z0-9_]+|udp(:[^:]*)?(:[0-9]+)?)$")
+
+
+def _nfc_targets(options: Mapping[str, Any]) -> str | None:
+    bad = [t for t in options["targets"] if t not in NFC_TARGETS]
+    if bad or not options["targets"]:
+        return f"key `targets`: {bad or 'empty'} — use a non-empty list of {list(NFC_TARGETS)}"
+    return None
+
+
+def _serial_port(path: str) -> bool:
+    return infer_protocol(path) is None
+
+
+_SERIAL_PATH_ERROR = "protocol {protocol!r} reads a serial port such as /dev/ttyUSB0, not {path!r}"
+
+# Every reader protocol, by the name a config's `protocol` gives. Options: with defaults; `warning` and
+# `description` (from profiles) are common to all.
+READER_PROTOCOLS: Mapping[str, ReaderProtocol] = MappingProxyType({
+    "nfc": ReaderProtocol(
+        driver="kikimimi.devices.nfc_reader:NfcDriver",
+        options={
+            "targets": _Option(list, ["106A", "106B", "212F"], f"tag types to poll, any of {list(NFC_TARGETS)}"),
+            "presence_interval": _Option(float, 0.1, "seconds between presence checks of a held tag"),
+            "sense_timeout": _Option(float, 0.02, "udp: seconds to wait for a tag's answer per poll"),
+        },
+        path_ok=lambda path: bool(_NFC_PATH.match(path)),
+        path_error="{path!r} is not an nfcpy device path; use usb:VID:PID, usb:BUS:DEV, usb-port:BUS-PORT "
+                   "(e.g. usb-port:1-1.2), tty:PORT:DRIVER (e.g. tty:USB0:pn532) or udp:HOST:PORT",
+        claims=lambda path: path.split(":", 1)[0] in ("usb", "usb-port", "tty", "com", "udp"),
+        check=_nfc_targets,
+    ),
+    "pcsc": ReaderProtocol(
+        driver="kikimimi.devices.pcsc_reader:PcscDriver",
+        options={},
+        path_ok=lambda path: path.startswith("pcsc:") and bool(path[5:].strip()),
+        path_error="a PC/SC reader's path is pcsc:NAME (NAME: pcscd's reader name or a part matching one "
+                   "reader, see `kikimimi devices list`), not {path!r}",
+        claims=lambda path: path.startswith("pcsc:"),
+    ),
+    "rdm6300": ReaderProtocol(
+        driver="kikimimi.devices.serial_reader:Rdm6300Driver",
+        options={
+            "baudrate": _Option(int, 9600, "serial speed (RDM6300: 9600)"),
+            "removal_silence": _Option(float, 0.3, "seconds without a frame after which the tag is removed"),
+        },
+        path_ok=_serial_port,
+        path_error=_SERIAL_PATH_ERROR,
+    ),
+    "uid-line": ReaderProtocol(
+        driver="kikimimi.devices.serial_reader:UidLineDriver",
+        options={
+            "baudrate": _Option(int, 115200, "serial speed of the bridge sketch"),
+            "removal_silence": _Option(float, 0.0, "seconds without a line after which the tag is removed "
+                                                   "(0: only REMOVED lines)"),
+        },
+        path_ok=_serial_port,
+        path_error=_SERIAL_PATH_ERROR,
+    ),
+    "sim": ReaderProtocol(
+        driver="kikimimi.devices.simulated:SimDriver",
+        options={},
+        path_ok=lambda path: path == "sim",
+        path_error="a simulated reader has path = \"sim\", not {path!r}",
+        claims=lambda path: path == "sim",
+    ),
+})
+PROTOCOLS = tuple(READER_PROTOCOLS)
 _COMMON = {
     "warning": _Option(str, "", "shown in the reader's health (from a profile)"),
     "description": _Option(str, "", "what this reader is (from a profile)"),
 }
 _ROLE = re.compile(r"^[a-z][a-z0-9_-]*(:[0-9]+)?$")
-_NFC_PATH = re.compile(r"^(usb(:[0-9a-fA-F]{1,4}){0,2}|usb-port:[0-9]+-[0-9]+(\.[0-9]+)*"
-                       r"|(tty|com):[^:]+:[a-z0-9_]+|udp(:[^:]*)?(:[0-9]+)?)$")
 
 
 def default_options(protocol: str) -> dict[str, Any]:
-    return {name: opt.default for name, opt in OPTIONS[protocol].items()}
+    return {name: opt.default for name, opt in READER_PROTOCOLS[protocol].options.items()}
 
 
 def infer_protocol(path: str) -> str | None:
-    """`nfc` for an nfcpy device path, `pcsc` for pcsc:NAME, `sim` for `sim`, None for a serial port
+    """The protocol a path names by itself (nfcpy device paths, pcsc:NAME, `sim`); None for a serial port
     (protocol needed)."""
-    if path == "sim":
-        return "sim"
-    if path.startswith("pcsc:"):
-        return "pcsc"
-    if path.split(":", 1)[0] in ("usb", "usb-port", "tty", "com", "udp"):
-        return "nfc"
+    for name, protocol in READER_PROTOCOLS.items():
+        if protocol.claims is not None and protocol.claims(path):
+            return name
     return None
 
 
@@ -163,21 +231,11 @@ def _parse_one(role: str, entry: Mapping[str, Any], where: str) -> ReaderSpec:
     if protocol not in PROTOCOLS:
         raise ReaderConfigError(f"{where}: key `protocol`: unknown protocol {protocol!r}; "
                           f"choose one of {list(PROTOCOLS)}")
-    inferred = infer_protocol(path)
-    if protocol == "nfc" and not _NFC_PATH.match(path):
-        raise ReaderConfigError(f"{where}: key `path`: {path!r} is not an nfcpy device path; use usb:VID:PID, "
-                          "usb:BUS:DEV, usb-port:BUS-PORT (e.g. usb-port:1-1.2), tty:PORT:DRIVER "
-                          "(e.g. tty:USB0:pn532) or udp:HOST:PORT")
-    if protocol in ("rdm6300", "uid-line") and inferred is not None:
-        raise ReaderConfigError(f"{where}: key `path`: protocol {protocol!r} reads a serial port such as "
-                          f"/dev/ttyUSB0, not {path!r}")
-    if protocol == "pcsc" and (not path.startswith("pcsc:") or not path[5:].strip()):
-        raise ReaderConfigError(f"{where}: key `path`: a PC/SC reader's path is pcsc:NAME (NAME: pcscd's reader "
-                          f"name or a part matching one reader, see `kikimimi devices list`), not {path!r}")
-    if protocol == "sim" and path != "sim":
-        raise ReaderConfigError(f"{where}: key `path`: a simulated reader has path = \"sim\", not {path!r}")
+    kind = READER_PROTOCOLS[protocol]
+    if not kind.path_ok(path):
+        raise ReaderConfigError(f"{where}: key `path`: " + kind.path_error.format(path=path, protocol=protocol))
 
-    schema = {**OPTIONS[protocol], **_COMMON}
+    schema = {**kind.options, **_COMMON}
     options: dict[str, Any] = default_options(protocol)
     from_profile = {**profile.get("options", {}), **{k: profile[k] for k in _COMMON if k in profile}}
     inline = {k: v for k, v in entry.items() if k not in ("path", "protocol", "profile")}
@@ -189,11 +247,9 @@ def _parse_one(role: str, entry: Mapping[str, Any], where: str) -> ReaderSpec:
                 raise ReaderConfigError(f"{label}: not an option of protocol {protocol!r}; "
                                   f"its options are: {known}")
             options[key] = _check_value(label, key, value, schema[key])
-    if protocol == "nfc":
-        bad = [t for t in options["targets"] if t not in NFC_TARGETS]
-        if bad or not options["targets"]:
-            raise ReaderConfigError(f"{where}: key `targets`: {bad or 'empty'} — use a non-empty list of "
-                              f"{list(NFC_TARGETS)}")
+    problem = kind.check(options)
+    if problem:
+        raise ReaderConfigError(f"{where}: {problem}")
     return ReaderSpec(role, path, protocol, MappingProxyType(options))
 
 

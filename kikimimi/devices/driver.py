@@ -13,8 +13,12 @@ import threading
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from kikimimi.devices.config import ReaderSpec
+
+if TYPE_CHECKING:
+    from kikimimi.devices.simulated import SimulatedReader
 
 Emit = Callable[..., None]  # (kind "tap"/"removed"/"unreadable", uid, detail="")
 
@@ -66,6 +70,11 @@ class Driver(ABC):
         self.spec = spec
         self.dropped = 0  # bad frames, for health
         self.last_beat: float | None = None  # time.monotonic() of the last sign of life while running
+
+    @classmethod
+    def for_spec(cls, spec: ReaderSpec, sim: SimulatedReader | None) -> Driver:
+        """The driver of a configured reader; only a simulated one uses `sim` (the hub's feed for it)."""
+        return cls(spec)
 
     def beat(self) -> None:
         """The read loop made progress (called from `run()` on the reader's thread)."""

@@ -120,7 +120,7 @@ class UidLineParser:
                     self._line.clear()
         return events
 
-    def _parse(self, raw: bytes) -> LineEvent | None:
+    def _parse(self, raw: bytes | bytearray) -> LineEvent | None:
         try:
             line = raw.decode("ascii").strip()
         except UnicodeDecodeError:

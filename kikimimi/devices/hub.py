@@ -24,10 +24,10 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
-from kikimimi.devices.config import ReaderSpec
+from kikimimi.devices.config import READER_PROTOCOLS, ReaderSpec
 from kikimimi.devices.debounce import Debouncer
 from kikimimi.devices.driver import ChipSilent, Driver, NeedsService, ReaderUnusable, TagState
-from kikimimi.devices.events import ReaderEvent, ReaderHealth, Status
+from kikimimi.devices.events import EventKind, ReaderEvent, ReaderHealth, Status
 from kikimimi.devices.simulated import SimDriver, SimulatedReader
 
 log = logging.getLogger(__name__)
@@ -46,25 +46,11 @@ DriverFactory = Callable[[ReaderSpec, "SimulatedReader | None"], Driver]
 
 
 def make_driver(spec: ReaderSpec, sim: SimulatedReader | None = None) -> Driver:
-    if spec.protocol == "nfc":
-        from kikimimi.devices.nfc_reader import NfcDriver
-
-        return NfcDriver(spec)
-    if spec.protocol == "rdm6300":
-        from kikimimi.devices.serial_reader import Rdm6300Driver
-
-        return Rdm6300Driver(spec)
-    if spec.protocol == "uid-line":
-        from kikimimi.devices.serial_reader import UidLineDriver
-
-        return UidLineDriver(spec)
-    if spec.protocol == "pcsc":
-        from kikimimi.devices.pcsc_reader import PcscDriver
-
-        return PcscDriver(spec)
-    if spec.protocol == "sim":
-        return SimDriver(spec, sim or SimulatedReader(spec.role))
-    raise ValueError(f"reader {spec.role}: unknown protocol {spec.protocol!r}")
+    """The driver of `spec`'s protocol (config.READER_PROTOCOLS); `sim` feeds a simulated reader."""
+    protocol = READER_PROTOCOLS.get(spec.protocol)
+    if protocol is None:
+        raise ValueError(f"reader {spec.role}: unknown protocol {spec.protocol!r}")
+    return protocol.driver_class().for_spec(spec, sim)
 
 
 class Hub:
@@ -78,7 +64,7 @@ class Hub:
         self._specs = list(specs)
         self._debouncer = Debouncer(debounce)
         self._on_health = on_health
-        self._raw: queue.SimpleQueue = queue.SimpleQueue()
+        self._raw: queue.SimpleQueue[ReaderEvent | object] = queue.SimpleQueue()  # events, then _STOP
         self._out: queue.SimpleQueue[ReaderEvent] = queue.SimpleQueue()
         self._stop = threading.Event()
         self._lock = threading.Lock()
@@ -162,8 +148,8 @@ class Hub:
 
     # -- reader threads ----------------------------------------------------------------------------
 
-    def _emit(self, role: str, kind: str, uid: str, detail: str = "") -> None:
-        event = ReaderEvent(kind, role, uid, time.monotonic(), detail)  # type: ignore[arg-type]
+    def _emit(self, role: str, kind: EventKind, uid: str, detail: str = "") -> None:
+        event = ReaderEvent(kind, role, uid, time.monotonic(), detail)
         with self._lock:
             h = self._health[role]
             self._health[role] = replace(h, taps=h.taps + (kind == "tap"), last_uid=uid)
@@ -206,7 +192,7 @@ class Hub:
                    after: threading.Thread | None = None) -> None:
         role = spec.role
 
-        def emit(kind: str, uid: str, detail: str = "") -> None:
+        def emit(kind: EventKind, uid: str, detail: str = "") -> None:
             if self._generation[role] == generation:  # an abandoned thread's late reads are not taps
                 self._emit(role, kind, uid, detail)
 
@@ -287,7 +273,7 @@ class Hub:
                 for event in debouncer.expire(time.monotonic()):
                     self._out.put(event)
                 continue
-            if item is _STOP:
+            if not isinstance(item, ReaderEvent):  # _STOP, the only other thing put
                 for event in debouncer.flush():
                     self._out.put(event)
                 return

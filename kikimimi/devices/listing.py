@@ -36,8 +36,8 @@ _NAMES = {"rcs380": "Sony RC-S380", "rcs956": "Sony RC-S330/360/370", "acr122": 
 def nfc_usb_readers() -> tuple[list[UsbReader], str | None]:
     """nfcpy-supported USB readers, and a note if USB could not be listed at all."""
     try:
-        import usb1
-        from nfc.clf.device import usb_device_map
+        import usb1  # type: ignore[import-untyped]  # libusb1 ships no type hints
+        from nfc.clf.device import usb_device_map  # type: ignore[import-untyped]  # nfcpy ships no type hints
     except ImportError as exc:
         return [], f"cannot list USB devices: {exc}"
     found: list[UsbReader] = []
@@ -60,7 +60,7 @@ def nfc_usb_readers() -> tuple[list[UsbReader], str | None]:
 
 
 def serial_ports() -> list[SerialPort]:
-    from serial.tools import list_ports
+    from serial.tools import list_ports  # type: ignore[import-untyped]  # pyserial ships no type hints (stubs are a separate package)
 
     by_id = {}
     links = Path("/dev/serial/by-id")

@@ -15,7 +15,9 @@ import errno
 import logging
 import threading
 import time
+from typing import Any
 
+from kikimimi.devices.config import ReaderSpec
 from kikimimi.devices.driver import ChipSilent, DeviceGone, Driver, ReaderUnusable, TagState
 from kikimimi.devices.usbport import is_port_path, resolve_port
 
@@ -26,14 +28,14 @@ UDP_MIN_WAIT = 0.05  # commands to an emulated tag: more than a real tag's 3.6 m
 
 
 class NfcDriver(Driver):
-    def __init__(self, spec) -> None:
+    def __init__(self, spec: ReaderSpec) -> None:
         super().__init__(spec)
-        self._clf = None
+        self._clf: Any = None  # nfcpy's ContactlessFrontend (nfcpy has no type hints)
         self._stop: threading.Event | None = None
         self._sensing = False
 
     def open(self) -> None:
-        import nfc  # imported here: nfcpy pulls in libusb, not needed by serial-only tables
+        import nfc  # type: ignore[import-untyped]  # no type hints in nfcpy; imported here: nfcpy pulls in libusb, not needed by serial-only tables
 
         path = self.spec.path
         if is_port_path(path):
@@ -72,8 +74,8 @@ class NfcDriver(Driver):
                 log.debug("closing %s: %s", self.spec.path, exc)
 
     def run(self, state: TagState, stop: threading.Event) -> None:
-        import nfc.clf
-        import nfc.tag
+        import nfc.clf  # type: ignore[import-untyped]  # nfcpy ships no type hints
+        import nfc.tag  # type: ignore[import-untyped]  # nfcpy ships no type hints
 
         clf = self._clf
         assert clf is not None, "open() first"
@@ -117,14 +119,14 @@ class NfcDriver(Driver):
             finally:
                 self._sensing = False
 
-    def _wrap_udp(self, device) -> None:
+    def _wrap_udp(self, device: Any) -> None:  # nfcpy's udp Device (no type hints)
         """Make the udp frontend's blocking receive stoppable and its tag polls short (see module doc)."""
         import nfc.clf
 
         original = device._recv_data
         sense_timeout = self.spec.options["sense_timeout"]
 
-        def recv(timeout, *brty_list):
+        def recv(timeout: float | None, *brty_list: str) -> bytearray:
             wait = sense_timeout if self._sensing else max(timeout or 0.0, UDP_MIN_WAIT)
             deadline = time.monotonic() + wait
             while True:
@@ -134,14 +136,15 @@ class NfcDriver(Driver):
                 if left <= 0:
                     raise nfc.clf.TimeoutError("no data received")
                 try:
-                    return original(min(left, SLICE), *brty_list)
+                    data: bytearray = original(min(left, SLICE), *brty_list)
+                    return data
                 except nfc.clf.TimeoutError:
                     continue
 
         device._recv_data = recv
 
 
-def _chip_answers(clf) -> bool:
+def _chip_answers(clf: Any) -> bool:  # clf: nfcpy's ContactlessFrontend (no type hints)
     """Whether the reader's chip (a PN53x) answers a GetFirmwareVersion now."""
     chipset = getattr(clf.device, "chipset", None)
     if chipset is None or not hasattr(chipset, "get_firmware_version"):

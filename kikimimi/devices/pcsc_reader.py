@@ -13,6 +13,7 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Sequence
+from types import ModuleType
 
 from kikimimi.devices.config import ReaderSpec
 from kikimimi.devices.driver import DeviceGone, Driver, NeedsService, TagState
@@ -22,6 +23,7 @@ log = logging.getLogger(__name__)
 PREFIX = "pcsc:"
 GET_UID = [0xFF, 0xCA, 0x00, 0x00, 0x00]
 WAIT_SLICE_MS = 500  # one wait on pcscd: bounds the heartbeat and the stop latency (with SCardCancel)
+PcscContext = int  # pyscard's SCARDCONTEXT: a handle pcscd gave, an integer
 RETRY_MS = 600  # after a failed read: more than pcscd's 0.4 s presence poll, so a lifted card shows as gone
 START_PCSCD = "start it: sudo systemctl enable --now pcscd (Debian package pcscd, with libccid)"
 
@@ -46,19 +48,20 @@ def match_reader(pattern: str, names: Sequence[str], path: str) -> str:
                       "give more of the name (the serial number in it tells identical readers apart)")
 
 
-def _scard():
+def _scard() -> ModuleType:
     try:
-        from smartcard import scard
+        from smartcard import scard  # type: ignore[import-untyped]  # pyscard ships no type hints
     except ImportError as exc:  # pyscard is a dependency; missing only in a broken install
         raise NeedsService(f"pyscard is not installed ({exc}): pip install pyscard") from exc
-    return scard
+    module: ModuleType = scard
+    return module
 
 
-def _failed(scard, what: str, hr: int) -> str:
+def _failed(scard: ModuleType, what: str, hr: int) -> str:
     return f"{what}: {scard.SCardGetErrorMessage(hr).strip()} (0x{hr & 0xFFFFFFFF:08X})"
 
 
-def open_context():
+def open_context() -> PcscContext:
     """A PC/SC context; NeedsService (saying how to start pcscd) when pcscd is not running."""
     scard = _scard()
     hr, context = scard.SCardEstablishContext(scard.SCARD_SCOPE_USER)
@@ -66,10 +69,11 @@ def open_context():
         raise NeedsService(f"pcscd is not running; {START_PCSCD}")
     if hr != scard.SCARD_S_SUCCESS:
         raise OSError(_failed(scard, "cannot talk to pcscd", hr))
-    return context
+    handle: PcscContext = context
+    return handle
 
 
-def list_names(context) -> list[str]:
+def list_names(context: PcscContext) -> list[str]:
     scard = _scard()
     hr, names = scard.SCardListReaders(context, [])
     if hr == scard.SCARD_E_NO_READERS_AVAILABLE:
@@ -81,7 +85,7 @@ def list_names(context) -> list[str]:
     return list(names)
 
 
-def release_context(context) -> None:
+def release_context(context: PcscContext) -> None:
     try:
         _scard().SCardReleaseContext(context)
     except Exception as exc:  # noqa: BLE001 - pcscd may be gone already
@@ -124,7 +128,7 @@ def check_paths(specs: Sequence[ReaderSpec]) -> None:
 class PcscDriver(Driver):
     def __init__(self, spec: ReaderSpec) -> None:
         super().__init__(spec)
-        self._context = None
+        self._context: PcscContext | None = None
         self.reader: str | None = None  # pcscd's full name of the reader, once open
 
     def open(self) -> None:
@@ -194,7 +198,7 @@ class PcscDriver(Driver):
                 read_at, retry = None, False
                 state.gone()
 
-    def _read(self, scard, context, reader: str, state: TagState) -> str | None:
+    def _read(self, scard: ModuleType, context: PcscContext, reader: str, state: TagState) -> str | None:
         """Read the UID of the card on the reader: a tap, or one `unreadable` report for a card that gave
         no UID. A failed exchange is returned (the caller tries once more: the card may have been lifted)."""
         hr, card, protocol = scard.SCardConnect(context, reader, scard.SCARD_SHARE_SHARED,

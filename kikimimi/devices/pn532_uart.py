@@ -12,17 +12,28 @@ from __future__ import annotations
 import logging
 import time
 
-from kikimimi.devices.pn532_emulator import ACK, frame
-
 log = logging.getLogger(__name__)
+ACK = bytes.fromhex("0000FF00FF00")  # either side's acknowledgement of a frame
 HIGHER_SPEEDS = (921600, 460800, 230400)
+
+
+def frame(data: bytes) -> bytes:
+    """A host-to-chip or chip-to-host information frame around TFI + data."""
+    if len(data) < 255:
+        head = bytes([0, 0, 0xFF, len(data), (256 - len(data)) & 0xFF])
+    else:
+        n = len(data)
+        head = bytes([0, 0, 0xFF, 0xFF, 0xFF, n >> 8, n & 0xFF, (256 - (n >> 8) - (n & 0xFF)) & 0xFF])
+    return head + data + bytes([(256 - sum(data)) & 0xFF, 0])
+
+
 GET_FIRMWARE_VERSION = bytes(10) + frame(b"\xd4\x02")  # with the long preamble that wakes an HSU chip
 TO_115200 = frame(b"\xd4\x10\x04")  # SetSerialBaudrate, index 4 = 115200
 
 
 def tty_devices(path: str) -> list[str]:
     """The /dev files nfcpy would open for a `tty:NAME:DRIVER` path."""
-    from nfc.clf.transport import TTY
+    from nfc.clf.transport import TTY  # type: ignore[import-untyped]  # nfcpy ships no type hints
 
     found = TTY.find(path)
     return list(found[0]) if found else []
@@ -31,7 +42,7 @@ def tty_devices(path: str) -> list[str]:
 def restore_115200(device: str) -> int | None:
     """The speed the PN532 on `device` was found at (now moved back to 115200), or None if it did not
     answer at any higher speed (absent, silent, or already at 115200)."""
-    import serial
+    import serial  # type: ignore[import-untyped]  # pyserial ships no type hints (stubs are a separate package)
 
     for speed in HIGHER_SPEEDS:
         try:

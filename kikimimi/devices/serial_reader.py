@@ -7,8 +7,9 @@ import os
 import threading
 import time
 
-import serial
+import serial  # type: ignore[import-untyped]  # pyserial ships no type hints (stubs are a separate package)
 
+from kikimimi.devices.config import ReaderSpec
 from kikimimi.devices.driver import DeviceGone, Driver, TagState
 from kikimimi.devices.frames import Rdm6300Parser, UidLineParser
 
@@ -16,7 +17,7 @@ READ_SLICE = 0.05  # longest blocking read: bounds stop latency and the removal 
 
 
 class SerialDriver(Driver):
-    def __init__(self, spec) -> None:
+    def __init__(self, spec: ReaderSpec) -> None:
         super().__init__(spec)
         self._port: serial.Serial | None = None
 
@@ -65,7 +66,7 @@ class SerialDriver(Driver):
 class Rdm6300Driver(SerialDriver):
     """125 kHz modules: the tag's frame repeats while held; silence means it was lifted."""
 
-    def __init__(self, spec) -> None:
+    def __init__(self, spec: ReaderSpec) -> None:
         super().__init__(spec)
         self._parser = Rdm6300Parser()
 
@@ -85,7 +86,7 @@ class Rdm6300Driver(SerialDriver):
 class UidLineDriver(SerialDriver):
     """The Arduino + MFRC522 bridge: `UID <hex>` when a tag arrives, `REMOVED` when it leaves."""
 
-    def __init__(self, spec) -> None:
+    def __init__(self, spec: ReaderSpec) -> None:
         super().__init__(spec)
         self._parser = UidLineParser()
 

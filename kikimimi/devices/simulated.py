@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import threading
 
+from kikimimi.devices.config import ReaderSpec
 from kikimimi.devices.deck import normalize_uid
 from kikimimi.devices.driver import Driver, TagState
 
@@ -71,9 +72,13 @@ def _checked(uid: str) -> str:
 class SimDriver(Driver):
     """The hub's side of a simulated reader: nothing to open, taps come from `SimulatedReader`."""
 
-    def __init__(self, spec, reader: SimulatedReader) -> None:
+    def __init__(self, spec: ReaderSpec, reader: SimulatedReader) -> None:
         super().__init__(spec)
         self.reader = reader
+
+    @classmethod
+    def for_spec(cls, spec: ReaderSpec, sim: SimulatedReader | None) -> SimDriver:
+        return cls(spec, sim or SimulatedReader(spec.role))
 
     def open(self) -> None:
         pass

@@ -6,9 +6,10 @@ the referee did; effects are data that the table turns into speech, alerts and r
 
 Readers are named `field`, `hand:N` and, for games that need one, any other role the game lists
 (e.g. a `table` reader for a card the table holds face down). Outputs are named `speaker` and
-`hand:N`. A seat's secret choice (6 nimmt!'s card, Numeron's number) is just a tap on that seat's hand
-reader that the game keeps in its state until every seat has chosen; what each seat may know is
-`observe(state, seat)`, kept apart from the state itself (as in OpenSpiel).
+`hand:N`. A seat's secret choice is just a tap the game keeps in its state until every seat has chosen
+(Numeron's number on that seat's hand reader; 6 nimmt!'s card on the field reader, the card telling whose
+it is); what each seat may know is `observe(state, seat)`, kept apart from the state itself (as in
+OpenSpiel).
 """
 
 from __future__ import annotations
@@ -333,6 +334,7 @@ def refuse(action: str, why: str, fx: list[Effect]) -> None:
 
 if TYPE_CHECKING:
     from kikimimi.games.ladder import AnyLadder
+    from kikimimi.games.registry import GameInfo
 
 
 class GameEngine(Generic[S]):
@@ -342,22 +344,35 @@ class GameEngine(Generic[S]):
     change nothing (an alert; the tapping reader hears "unknown tag"); the Priest's `end` is refused
     once the game is over; a referee action the game does not know is refused. Only then does it call
     the game's own handlers, `tap`, `referee` and `end`, on the game's working copy of the state
-    (`draft`). `observe` and `report` default to the `observation` and `state_report` functions of the
-    game package's `report` module, imported on first use (it may import the engine).
+    (`draft`). What the handlers said then passes `merge_speech`, where a game that speaks several phrases
+    as one utterance joins them. `observe` and `report` default to the `observation` and `state_report`
+    functions of the module the registration names as its `report`, imported on first use (it may import
+    the engine).
 
     An engine on a hot path (the Trident's) may override `apply` whole and keep the rest.
     """
 
-    seats: ClassVar[int] = 2  # seats of the game (a game whose count is in its state: `seat_count`)
-    tags: ClassVar[frozenset[str]] = frozenset()  # every piece and control id the game knows
+    entry: ClassVar[GameInfo | None] = None  # the game's registration: its tags and seats are said there once
     no_such_action: ClassVar[str] = "unknown referee action"  # the Priest's alert for any other action
     default_bot: ClassVar[str] = "bot"
     ladder: ClassVar[AnyLadder | None] = None  # ranks from this game's results (kikimimi.games.ladder)
 
+    @property
+    def tags(self) -> frozenset[str]:
+        """Every piece and control id the game knows: its registration's pieces and controls."""
+        return self.entry.tag_ids if self.entry is not None else frozenset()
+
+    @property
+    def seats(self) -> int:
+        """Seats of the game: the fewest its registration allows (a game whose count is in its state
+        overrides `seat_count`)."""
+        return self.entry.seats[0] if self.entry is not None else 2
+
     # -- capabilities: the table, simulate and the conformance suite call these -------------------
 
     def bots(self) -> Mapping[str, BotFactory]:
-        """The game's bots by name (the default one named `default_bot`)."""
+        """The older way to give the game's bots (by name, the default one named `default_bot`), for a
+        registration that declares none (`GameInfo.bots`, the way that keeps the rules from importing them)."""
         return {}
 
     def invariants(self, before: S, event: Event, effects: Sequence[Effect], after: S) -> list[str]:
@@ -425,9 +440,18 @@ class GameEngine(Generic[S]):
     def is_over(self, state: S) -> bool:
         return getattr(state, "phase", None) == "over"
 
+    def merge_speech(self, fx: list[Effect]) -> list[Effect]:
+        """What one event said, as it is spoken: a game that says several phrases on an output as one
+        utterance joins them here (`phrasebook.one_utterance_each`); by default each phrase is its own."""
+        return fx
+
     # -- the shell ------------------------------------------------------------------------------
 
     def apply(self, state: S, event: Event) -> tuple[S, list[Effect]]:
+        state, fx = self._handle(state, event)
+        return state, self.merge_speech(fx)
+
+    def _handle(self, state: S, event: Event) -> tuple[S, list[Effect]]:
         fx: list[Effect] = []
         if isinstance(event, Referee):
             action = str(event.action)
@@ -466,7 +490,10 @@ class GameEngine(Generic[S]):
     def _report_module(cls) -> ModuleType:
         module = cls.__dict__.get("_report")
         if module is None:
-            package = sys.modules[cls.__module__].__package__  # the game's package, from any of its modules
-            module = importlib.import_module(f"{package}.report")
+            if cls.entry is not None and cls.entry.report is not None:
+                module = cls.entry.report()
+            else:  # the older way: the game package's `report` module
+                package = sys.modules[cls.__module__].__package__  # the game's package, from any of its modules
+                module = importlib.import_module(f"{package}.report")
             cls._report = module  # type: ignore[attr-defined]
         return module

@@ -10,10 +10,11 @@ import copy
 import json
 import time
 from collections import Counter
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from kikimimi.games.base import Event, GameOver, Outcome, Say
+from kikimimi.games.base import Effect, Event, GameOver, Outcome, Say
 from kikimimi.games.registry import GameInfo
 
 
@@ -31,6 +32,30 @@ class BotGame:
     checks: int = 0  # invariant checks run (one per event for a game with invariants)
 
 
+class StepChecks:
+    """What must hold after every event of one game: nothing said on an output the game does not have, the
+    game's privacy and its invariants. The one check of a step, for bot games here and for the tests' tables."""
+
+    def __init__(self, info: GameInfo, setup: Mapping[str, Any], outputs: Collection[str] | None = None) -> None:
+        """`outputs`: where the game may speak; by default the set-up's own (a test table may tap a bigger
+        table's reader, whose earphone the game may answer)."""
+        self.privacy = info.privacy_check()
+        self.invariants = info.invariant_check()
+        self.outputs = set(info.outputs(setup) if outputs is None else outputs)
+        self.checks = 0  # invariant checks run (one per event for a game with invariants)
+
+    def __call__(self, before: Any, event: Event, effects: Sequence[Effect], after: Any) -> list[str]:
+        """One sentence per problem of this step (empty: all holds)."""
+        problems = [f"{effect.key} said on {effect.to}, not an output of this game"
+                    for effect in effects if isinstance(effect, Say) and effect.to not in self.outputs]
+        if self.privacy is not None:
+            problems += self.privacy(before, event, effects, after)
+        if self.invariants is not None:
+            self.checks += 1
+            problems += self.invariants(before, event, effects, after)
+        return problems
+
+
 def play_bot_game(info: GameInfo, seed: int, setup: dict[str, Any] | None = None, *, deep: bool = False,
                   bots: str | None = None) -> BotGame:
     """Bots play one game; every step is checked (with `deep`, also that apply leaves its input as it was,
@@ -39,9 +64,7 @@ def play_bot_game(info: GameInfo, seed: int, setup: dict[str, Any] | None = None
     setup = info.parse_setup(setup or {})
     run = BotGame(seed, setup)
     players = info.new_bots(seed, setup, bots)
-    privacy = info.privacy_check()
-    invariants = info.invariant_check()
-    outputs = set(info.outputs(setup))
+    check = StepChecks(info, setup)
     state = game.initial(setup)
     for _ in range(info.max_events):
         event = players.next_event(state)
@@ -59,20 +82,14 @@ def play_bot_game(info: GameInfo, seed: int, setup: dict[str, Any] | None = None
         for effect in effects:
             if isinstance(effect, Say):
                 run.says.append(effect)
-                if effect.to not in outputs:
-                    run.problems.append(f"seed {seed}: {effect.key} said on {effect.to}, not an output of this game")
             elif isinstance(effect, GameOver):
                 run.outcome = effect.outcome
-        if privacy is not None:
-            run.problems += [f"seed {seed} event {len(run.events)} {event}: {leak}"
-                             for leak in privacy(state, event, effects, after)]
-        if invariants is not None:
-            run.checks += 1
-            run.problems += [f"seed {seed} event {len(run.events)} {event}: {broken}"
-                             for broken in invariants(state, event, effects, after)]
+        run.problems += [f"seed {seed} event {len(run.events)} {event}: {problem}"
+                         for problem in check(state, event, effects, after)]
         state = after
     else:
         run.problems.append(f"seed {seed}: no end after {info.max_events} events")
+    run.checks = check.checks
     run.state = state
     if not game.is_over(state) and not any("no end" in p for p in run.problems):
         run.problems.append(f"seed {seed}: the bots stopped before the end (phase {game.report(state).get('phase')})")

@@ -3,11 +3,15 @@
 In the spirit of OpenSpiel's `register_game` and python-chess's variants: a game package
 (`kikimimi/games/<package>/__init__.py`) builds one small `GameInfo` (what listing and set-up need) and
 calls `register(info)`. The table, journal, replay, voice, console, bring-up, decks, records and the
-conformance suite ask the registry and never name a game. The entry's `game_class` loader (`GameClass`)
-imports the game class (a `GameEngine`, whose typed methods are the game's capabilities: bots, invariants,
-privacy, clock, prepare, ladder) on first use; the UI object (`GameUI`) is the package's `view.UI`, also
-imported on first use: listing the games costs no engine imports. A benchmark is the package's `bench`
-module.
+conformance suite ask the registry and never name a game. The entry declares the game's parts, each
+imported on first use (listing the games costs no engine imports): the engine class (`game_class`, a
+`GameClass`: a `GameEngine`, whose typed methods are the rules' capabilities: invariants, privacy, clock,
+prepare, ladder, speech merging), its bots (`bots`, a `BotSet`: the engine never imports them), the module
+that reports a state (`report`), the console's UI object (`ui`, a `GameUI`) and a benchmark (`bench`). The
+engine takes its tags and seats from the entry (`GameEngine.entry`), so they are said once.
+
+A package that declares no bots, report or UI is looked for by the older convention (the engine's `bots()`,
+the package's `report` and `view.UI` modules), so a game written that way still joins.
 
 Adding a game: its package under `kikimimi/games/<package>/` (which registers itself), its catalogs
 `voices/catalog/<id>.{ja,en}.toml`, its deck `devices/decks/<id>.toml`, its rules page
@@ -18,6 +22,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import inspect
 import os
 import pkgutil
 import sys
@@ -25,9 +30,10 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
+from types import ModuleType
 from typing import Any, cast
 
-from kikimimi.games.base import FIELD, Bots, GameEngine, SetupError, StepCheck, hand
+from kikimimi.games.base import FIELD, BotFactory, Bots, GameEngine, SetupError, StepCheck, hand
 
 DEFAULT_GAME = "trident"  # a script without a set-up line, a config without `game`
 GAME_PATH = "KIKIMIMI_GAME_PATH"  # more folders of game packages (os.pathsep between), besides the shipped
@@ -138,6 +144,55 @@ class GameClass:
 
 
 @dataclass(frozen=True)
+class BotSet:
+    """The entry's `bots`: bot factories by name, functions of the package's `bots` module (`factories`: bot
+    name -> function name), imported on first use. The bots import the rules; the rules never import them."""
+
+    package: str
+    factories: Mapping[str, str]
+    default: str = "bot"
+
+    def __call__(self) -> dict[str, BotFactory]:
+        module = importlib.import_module(f"{self.package}.bots")
+        return {name: getattr(module, function) for name, function in self.factories.items()}
+
+
+@dataclass(frozen=True)
+class PackageModule:
+    """One module of the game's package the entry names (its `report`), imported on first use."""
+
+    package: str
+    name: str
+
+    def __call__(self) -> ModuleType:
+        return importlib.import_module(f"{self.package}.{self.name}")
+
+
+@dataclass(frozen=True)
+class PackageUI:
+    """The entry's `ui` loader: the `UI` object (a `GameUI`) of the package's `view` module (or `module`),
+    imported on first use (a table without a screen never loads it)."""
+
+    package: str
+    module: str = "view"
+
+    def __call__(self) -> GameUI:
+        found = getattr(importlib.import_module(f"{self.package}.{self.module}"), "UI", None)
+        if not isinstance(found, GameUI):
+            raise TypeError(f"{self.package}.{self.module} has no UI = GameUI(...)")
+        return found
+
+
+def package_parts(package: str, report: str | None = "report", view: str | None = "view",
+                  bench: str | None = "bench") -> dict[str, Any]:
+    """The entry's `report`, `ui` and `bench`, declared by the modules of the package that hold them (None:
+    the package has no such part): `GameInfo(..., **package_parts(__name__))`."""
+    return {"report": PackageModule(package, report) if report else None,
+            "ui": PackageUI(package, view) if view else None,
+            "bench": f"{package}.{bench}" if bench else None}
+
+
+@dataclass(frozen=True)
 class EngineCheck:
     """A `setup_check` kept beside the rules in the package's `engine` module (`name`), imported when a
     set-up is first checked: listing the games still imports no engine."""
@@ -167,8 +222,12 @@ class GameInfo:
     seat_key: str | None = None  # the set-up key that gives the seat count (6 nimmt!'s `players`)
     setup_check: Callable[[Mapping[str, Any]], str | None] | None = None  # rules across keys
     extra_readers: tuple[str, ...] = ()  # reader roles besides field and hand:N
-    ui: Callable[[], GameUI] | None = None  # imports and returns the game's UI object; without one, the
-    #   `UI` of the package's `view` module when it has one
+    bots: BotSet | None = None  # the game's bots; without them, the engine's own `bots()` (the older way)
+    report: PackageModule | None = None  # observation, state_report and summary of a state; without one,
+    #   the package's `report` module
+    ui: Callable[[], GameUI] | None = None  # imports and returns the game's UI object (`PackageUI`); without
+    #   one, the `UI` of the package's `view` module when it has one
+    bench: str | None = None  # `kikimimi bench <id>`: the module (add_arguments, run) that measures the game
     referee_actions: tuple[RefereeAction, ...] = ()
     max_events: int = 5000  # a bot game longer than this is a bug (the conformance suite's bound)
     summary: str = ""  # one line for `kikimimi games`
@@ -180,7 +239,19 @@ class GameInfo:
 
     @cached_property
     def game(self) -> GameEngine[Any]:
-        return self.game_class()()
+        game = self.game_class()()
+        entry = type(game).entry
+        if entry is not None and entry is not self:
+            raise TypeError(f"{type(game).__name__}.entry is {entry.id}'s registration, not {self.id}'s")
+        says_own_tags = not isinstance(inspect.getattr_static(type(game), "tags"), property)
+        if says_own_tags and game.tags != self.tag_ids:  # an engine of the older way: they must agree
+            raise TypeError(f"{self.id}: the engine's tags are not the entry's pieces and controls")
+        return game
+
+    @cached_property
+    def tag_ids(self) -> frozenset[str]:
+        """Every piece and control id: what the game's engine knows as tags."""
+        return frozenset(self.pieces) | frozenset(self.controls)
 
     @property
     def package(self) -> str:
@@ -199,16 +270,6 @@ class GameInfo:
         `data/<kind>/` (a game added in its own folder), else the shipped one in `shipped`."""
         own = self.folder / "data" / kind / name
         return own if own.exists() else shipped / name
-
-    @property
-    def bench(self) -> str | None:
-        """`kikimimi bench <id>`: the package's `bench` module (add_arguments, run) when it has one;
-        found without importing it."""
-        module = f"{self.package}.bench"
-        try:
-            return module if importlib.util.find_spec(module) is not None else None
-        except ModuleNotFoundError:
-            return None
 
     @cached_property
     def _ui(self) -> GameUI:
@@ -266,18 +327,21 @@ class GameInfo:
         return ("speaker", *(hand(seat) for seat in range(1, self.seat_count(setup) + 1)))
 
     def is_known_id(self, tag_id: str) -> bool:
-        return tag_id in self._ids
-
-    @cached_property
-    def _ids(self) -> frozenset[str]:
-        return frozenset(self.pieces) | frozenset(self.controls)
+        return tag_id in self.tag_ids
 
     # -- what the table asks for on demand ------------------------------------------------------------
 
+    def bot_factories(self) -> Mapping[str, BotFactory]:
+        """The game's bots by name (the default one named `default_bot`)."""
+        return self.bots() if self.bots is not None else self.game.bots()
+
+    @property
+    def default_bot(self) -> str:
+        return self.bots.default if self.bots is not None else self.game.default_bot
+
     def new_bots(self, seed: int, setup: Mapping[str, Any] | None = None, name: str | None = None) -> Bots:
-        game = self.game
-        factories = game.bots()
-        factory = factories.get(name or game.default_bot)
+        factories = self.bot_factories()
+        factory = factories.get(name or self.default_bot)
         if factory is None:
             raise KeyError(f"{self.id} has no bot {name!r} (bots: {', '.join(factories) or 'none'})")
         return factory(seed, dict(setup or self.setup_defaults))

@@ -33,7 +33,6 @@ from kikimimi.games.conformance import play_bot_game
 from kikimimi.games.registry import DEFAULT_GAME, get_info
 from kikimimi.records import schema
 from kikimimi.records.kinds import ladder, title_forms
-from kikimimi.records.pgcluster import ClusterUnavailable, throwaway_cluster
 from kikimimi.records.results import results_from_outcome
 from kikimimi.records.store import RecordStore, _driver_rows
 
@@ -128,7 +127,7 @@ def run(args: argparse.Namespace) -> int:
         try:
             target = _target(args, stack)
             store = stack.enter_context(RecordStore(target))
-        except (ClusterUnavailable, schema.SchemaError) as exc:
+        except (RuntimeError, schema.SchemaError) as exc:  # RuntimeError: no throwaway PostgreSQL here
             print(f"bench standings: {exc}", file=sys.stderr)
             return 1
         if store.players():
@@ -146,6 +145,11 @@ def _target(args: argparse.Namespace, stack: ExitStack) -> str:
     if args.db:
         return str(args.db)
     if args.postgres:
+        try:  # the throwaway server is the repository's test bed, not part of an installed kikimimi
+            from testbed.pgcluster import throwaway_cluster
+        except ImportError:
+            raise RuntimeError("--postgres starts a throwaway PostgreSQL from the repository's testbed/: "
+                               "run it from a checkout, or give --db URL") from None
         return stack.enter_context(throwaway_cluster(fsync=True))
     folder = stack.enter_context(tempfile.TemporaryDirectory(prefix="kikimimi-bench-standings-"))
     return str(Path(folder) / "records.sqlite")

@@ -6,6 +6,8 @@ import unicodedata
 
 import regex
 
+from kikimimi.shown import UNSHOWN, echoed, printable  # noqa: F401 - shown escaped, also by the records
+
 MAX_NAME = 40
 
 # Invisible characters (Unicode's Default_Ignorable_Code_Point: zero-width space, word joiner, soft hyphen,
@@ -20,26 +22,8 @@ class RecordError(ValueError):
     """A request the records cannot honour (unknown player, closed meeting, ...), saying how to fix it."""
 
 
-# Shown escaped, never sent: C0/C1 controls (an escape starts a terminal sequence), line and paragraph
-# separators, and the bidi overrides and isolates (they reorder what follows on the line).
-_UNSHOWN = {c for c in map(chr, range(0x2000, 0x2070)) if unicodedata.category(c) in ("Zl", "Zp")} | set(
-    map(chr, [*range(0x202A, 0x202F), *range(0x2066, 0x206A)]))
-# Refused in a name like a control character: the above, and the bidi marks (they reorder a line too).
-_REFUSED = _UNSHOWN | {"\u061c", "\u200e", "\u200f"}
-
-
-def printable(text: object) -> str:
-    """Data (a name, a label, a message holding one) made safe for a terminal or the console: control
-    characters and bidi overrides are written as escapes (`\\x1b`, `\\u202e`), never sent as they are.
-    Markup is not this function's business: draw names with rich `Text`, never as markup."""
-    s = str(text)
-    if s.isascii() and s.isprintable():
-        return s
-    return "".join(
-        (f"\\x{ord(c):02x}" if ord(c) < 0x100 else f"\\u{ord(c):04x}")
-        if unicodedata.category(c) == "Cc" or c in _UNSHOWN else c
-        for c in s
-    )
+# Refused in a name like a control character: what is shown escaped, and the bidi marks (they reorder a line too).
+_REFUSED = UNSHOWN | {"\u061c", "\u200e", "\u200f"}
 
 
 def unshown_character(text: str) -> str | None:
@@ -60,16 +44,6 @@ def name_key(name: str) -> str:
     joiner are one player."""
     visible = _INVISIBLE.sub("", str(name))
     return unicodedata.normalize("NFKC", " ".join(visible.split())).casefold()
-
-
-def echoed(value: object, limit: int = 60, quoted: bool = True) -> str:
-    """A value an error message quotes back (a piece, a reader, a key someone typed or a script holds): its
-    repr (its text when not `quoted`), escaped as `printable`, cut to `limit` characters with the length
-    said, so that a 5 MB name is one readable line."""
-    text = printable(repr(value) if quoted else value)
-    if len(text) <= limit:
-        return text
-    return f"{text[:limit]}… ({len(str(value))} characters)"
 
 
 def check_name(name: str) -> str:

@@ -48,7 +48,7 @@ from kikimimi.devices.events import ReaderHealth
 from kikimimi.games.base import Alert, Effect, Event, Say, Scan, seat_of
 from kikimimi.games.codec import effect_from_json, effect_to_json, event_from_json, event_to_json
 from kikimimi.games.registry import games
-from kikimimi.records.names import echoed
+from kikimimi.shown import echoed
 from kikimimi.table.loop import Step
 from kikimimi.table.messages import Announcement, NewGame, PauseRequest, TableAction
 from kikimimi.voice.router import OutputHealth

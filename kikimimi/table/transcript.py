@@ -11,7 +11,7 @@ from rich.table import Table
 from rich.text import Text
 
 from kikimimi.games.base import FIELD, SPEAKER, Alert, Effect, Event, Referee, Say, hears
-from kikimimi.records.names import printable
+from kikimimi.shown import printable
 from kikimimi.table.messages import Announcement, NewGame, PauseRequest, TableAction
 from kikimimi.voice.catalog import Catalog
 

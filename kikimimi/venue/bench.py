@@ -93,7 +93,7 @@ def _store(args: argparse.Namespace) -> Iterator[tuple[str | None, str]]:
         return
     if not args.sqlite:
         try:
-            from kikimimi.records.pgcluster import ClusterUnavailable, throwaway_cluster
+            from testbed.pgcluster import ClusterUnavailable, throwaway_cluster
         except ImportError:
             ClusterUnavailable, throwaway_cluster = None, None  # noqa: N806 - the store's PostgreSQL is not here yet
         if throwaway_cluster is not None:
@@ -107,7 +107,8 @@ def _store(args: argparse.Namespace) -> Iterator[tuple[str | None, str]]:
                     return
                 print(f"bench meeting: no PostgreSQL ({exc}); measuring on SQLite", file=sys.stderr)
         elif args.postgres:
-            yield None, "--postgres: this kikimimi has no PostgreSQL support (kikimimi.records.pgcluster)"
+            yield None, ("--postgres: a throwaway PostgreSQL comes from the repository's testbed/: "
+                         "run it from a checkout, or give --db URL")
             return
     with tempfile.TemporaryDirectory(prefix="kikimimi-bench-meeting-") as folder:
         yield str(Path(folder) / "records.sqlite"), "SQLite (throwaway file, synchronous FULL)"

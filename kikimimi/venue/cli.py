@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import contextlib
 import json
 import logging
 import secrets
@@ -18,6 +17,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from kikimimi.network import lan_address
 from kikimimi.records.names import printable
 
 DEFAULT_LISTEN = "0.0.0.0:8765"
@@ -101,16 +101,6 @@ def weak_token(token: str) -> str | None:
     return (f"--token is too weak ({len(token)} characters, {strength}; a table's credential would give "
             f"it away): leave --token out and the host makes one of {TOKEN_BITS} bits, or make one with "
             f"`python3 -c 'import secrets; print(secrets.token_urlsafe({TOKEN_BYTES}))'`")
-
-
-def lan_address() -> str:
-    """This machine's address on the LAN (what the tables and the TV type), 127.0.0.1 when there is none."""
-    with contextlib.closing(socket.socket(socket.AF_INET, socket.SOCK_DGRAM)) as probe:
-        try:
-            probe.connect(("10.255.255.255", 1))  # no packet is sent: only picks the outgoing interface
-            return str(probe.getsockname()[0])
-        except OSError:
-            return "127.0.0.1"
 
 
 def store_opener(target: str | None) -> Any:

@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from kikimimi.devices.vpcd import PcscdUnavailable, SharedPcscd, VirtualCard
+from testbed.vpcd import PcscdUnavailable, SharedPcscd, VirtualCard
 
 
 @pytest.fixture(scope="session")

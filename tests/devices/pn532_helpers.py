@@ -6,7 +6,7 @@ import os
 
 import pytest
 
-from kikimimi.devices.pn532_emulator import Pn532Emulator
+from testbed.pn532_emulator import Pn532Emulator
 
 
 @pytest.fixture

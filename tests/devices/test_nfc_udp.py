@@ -4,7 +4,7 @@ import pytest
 from device_helpers import events_until_quiet, make_hub, summary, wait_for
 
 from kikimimi.devices.hub import Hub
-from kikimimi.devices.nfc_emulator import EmulatedTag, free_udp_port
+from testbed.nfc_emulator import EmulatedTag, free_udp_port
 
 pytestmark = pytest.mark.hardware_emulation
 IDM1, IDM2 = "0101010601b00ac3", "0102030405060708"

@@ -1,5 +1,5 @@
 """PC/SC readers through the real pcscd and pyscard, with vpcd's virtual readers and cards that are TCP
-clients of them (kikimimi/devices/vpcd.py). The pcscd is the machine's one, shared by the test processes."""
+clients of them (testbed/vpcd.py). The pcscd is the machine's one, shared by the test processes."""
 
 from __future__ import annotations
 

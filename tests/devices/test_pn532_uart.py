@@ -1,5 +1,5 @@
 """PN532 over UART through nfcpy's real `tty` transport and `pn532` driver, against a PN532 emulated on a
-pseudo-terminal (kikimimi/devices/pn532_emulator.py) reached as tty:NAME:pn532."""
+pseudo-terminal (testbed/pn532_emulator.py) reached as tty:NAME:pn532."""
 
 from __future__ import annotations
 

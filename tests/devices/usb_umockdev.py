@@ -5,7 +5,7 @@ Run under umockdev's preload (`umockdev-wrapper python usb_umockdev.py [rcs380|a
 the process a /sys with the reader (at bus 1, device 2, its descriptors) and a /dev/bus/usb/001/002 whose
 usbdevfs ioctls come to `UsbdevfsChip` below, which answers them as the kernel would (capabilities,
 claiming the interface, URBs submitted, reaped and discarded) and hands the bulk transfers to the chip
-emulator (kikimimi/devices/rcs380_emulator.py, kikimimi/devices/acr122_emulator.py). libusb,
+emulator (testbed/rcs380_emulator.py, testbed/acr122_emulator.py). libusb,
 python-libusb1, nfcpy's transport and driver and kikimimi's hub all run for real above it.
 
 The process reads commands on stdin (`tag UID`, `lift`, `quit`) and prints one JSON line per reader
@@ -29,8 +29,8 @@ import gi  # noqa: E402
 gi.require_version("UMockdev", "1.0")
 from gi.repository import UMockdev  # noqa: E402
 
-from kikimimi.devices.acr122_emulator import Acr122Chip  # noqa: E402
-from kikimimi.devices.rcs380_emulator import Rcs380Chip  # noqa: E402
+from testbed.acr122_emulator import Acr122Chip  # noqa: E402
+from testbed.rcs380_emulator import Rcs380Chip  # noqa: E402
 
 # linux/usbdevice_fs.h (64-bit)
 GET_CAPABILITIES, CLAIM, RELEASE, SUBMITURB = 0x8004551A, 0x8004550F, 0x80045510, 0x8038550A

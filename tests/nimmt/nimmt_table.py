@@ -1,52 +1,32 @@
-"""A test table: a Session over the engine with helpers to deal given hands and play turns."""
+"""6 nimmt!'s test table: the generic one (tests/game_table.py) with cards by number, dealing given hands
+and playing turns."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from kikimimi.games.base import FIELD, SPEAKER, Effect, Event, Referee, Say, Scan, hand
-from kikimimi.games.nimmt.engine import Nimmt
-from kikimimi.games.nimmt.invariants import check
+from game_table import GameTable
+
+from kikimimi.games.base import SPEAKER, Effect
 from kikimimi.games.nimmt.pieces import card_id
-from kikimimi.games.phrasebook import flat
-from kikimimi.games.session import Session
 from kikimimi.voice.catalog import catalog
 
 SEED_ROWS = (11, 26, 48, 92)
 SEED_TURNS = ((16, 51, 27, 77), (96, 34, 15, 100), (45, 47, 35, 39))
 
 
-class Table:
-    def __init__(self, players: int = 4, target: int = 0, first: int = 1) -> None:
-        self.session = Session(Nimmt(), {"players": players, "target": target, "first": first})
-        self.effects: list[Effect] = []
-        self.problems: list[str] = []
+class Table(GameTable):
+    """6 nimmt! on the generic test table: cards by number."""
 
-    @property
-    def state(self):
-        return self.session.state
+    def __init__(self, players: int = 4, target: int = 0, first: int = 1) -> None:
+        super().__init__("nimmt", {"players": players, "target": target, "first": first})
 
     @property
     def report(self) -> dict:
-        return self.session.game.report(self.state)
-
-    def feed(self, event: Event) -> list[Effect]:
-        before = self.state
-        fx = self.session.feed(event)
-        if not (isinstance(event, Referee) and event.action == "undo"):
-            self.problems += check(before, event, fx, self.state)
-        self.effects = fx
-        return fx
+        return self.game_report()
 
     def tap(self, reader: str, card: int | str | None) -> list[Effect]:
-        piece = card_id(card) if isinstance(card, int) else card
-        return self.feed(Scan(reader, piece))
-
-    def field(self, card: int | str | None) -> list[Effect]:
-        return self.tap(FIELD, card)
-
-    def hand(self, seat: int, card: int | str | None) -> list[Effect]:
-        return self.tap(hand(seat), card)
+        return super().tap(reader, card_id(card) if isinstance(card, int) else card)
 
     def deal(self, hands: Mapping[int, Sequence[int]], rows: Sequence[int]) -> None:
         for card in rows:
@@ -61,10 +41,6 @@ class Table:
         for card in cards:
             out += self.field(card)
         return out
-
-    def phrases(self, effects: Sequence[Effect] | None = None) -> list[Say]:
-        """What was said phrase by phrase (a joined utterance's parts in their place)."""
-        return flat(e for e in (self.effects if effects is None else effects) if isinstance(e, Say))
 
     def said(self, to: str = SPEAKER, lang: str = "en", effects: Sequence[Effect] | None = None) -> list[str]:
         words = catalog(lang, "nimmt")

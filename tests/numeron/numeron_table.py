@@ -1,49 +1,29 @@
-"""A Numeron table for tests: taps by name, every step checked for privacy leaks and purity."""
+"""A Numeron table for tests: the generic one (tests/game_table.py) with numbers, calls and items."""
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
-from kikimimi.games.base import FIELD, Effect, Event, Referee, Say, Scan, hand
-from kikimimi.games.numeron.engine import Numeron
-from kikimimi.games.numeron.invariants import privacy_leaks
-from kikimimi.games.registry import get_info
+from game_table import GameTable
 
-GAME = Numeron()
+from kikimimi.games.base import Effect, Say
+from kikimimi.games.registry import get_info
 
 
 def digit(v: int | str, copy_: int = 3) -> str:
     return f"digit-{v}-{copy_}"
 
 
-class Table:
+class Table(GameTable):
+    """Numeron on the generic test table (tests/game_table.py): numbers set and called digit by digit."""
+
     def __init__(self, **setup: Any) -> None:
-        self.setup = get_info("numeron").parse_setup(setup)
-        self.state = GAME.initial(self.setup)
-        self.effects: list[Effect] = []  # of the last event
-        self.all: list[Effect] = []
+        super().__init__("numeron", get_info("numeron").parse_setup(setup))
 
-    def feed(self, event: Event) -> list[Effect]:
-        before = self.state
-        snapshot = copy.deepcopy(before)
-        after, fx = GAME.apply(before, event)
-        assert before == snapshot, "apply changed its input"
-        leaks = privacy_leaks(before, event, fx, after)
-        assert not leaks, leaks
-        self.state, self.effects = after, fx
-        self.all += fx
-        return fx
-
-    # taps
-    def hand(self, seat: int, tag: str) -> list[Effect]:
-        return self.feed(Scan(hand(seat), tag))
-
-    def field(self, tag: str) -> list[Effect]:
-        return self.feed(Scan(FIELD, tag))
-
-    def referee(self, action: str, **params: Any) -> list[Effect]:
-        return self.feed(Referee(action, params))
+    @property
+    def all(self) -> list[Effect]:
+        """Everything said since the start."""
+        return list(self.spoken)
 
     def set_number(self, seat: int, number: str) -> None:
         for d in number:
@@ -66,8 +46,7 @@ class Table:
 
     # what was said
     def says(self, key: str | None = None, to: str | None = None) -> list[Say]:
-        return [e for e in self.effects if isinstance(e, Say) and (key is None or e.key == key)
-                and (to is None or e.to == to)]
+        return [e for e in super().says() if (key is None or e.key == key) and (to is None or e.to == to)]
 
     def said(self, key: str, to: str | None = None, **params: Any) -> bool:
         return any(all(e.params.get(k) == v for k, v in params.items()) for e in self.says(key, to))
@@ -77,4 +56,4 @@ class Table:
 
     @property
     def report(self) -> dict[str, Any]:
-        return GAME.report(self.state)
+        return self.game_report()

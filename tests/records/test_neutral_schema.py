@@ -86,7 +86,7 @@ def test_a_version_five_file_opened_is_migrated_and_reads_exactly_as_before(tmp_
 
 
 def test_a_version_five_database_on_postgresql_migrates_to_the_same(tmp_path, postgres_cluster, schema_five):
-    from kikimimi.records.pgcluster import create_database
+    from testbed.pgcluster import create_database
 
     path = tmp_path / "records.sqlite"
     shutil.copyfile(DATA / "records-v5.sqlite", path)

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 import sqlalchemy
 
-from kikimimi.records import pgcluster
-from kikimimi.records.pgcluster import ClusterUnavailable, create_database
+from testbed import pgcluster
+from testbed.pgcluster import ClusterUnavailable, create_database
 
 
 def test_a_machine_without_the_server_is_told_which_package_to_install(monkeypatch):

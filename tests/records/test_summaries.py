@@ -15,9 +15,9 @@ import sqlalchemy as sa
 
 from kikimimi.games.trident.ladder import pack_game
 from kikimimi.records import schema
-from kikimimi.records.pgcluster import create_database
 from kikimimi.records.results import PlayerResult
 from kikimimi.records.store import RecordStore
+from testbed.pgcluster import create_database
 
 NINE = [f"P{n}" for n in range(1, 10)]
 

@@ -1,62 +1,42 @@
-"""A Royal Nine table for tests: taps by name, what was said, and whole rounds from grids."""
+"""A Royal Nine table for tests: the generic one (tests/game_table.py), what was said, and whole rounds
+from grids."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from kikimimi.games.base import FIELD, SPEAKER, Alert, Effect, Referee, Say, Scan
-from kikimimi.games.phrasebook import flat
-from kikimimi.games.royal_nine.engine import RoyalNine
-from kikimimi.games.royal_nine.invariants import phrase_problems, privacy_leaks, state_problems
-from kikimimi.games.session import Session
+from game_table import GameTable
+
+from kikimimi.games.base import SPEAKER, Effect, Event
+from kikimimi.games.royal_nine.invariants import phrase_problems, state_problems
 
 
-class Table:
+class Table(GameTable):
+    """Royal Nine on the generic test table (tests/game_table.py), each step also checked for its phrases
+    and its state on their own."""
+
     def __init__(self, **setup: Any) -> None:
-        self.game = RoyalNine()
-        self.session = Session(self.game, setup)
-        self.last: list[Effect] = []
-        self.spoken: list[Say] = []
+        super().__init__("royal-nine", setup)
 
     @property
-    def state(self):
-        return self.session.state
+    def last(self) -> list[Effect]:
+        return self.effects
 
     def report(self) -> dict:
-        return self.game.report(self.state)
+        return self.game_report()
 
-    def feed(self, event) -> list[Effect]:
-        before = self.state
-        self.last = self.session.feed(event)
-        problems = phrase_problems(self.last) + state_problems(self.state)
-        if not (isinstance(event, Referee) and event.action == "undo"):
-            problems += privacy_leaks(before, event, self.last, self.state)
+    def feed(self, event: Event) -> list[Effect]:
+        effects = super().feed(event)
+        problems = phrase_problems(effects) + state_problems(self.state)
         assert not problems, problems
-        self.spoken += [e for e in self.last if isinstance(e, Say)]
-        return self.last
-
-    def tap(self, reader: str, tag: str | None) -> list[Effect]:
-        return self.feed(Scan(reader, tag))
-
-    def field(self, tag: str | None) -> list[Effect]:
-        return self.tap(FIELD, tag)
-
-    def hand(self, seat: int, tag: str | None) -> list[Effect]:
-        return self.tap(f"hand:{seat}", tag)
-
-    def referee(self, action: str, **params: Any) -> list[Effect]:
-        return self.feed(Referee(action, params))
+        return effects
 
     def said(self, to: str | None = None) -> list[tuple[str, dict]]:
         """What was said phrase by phrase (a joined utterance's parts in their place)."""
-        says = flat(e for e in self.last if isinstance(e, Say))
-        return [(e.key, dict(e.params)) for e in says if to is None or e.to == to]
+        return [(e.key, dict(e.params)) for e in self.phrases() if to is None or e.to == to]
 
     def heard(self, to: str | None = None) -> list[str]:
         return [key for key, _ in self.said(to)]
-
-    def alerts(self) -> list[str]:
-        return [e.key for e in self.last if isinstance(e, Alert)]
 
     def speaker(self) -> list[tuple[str, dict]]:
         return self.said(SPEAKER)

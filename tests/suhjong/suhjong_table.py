@@ -1,49 +1,22 @@
-"""A Suhjong table for tests: taps by card value, every step checked for invariants and privacy."""
+"""A Suhjong table for tests: the generic one (tests/game_table.py) with cards tapped by value."""
 
 from __future__ import annotations
 
-from kikimimi.games.base import Referee, Say, Scan
-from kikimimi.games.phrasebook import flat
-from kikimimi.games.session import Session
-from kikimimi.games.suhjong.engine import Suhjong
-from kikimimi.games.suhjong.invariants import check, privacy_leaks
+from game_table import GameTable
+
 from kikimimi.games.suhjong.pieces import CARDS, VALUE
 
 OPS = {"*": "op-times", "+": "op-plus", "=": "op-equals", "(": "op-open", ")": "op-close"}
 
 
-class Table:
-    def __init__(self, **setup) -> None:
-        self.game = Suhjong()
-        self.session = Session(self.game, setup)
-        self.effects: list = []
-        self.spoken: list[Say] = []
+class Table(GameTable):
+    """Suhjong on the generic test table (tests/game_table.py), with cards tapped by value."""
 
-    @property
-    def state(self):
-        return self.session.state
+    def __init__(self, **setup) -> None:
+        super().__init__("suhjong", setup)
 
     def report(self) -> dict:
-        return self.game.report(self.state)
-
-    def feed(self, event) -> list:
-        before = self.state
-        snapshot = before.copy()
-        effects = self.session.feed(event)
-        assert before == snapshot, "apply changed its input"
-        if not (isinstance(event, Referee) and event.action == "undo"):
-            problems = check(before, event, effects, self.state) + privacy_leaks(before, event, effects, self.state)
-            assert not problems, problems
-        self.effects = effects
-        self.spoken += [e for e in effects if isinstance(e, Say)]
-        return effects
-
-    def tap(self, reader: str, tag: str | None) -> list:
-        return self.feed(Scan(reader, tag))
-
-    def phrases(self) -> list[Say]:
-        """What the last event said phrase by phrase (a joined utterance's parts in their place)."""
-        return flat(e for e in self.effects if isinstance(e, Say))
+        return self.game_report()
 
     def heard(self) -> list[str]:
         return [e.key for e in self.phrases()]

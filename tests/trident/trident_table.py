@@ -1,13 +1,12 @@
-"""Helpers to put a Trident game in a known position in a few lines."""
+"""Helpers to put a Trident game in a known position in a few lines, on the generic test table."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
-from kikimimi.games.base import FIELD, Effect, Referee, Say, Scan, hand
-from kikimimi.games.trident.engine import Trident
-from kikimimi.games.trident.invariants import check
-from kikimimi.games.trident.state import TridentState
+from game_table import GameTable
+
+from kikimimi.games.base import Effect, Event
 
 # A deal where nobody holds anything special, with room for each test to add what it needs.
 DEFAULT_HANDS = {
@@ -17,31 +16,20 @@ DEFAULT_HANDS = {
 }
 
 
-class Table:
-    """A game driven by taps, checking the invariants after every event."""
+class Table(GameTable):
+    """The Trident on the generic test table (tests/game_table.py), with taps by piece name."""
 
     def __init__(self, first: int = 1, rules: str = "standard") -> None:
-        self.game = Trident()
-        self.state: TridentState = self.game.initial({"first": first, "rules": rules})
-        self.effects: list[Effect] = []
+        super().__init__("trident", {"first": first, "rules": rules})
 
-    def apply(self, event) -> list[Effect]:
-        before = self.state
-        snapshot = before.copy()
-        self.state, self.effects = self.game.apply(before, event)
-        assert before == snapshot, "apply() changed its input state"
-        problems = check(self.state, event, self.effects)
-        assert not problems, problems
-        return self.effects
+    def apply(self, event: Event) -> list[Effect]:
+        return self.feed(event)
 
     def hand_tap(self, seat: int, piece: str) -> list[Effect]:
-        return self.apply(Scan(hand(seat), piece))
+        return self.hand(seat, piece)
 
     def field_tap(self, piece: str) -> list[Effect]:
-        return self.apply(Scan(FIELD, piece))
-
-    def referee(self, action: str, **params) -> list[Effect]:
-        return self.apply(Referee(action, params))
+        return self.field(piece)
 
     def deal(self, hands: dict[int, Iterable[str]] | None = None) -> None:
         for seat, pieces in (hands or DEFAULT_HANDS).items():
@@ -54,14 +42,11 @@ class Table:
 
     # what was said
     def said(self, to: str | None = None) -> list[str]:
-        return [e.key for e in self.effects if isinstance(e, Say) and (to is None or e.to == to)]
-
-    def says(self) -> list[Say]:
-        return [e for e in self.effects if isinstance(e, Say)]
+        return [e.key for e in self.says() if to is None or e.to == to]
 
     @property
     def report(self) -> dict:
-        return self.game.report(self.state)
+        return self.game_report()
 
 
 def hands_with(**changes: list[str]) -> dict[int, list[str]]:

@@ -51,7 +51,7 @@ def bind(listen: str) -> socket.socket:
 
 def address_of(listener: socket.socket) -> str:
     """The address a tablet types: the machine's LAN address for a wildcard listener."""
-    from kikimimi.venue.cli import lan_address
+    from kikimimi.network import lan_address
 
     host, port = listener.getsockname()[:2]
     shown = lan_address() if host in ("0.0.0.0", "::") else host

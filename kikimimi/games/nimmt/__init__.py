@@ -1,11 +1,13 @@
 """6 nimmt!: 2 to 10 players choose cards in secret; the 6th card of a row takes it."""
 
 from kikimimi.games.nimmt.pieces import CONTROLS, PIECES
-from kikimimi.games.registry import EngineCheck, GameClass, GameInfo, SetupKey, register
+from kikimimi.games.registry import BotSet, EngineCheck, GameClass, GameInfo, SetupKey, package_parts, register
 
 INFO = register(GameInfo(
     id="nimmt", titles={"ja": "ニムト", "en": "6 nimmt!"}, seats=(2, 10),
-    game_class=GameClass(__name__, "Nimmt"), pieces=PIECES, controls=CONTROLS,
+    game_class=GameClass(__name__, "Nimmt"), **package_parts(__name__),
+    bots=BotSet(__name__, {"bot": "table_bots", "random": "random_bots", "safest": "safest_bots"}),
+    pieces=PIECES, controls=CONTROLS,
     seat_key="players", setup_check=EngineCheck(__name__, "setup_problem"), max_events=20000,
     setup_keys=(
         SetupKey("players", 4, int, minimum=2, maximum=10, help="the number of players"),

@@ -1,6 +1,6 @@
 """The 6 nimmt! rules engine: `apply(state, event) -> (state, effects)`, pure.
 
-Each section of the contract (`spec/nimmt-rules.md`; `docs/rules/nimmt.md`) is one group of functions
+Each section of the rules page (`docs/rules/nimmt.md`) is one group of functions
 below, and the tests are named after those sections. A refusal is a spoken phrase, never an exception,
 and never names a card (D16): `apply` never raises on any event.
 """
@@ -13,9 +13,7 @@ from typing import Any
 from kikimimi.games.base import (
     SPEAKER,
     Alert,
-    BotFactory,
     Effect,
-    Event,
     GameEngine,
     GameOver,
     Outcome,
@@ -24,6 +22,7 @@ from kikimimi.games.base import (
     hand,
     seat_of,
 )
+from kikimimi.games.nimmt import INFO
 from kikimimi.games.nimmt.invariants import check, privacy_leaks
 from kikimimi.games.nimmt.phrases import CARD_KEYS, ON_THEIR_OWN, READINGS
 from kikimimi.games.nimmt.pieces import BULLHEADS, CARD_OF, ROW_OF
@@ -69,15 +68,10 @@ def card_say(to: str, card: int) -> Say:
 class Nimmt(GameEngine[NimmtState]):
     """6 nimmt! for 2 to 10 seats."""
 
-    tags = frozenset(CARD_OF) | frozenset(ROW_OF)
+    entry = INFO  # tags and seats: the registration's pieces, controls and seats
     no_such_action = "unknown referee action (6 nimmt! has none of its own; undo is the table's)"
     invariants = staticmethod(check)
     privacy = staticmethod(privacy_leaks)
-
-    def bots(self) -> Mapping[str, BotFactory]:
-        from kikimimi.games.nimmt.bots import random_bots, safest_bots, table_bots
-
-        return {"bot": table_bots, "random": random_bots, "safest": safest_bots}
 
     def initial(self, setup: Mapping[str, Any] | None = None) -> NimmtState:
         setup = dict(setup or {})
@@ -89,11 +83,10 @@ class Nimmt(GameEngine[NimmtState]):
     def draft(self, state: NimmtState) -> NimmtState:
         return state.copy()
 
-    def apply(self, state: NimmtState, event: Event) -> tuple[NimmtState, list[Effect]]:
+    def merge_speech(self, fx: list[Effect]) -> list[Effect]:
         """What an event says on one output is one utterance (a whole reveal and its placements), except
         the choosing phrases, which a newer one supersedes while they wait (see phrases.ON_THEIR_OWN)."""
-        state, fx = super().apply(state, event)
-        return state, one_utterance_each(fx, keep=ON_THEIR_OWN)
+        return one_utterance_each(fx, keep=ON_THEIR_OWN)
 
     def seat_count(self, state: NimmtState) -> int:
         return state.players

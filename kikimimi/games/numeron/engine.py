@@ -1,6 +1,6 @@
 """The Numeron rules engine: `apply(state, event) -> (state, effects)`, pure.
 
-Every rule here is a section of the contract (`spec/numeron-rules.md`) and of `docs/rules/numeron.md`;
+Every rule here is a section of the rules page (`docs/rules/numeron.md`);
 the tests are named after those sections. A refusal is a spoken phrase, never an exception.
 """
 
@@ -10,11 +10,12 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from kikimimi.games.base import SPEAKER, Alert, BotFactory, Effect, GameEngine, GameOver, Outcome, Say, hand
+from kikimimi.games.base import SPEAKER, Alert, Effect, GameEngine, GameOver, Outcome, Say, hand
+from kikimimi.games.numeron import INFO
 from kikimimi.games.numeron.clock import turn_clock
 from kikimimi.games.numeron.invariants import check, privacy_leaks
 from kikimimi.games.numeron.judge import class_word, judge, slash, solver_calls
-from kikimimi.games.numeron.pieces import CONTROLS, CTL_CLEAR, ITEMS, PIECES, klass, parse, place_name
+from kikimimi.games.numeron.pieces import CTL_CLEAR, ITEMS, klass, parse, place_name
 from kikimimi.games.numeron.practice import prepare as draw_prepare
 from kikimimi.games.numeron.state import (
     CALL,
@@ -43,20 +44,32 @@ def valid_number(text: Any, digits: int) -> bool:
             and len(set(text)) == digits)
 
 
+def setup_check(setup: Mapping[str, Any]) -> str | None:
+    """Rules across set-up keys (contract "Set-up", practice mode)."""
+    if setup.get("items", 0) and setup.get("digits", 3) < 4:
+        return "items need 4 or more digits"
+    secret = setup.get("secret", "")
+    if secret and not setup.get("practice"):
+        return "secret is the table's number in practice mode: set practice = true"
+    if setup.get("practice"):
+        if setup.get("first", 1) != 1:
+            return "practice: the player is seat 1 and calls first (first = 1)"
+        if setup.get("items", 0):
+            return "practice has no items (items = 0)"
+        if secret and not valid_number(secret, setup.get("digits", 3)):
+            return f"secret must be {setup.get('digits', 3)} distinct digits, not {secret!r}"
+    return None
+
+
 class Numeron(GameEngine[NumeronState]):
     """Numeron for two seats, the table as the game master."""
 
-    tags = frozenset(PIECES) | frozenset(CONTROLS)
+    entry = INFO  # tags and seats: the registration's pieces, controls and seats
     no_such_action = "Numeron has no such referee action"
     invariants = staticmethod(check)
     privacy = staticmethod(privacy_leaks)
     clock = staticmethod(turn_clock)
     prepare = staticmethod(draw_prepare)
-
-    def bots(self) -> Mapping[str, BotFactory]:
-        from kikimimi.games.numeron.bots import numeron_bots
-
-        return {"bot": numeron_bots}
 
     def initial(self, setup: Mapping[str, Any] | None = None) -> NumeronState:
         setup = setup or {}

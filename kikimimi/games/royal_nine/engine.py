@@ -1,8 +1,7 @@
 """The Royal Nine rules engine: `apply(state, event) -> (state, effects)`, pure.
 
-Each rule is a section of the contract (`spec/royal-nine-rules.md`, restated in
-`docs/rules/royal-nine.md`). A refusal is a spoken phrase on the reader tapped, never an exception,
-and never names a card: `apply` never raises on any event.
+Each rule is a section of the rules page (`docs/rules/royal-nine.md`). A refusal is a spoken phrase on
+the reader tapped, never an exception, and never names a card: `apply` never raises on any event.
 """
 
 from __future__ import annotations
@@ -15,9 +14,7 @@ from kikimimi.games.base import (
     FIELD,
     SPEAKER,
     Alert,
-    BotFactory,
     Effect,
-    Event,
     GameEngine,
     GameOver,
     Outcome,
@@ -26,8 +23,8 @@ from kikimimi.games.base import (
     refuse,
 )
 from kikimimi.games.phrasebook import joined, one_utterance_each
+from kikimimi.games.royal_nine import INFO
 from kikimimi.games.royal_nine.cards import (
-    CARD_SET,
     CELL_OF_TAG,
     CENTRE,
     CONTROL_SET,
@@ -65,15 +62,9 @@ READERS = (FIELD, *(hand(seat) for seat in SEATS))
 class RoyalNine(GameEngine[RoyalNineState]):
     """Royal Nine for two seats."""
 
-    tags = CARD_SET | CONTROL_SET
+    entry = INFO  # tags and seats: the registration's pieces, controls and seats
     invariants = staticmethod(check)
     privacy = staticmethod(privacy_leaks)
-
-    def bots(self) -> Mapping[str, BotFactory]:
-        from kikimimi.games.royal_nine import bots
-
-        return {"bot": bots.expectimax_bots, "chatty": bots.chatty_bots, "greedy": bots.greedy_bots,
-                "random": bots.random_bots}
 
     def initial(self, setup: Mapping[str, Any] | None = None) -> RoyalNineState:
         setup = setup or {}
@@ -87,13 +78,12 @@ class RoyalNine(GameEngine[RoyalNineState]):
             rounds=rounds if type(rounds) is int and rounds >= 1 else 5,
         )
 
-    def apply(self, state: RoyalNineState, event: Event) -> tuple[RoyalNineState, list[Effect]]:
+    def merge_speech(self, fx: list[Effect]) -> list[Effect]:
         """What an event says on one output is one utterance (a placement and the next prompt, the reveal's
         scores), except the roles, said after the scores, "face down" and the prompt to open the common
         card: in supersession group "scores" with the next round's prompt, each stale once the next of
         them comes [R22]."""
-        state, fx = super().apply(state, event)
-        return state, one_utterance_each(fx, keep={ROLES, "common.down", "reveal.ask"})
+        return one_utterance_each(fx, keep={ROLES, "common.down", "reveal.ask"})
 
     def tap(self, state: RoyalNineState, reader: str, out: str, seat: int | None, tag: str, uid: str | None,
             fx: list[Effect]) -> RoyalNineState:

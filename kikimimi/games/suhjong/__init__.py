@@ -1,11 +1,13 @@
 """Suhjong (数雀): a two-player equation game; roles declared by tapping, judged by the table."""
 
-from kikimimi.games.registry import GameClass, GameInfo, SetupKey, register
+from kikimimi.games.registry import BotSet, GameClass, GameInfo, SetupKey, package_parts, register
 from kikimimi.games.suhjong.pieces import CARDS, CONTROLS
 
 INFO = register(GameInfo(
     id="suhjong", titles={"ja": "数雀", "en": "Suhjong"}, seats=(2, 2),
-    game_class=GameClass(__name__, "Suhjong"), pieces=CARDS, controls=CONTROLS,
+    game_class=GameClass(__name__, "Suhjong"), **package_parts(__name__),
+    bots=BotSet(__name__, {"bot": "table_bots", "random": "random_bots", "greedy": "greedy_bots"}),
+    pieces=CARDS, controls=CONTROLS,
     max_events=4000,  # no setup_check: the keys' types and ranges say it all
     setup_keys=(
         SetupKey("first", 1, int, choices=(1, 2), help="round 1's first player; then it alternates"),

@@ -1,6 +1,6 @@
 """The Suhjong rules engine: `apply(state, event) -> (state, effects)`, pure.
 
-Every rule here is a section of the contract (`spec/suhjong-rules.md`) and of `docs/rules/suhjong.md`;
+Every rule here is a section of the rules page (`docs/rules/suhjong.md`);
 tests are named after those sections. A refusal is a spoken phrase, never an exception: `apply`
 never raises on any event. A refusal never names a pile card (its value is said only when it is dealt
 or drawn); in fact no refusal names a card at all.
@@ -14,9 +14,7 @@ from typing import Any
 from kikimimi.games.base import (
     FIELD,
     SPEAKER,
-    BotFactory,
     Effect,
-    Event,
     GameEngine,
     GameOver,
     Outcome,
@@ -26,13 +24,12 @@ from kikimimi.games.base import (
     refuse,
 )
 from kikimimi.games.phrasebook import one_utterance_each
-from kikimimi.games.suhjong import solver
+from kikimimi.games.suhjong import INFO, solver
 from kikimimi.games.suhjong.equation import parse
 from kikimimi.games.suhjong.invariants import check, privacy_leaks
 from kikimimi.games.suhjong.phrases import GRACE_KEY, OPERATOR_KEY, PASS_KEY
 from kikimimi.games.suhjong.pieces import (
     CARD_SET,
-    CONTROL_SET,
     CTL_CLEAR,
     CTL_FOLD,
     CTL_NEXT,
@@ -88,14 +85,9 @@ def check_setup(setup: Mapping[str, Any]) -> str | None:
 class Suhjong(GameEngine[SuhjongState]):
     """Suhjong for two seats."""
 
-    tags = CARD_SET | CONTROL_SET
+    entry = INFO  # tags and seats: the registration's pieces, controls and seats
     invariants = staticmethod(check)
     privacy = staticmethod(privacy_leaks)
-
-    def bots(self) -> Mapping[str, BotFactory]:
-        from kikimimi.games.suhjong.bots import greedy_bots, random_bots, table_bots
-
-        return {"bot": table_bots, "random": random_bots, "greedy": greedy_bots}
 
     def initial(self, setup: Mapping[str, Any] | None = None) -> SuhjongState:
         full = {**DEFAULTS, **{k: v for k, v in (setup or {}).items() if k != "game"}}
@@ -109,11 +101,10 @@ class Suhjong(GameEngine[SuhjongState]):
     def draft(self, state: SuhjongState) -> SuhjongState:
         return state.copy()
 
-    def apply(self, state: SuhjongState, event: Event) -> tuple[SuhjongState, list[Effect]]:
+    def merge_speech(self, fx: list[Effect]) -> list[Effect]:
         """What an event says on the speaker is one utterance (a move and the next turn, a declaration
         read back and its points): the speaker keeps up, and nothing waits between its parts."""
-        state, fx = super().apply(state, event)
-        return state, one_utterance_each(fx)
+        return one_utterance_each(fx)
 
     def tap(self, state: SuhjongState, reader: str, out: str, seat: int | None, tag: str, uid: str | None,
             fx: list[Effect]) -> SuhjongState:

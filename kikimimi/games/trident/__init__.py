@@ -1,11 +1,14 @@
 """The Trident: the flagship game of the kikimimi table."""
 
-from kikimimi.games.registry import GameClass, GameInfo, RefereeAction, SetupKey, register
+from kikimimi.games.registry import BotSet, GameClass, GameInfo, RefereeAction, SetupKey, package_parts, register
 from kikimimi.games.trident.pieces import CONTROLS, PIECES
 
 INFO = register(GameInfo(
     id="trident", titles={"ja": "トライデント", "en": "The Trident"}, seats=(3, 3),
-    game_class=GameClass(__name__, "Trident"), pieces=tuple(PIECES), controls=CONTROLS,
+    game_class=GameClass(__name__, "Trident"), **package_parts(__name__),
+    bots=BotSet(__name__, {"bot": "table_bots", "perfect": "perfect_bots",
+                           "rules": "rule_bots", "strong": "strong_bots"}),
+    pieces=tuple(PIECES), controls=CONTROLS,
     max_events=3000,
     referee_actions=(RefereeAction("forgot", "Everyone forgot", "f"),
                      RefereeAction("penalty", "Penalty", "p", ("seat",))),

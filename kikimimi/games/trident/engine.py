@@ -18,7 +18,6 @@ from kikimimi.games.base import (
     FIELD,
     SPEAKER,
     Alert,
-    BotFactory,
     Effect,
     Event,
     GameEngine,
@@ -30,6 +29,7 @@ from kikimimi.games.base import (
     hand,
 )
 from kikimimi.games.ladder import AnyLadder
+from kikimimi.games.trident import INFO
 from kikimimi.games.trident import invariants as trident_invariants
 from kikimimi.games.trident import ladder as trident_ladder
 from kikimimi.games.trident.phrases import PASS_NEXT, PIECE_HIDDEN, PLAY_NEXT, piece_key
@@ -101,14 +101,10 @@ _CHANGE_DRAW4 = "change-draw4"
 class Trident(GameEngine[TridentState]):
     """The Trident for three seats (its own `apply` whole: the engine's speed is counted per event)."""
 
+    entry = INFO  # tags and seats: the registration's pieces, controls and seats
+
     ladder: ClassVar[AnyLadder | None] = trident_ladder.LADDER
     privacy = staticmethod(trident_invariants.privacy_leaks)
-
-    def bots(self) -> Mapping[str, BotFactory]:
-        from kikimimi.games.trident import bots  # the bots import this module (legality is shared)
-
-        return {"bot": bots.table_bots, "perfect": bots.perfect_bots, "rules": bots.rule_bots,
-                "strong": bots.strong_bots}
 
     def invariants(self, before: TridentState, event: Event, effects: Sequence[Effect],
                    after: TridentState) -> list[str]:

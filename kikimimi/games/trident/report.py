@@ -1,4 +1,4 @@
-"""The state as plain data: the replay's state report (spec/event-script.md) and what a seat may see."""
+"""The state as plain data: the replay's state report (`kikimimi replay --json`) and what a seat may see."""
 
 from __future__ import annotations
 

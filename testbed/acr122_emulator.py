@@ -5,7 +5,7 @@ The ACR122U is a PN532 behind a CCID microcontroller: the host sends PC_to_RDR_X
 STATUS ERROR CHAIN` + data). The data are the reader's pseudo-APDUs: `FF 00 48 00 00` (its firmware
 version), `FF 00 51 ...` (PICC parameters), `FF 00 40 ...` (LED and buzzer), and `FF 00 00 00 LEN D4 CMD
 ...`, a PN532 command, answered `D5 CMD+1 ... 90 00` by the same PN532 the UART tests use
-(kikimimi/devices/pn532_emulator.py). The USB side is the caller's (tests/devices/usb_umockdev.py).
+(testbed/pn532_emulator.py). The USB side is the caller's (tests/devices/usb_umockdev.py).
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import struct
 import threading
 from collections import deque
 
-from kikimimi.devices.pn532_emulator import Pn532Core
+from testbed.pn532_emulator import Pn532Core
 
 FIRMWARE = b"ACR122U207"
 OK = b"\x90\x00"

@@ -1,6 +1,6 @@
 """A FeliCa tag emulated on nfcpy's virtual `udp` frontend, in its own process.
 
-    python -m kikimimi.devices.nfc_emulator --port 50123 --idm 0101010601b00ac3 --seconds 2
+    python -m testbed.nfc_emulator --port 50123 --idm 0101010601b00ac3 --seconds 2
 
 presents the tag to a reader opened on `udp:localhost:50123` for about that long, then takes it
 away. Tests, `kikimimi bench readers` and bring-up without hardware use it through `EmulatedTag`.
@@ -56,7 +56,7 @@ class EmulatedTag:
 
     def start(self) -> EmulatedTag:
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "kikimimi.devices.nfc_emulator", "--port", str(self.port),
+            [sys.executable, "-m", "testbed.nfc_emulator", "--port", str(self.port),
              "--idm", self.idm, "--seconds", str(self.seconds)], stdout=subprocess.PIPE, text=True)
         assert self.proc.stdout is not None
         line = self.proc.stdout.readline()

@@ -27,22 +27,13 @@ import tty
 import uuid
 from pathlib import Path
 
-ACK = bytes.fromhex("0000FF00FF00")
+from kikimimi.devices.pn532_uart import ACK, frame
+
 SYNTAX_ERROR = bytes.fromhex("0000FF01FF7F8100")
 SPEEDS = (9600, 19200, 38400, 57600, 115200, 230400, 460800, 921600, 1288000)
 _TERMIOS_SPEED = {getattr(termios, f"B{s}"): s for s in SPEEDS if hasattr(termios, f"B{s}")}
 CIU_FIFO_DATA = 0x6309
 NO_TAG_DELAY = 0.01  # a real chip's InListPassiveTarget without a tag takes a few ms of RF timeout
-
-
-def frame(data: bytes) -> bytes:
-    """A host-to-chip or chip-to-host information frame around TFI + data."""
-    if len(data) < 255:
-        head = bytes([0, 0, 0xFF, len(data), (256 - len(data)) & 0xFF])
-    else:
-        n = len(data)
-        head = bytes([0, 0, 0xFF, 0xFF, 0xFF, n >> 8, n & 0xFF, (256 - (n >> 8) - (n & 0xFF)) & 0xFF])
-    return head + data + bytes([(256 - sum(data)) & 0xFF, 0])
 
 
 def crc_a(data: bytes) -> bytes:
@@ -66,7 +57,7 @@ def cascade(uid: bytes) -> bytes:
 
 class Pn532Core:
     """What a PN532 answers to each command (`answer(code, data)`), whatever carries the frames: a UART
-    here, USB CCID in an ACR122U (kikimimi/devices/acr122_emulator.py).
+    here, USB CCID in an ACR122U (testbed/acr122_emulator.py).
 
     tag: the UID (hex) of the Type 2 tag on the reader, or None.
     """
