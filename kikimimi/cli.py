@@ -56,7 +56,7 @@ BENCH_TARGETS = {  # besides these, `kikimimi bench <game id>` for every registe
     "console": "kikimimi.console.web.bench",  # the web console: a touch to the journaled step shown back
     "host-limits": "kikimimi.venue.limits_bench",  # the host under oversized and slow requests
     "powercut": "kikimimi.table.powercut_bench",  # power cuts of a table and its venue client (from a checkout)
-    "wear": "kikimimi.table.wear_bench",  # what an evening writes to the table's storage (an SD card's life)
+    "wear": "kikimimi.records.wear_bench",  # what an evening writes to the table's storage (an SD card's life)
 }
 
 
