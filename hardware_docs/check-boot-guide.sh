@@ -82,9 +82,9 @@ guide_commands() {
 say "a clean bookworm root in $ROOT (mirror $MIRROR)"
 unmount_all
 rm -rf "$ROOT"
-# Raspberry Pi OS Lite has python3, sudo, git and systemd; minbase has none of them.
+# Raspberry Pi OS Lite has python3, sudo, git, systemd, udev and kmod; minbase has none of them.
 start=$SECONDS
-debootstrap "${FOREIGN[@]}" --variant=minbase --include=python3,sudo,git,ca-certificates,systemd \
+debootstrap "${FOREIGN[@]}" --variant=minbase --include=python3,sudo,git,ca-certificates,systemd,udev,kmod \
     bookworm "$ROOT" "$MIRROR" >"$ROOT.debootstrap.log" 2>&1 \
     || { tail -n 20 "$ROOT.debootstrap.log"; exit 1; }
 if [ ${#FOREIGN[@]} -gt 0 ]; then  # the second stage runs the new root's own programs, through qemu
@@ -133,7 +133,7 @@ done < <(guide_commands 1)
 say "step 2: devices (as the guide says, but what needs a kernel and a running udev)"
 while IFS= read -r line; do
     case "$line" in
-        *modprobe*|*udevadm*) echo "(no kernel modules or udev daemon in a chroot: '$line' is not run)" ;;
+        "sudo modprobe"*|"sudo udevadm"*) echo "(no kernel modules or udev daemon in a chroot: '$line' is not run)" ;;
         *) run_guide_line "$line" || exit 1 ;;
     esac
 done < <(guide_commands 2)

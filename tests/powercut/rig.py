@@ -426,7 +426,9 @@ class Cycle:
 
     def _play_to_end(self, host: Host) -> None:
         code = 0
-        if not self.meeting_over:  # else it ended (and the host closed it) before the last cut
+        # Not again when the meeting is over: the table finished it before the last cut, or the cut came after
+        # its last report (the host then refuses a table joining its closed meeting).
+        if not self.meeting_over and len(host.recorded()) < self.games:
             mount, table = self._start(host)
             try:
                 code = table.wait(300)
