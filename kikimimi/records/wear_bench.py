@@ -17,6 +17,7 @@ import argparse
 import contextlib
 import json
 import os
+import secrets
 import socket
 import sqlite3
 import subprocess
@@ -28,7 +29,7 @@ from typing import Any
 
 from kikimimi.benchclock import Stopwatch
 
-TOKEN = "wear-bench"
+TOKEN = secrets.token_urlsafe(16)  # the host refuses a guessable organiser token
 # Runs the command, then prints its own /proc/self/io as the process ends (after every file is closed).
 _MEASURED = ("import atexit, sys\n"
              "from kikimimi.cli import main\n"

@@ -24,6 +24,7 @@ import json
 import os
 import queue
 import random
+import secrets
 import shutil
 import signal
 import socket
@@ -41,7 +42,7 @@ from typing import IO, Any
 HERE = Path(__file__).resolve().parent
 CHECKOUT = HERE.parent.parent
 SYSTEM_PYTHON = "/usr/bin/python3"
-TOKEN = "powercut-rig"
+TOKEN = secrets.token_urlsafe(16)  # the host refuses a guessable organiser token
 GAMES = 10  # a full trial: ten games per table (fewer: a contest of that many)
 
 
