@@ -890,7 +890,9 @@ class RecordStore:
         info = self._open(meeting_id)
         winner_id = None
         if info.games_due is not None:
-            short = [t.table for t in self.meeting_tables(meeting_id) if t.games_played != info.games_due]
+            with self._read() as conn:
+                played = self._played_by_table(conn, meeting_id)
+            short = [t for t in range(1, info.tables + 1) if played.get(t, 0) != info.games_due]
             if short and info.tables > 1:
                 raise RecordError(
                     f"{info.describe()} is not complete: table(s) {', '.join(map(str, short))} have not played "
