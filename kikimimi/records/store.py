@@ -24,6 +24,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import sqlalchemy as sa
@@ -1250,8 +1251,14 @@ def _packed_meetings(rules: AnyLadder, rows: Iterable[Any]) -> Iterator[tuple[in
             continue
         found = packed.get((place, won, score, details))
         if found is None:
-            found = packed[place, won, score, details] = rules.pack(
-                rules.result(place, bool(won), score, json.loads(details or "{}")))
+            try:  # a row written by hand is left out of the ladder, named, as `games()` leaves it out of standings
+                _stored_result(SimpleNamespace(name="", seat=None, place=place, score=score, won=won, details=details))
+                found = packed[place, won, score, details] = rules.pack(
+                    rules.result(place, bool(won), score, json.loads(details or "{}")))
+            except (ValueError, TypeError) as exc:
+                log.warning("records: meeting %s round %s: player %s's result cannot be read (%s); it is left out "
+                            "of the ladder", mid, _round, pid, exc)
+                continue
         codes.append(found)
     if head is not None:
         yield (*head, "".join(codes))
