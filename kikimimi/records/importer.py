@@ -399,8 +399,9 @@ def import_results(store: RecordStore, path: str | Path, *, dry_run: bool = Fals
     with contextlib.ExitStack() as stack:
         if not dry_run:
             stack.enter_context(store.transaction())
+        labels = store.meeting_labels()  # read once the transaction holds the file: nobody adds one meanwhile
         for sheet in sorted(sheets, key=lambda s: (s.held_at, s.first_line)):
-            if store.meeting_by_label(sheet.label) is not None:
+            if sheet.label in labels:
                 skipped.append(sheet.label)
                 continue
             new_players += [p for p in sheet.players if store.find_player(p) is None and p not in new_players]
@@ -413,13 +414,14 @@ def import_results(store: RecordStore, path: str | Path, *, dry_run: bool = Fals
                     for answer in store.record_many(meeting_id, [GameItem(r) for r in sheet.ordered()]):
                         if isinstance(answer, RecordError):
                             raise answer
-                    settled = store.finish_meeting(meeting_id, contest_winner=sheet.winner)
+                    store.settle_meeting(meeting_id, contest_winner=sheet.winner)
             except (RecordError, ResultError) as exc:
                 problems.append(f"{path} line {sheet.first_line}: meeting {sheet.label!r}: {exc}")
                 continue
             imported.append(meeting_id)
-            changes += [c.text() for c in settled]
         if problems:  # leaving the block by the exception undoes every meeting of the file
             raise SheetError([*problems, f"{path}: nothing was imported; put the lines above right and import "
                                          "the file again"])
+        # Derived once for the whole file (each player's ladder replayed once, not once per meeting).
+        changes = [c.text() for found in store.meetings_changes(imported) for c in found]
     return ImportSummary(imported, skipped, new_players, changes)

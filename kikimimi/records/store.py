@@ -24,6 +24,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import sqlalchemy as sa
@@ -366,10 +367,12 @@ class RecordStore:
             conn.execution_options(records_write=True)
             with conn.begin():
                 self._pinned.conn = conn
+                self._pinned.players = {}  # name_key -> Player found in this transaction (its list cannot change)
                 try:
                     yield
                 finally:
                     self._pinned.conn = None
+                    self._pinned.players = {}
         with self._histories_lock:
             self._histories.clear()  # what was read inside may have been undone
 
@@ -379,8 +382,12 @@ class RecordStore:
         conn = getattr(self._pinned, "conn", None)
         if conn is None:
             raise RuntimeError("savepoint() is used inside transaction()")
-        with conn.begin_nested():
-            yield
+        try:
+            with conn.begin_nested():
+                yield
+        except BaseException:
+            self._pinned.players = {}  # a player added in the undone block is gone again
+            raise
 
     @contextmanager
     def _read(self) -> Iterator[sa.Connection]:
@@ -432,10 +439,14 @@ class RecordStore:
         player = self.player(name)
         with self._write() as conn:
             conn.execute(P.update().where(P.c.id == player.id).values(title_form=title_form))
+        self._pinned.players = {}
         return self.player(name)
 
     def find_player(self, name: str) -> Player | None:
         """The player of that name, compared as `name_key` does (case, spaces, NFKC: "ＡＮＮ" is Ann)."""
+        known = getattr(self._pinned, "players", None) if getattr(self._pinned, "conn", None) is not None else None
+        if known is not None and (hit := known.get(name_key(name))) is not None:
+            return hit  # inside one transaction nobody else changes the list (`records import` asks thousands)
         columns = (P.c.id, P.c.name, P.c.title_form, P.c.created_at)
         with self._read() as conn:
             row = conn.execute(sa.select(*columns).where(self._name_is(" ".join(name.split())))).first()
@@ -443,7 +454,12 @@ class RecordStore:
                 key = name_key(name)
                 row = next((r for r in conn.execute(sa.select(*columns).order_by(P.c.id)) if name_key(r.name) == key),
                            None)
-        return Player(*row) if row else None
+        if row is None:
+            return None
+        found = Player(*row)
+        if known is not None:
+            known[name_key(name)] = found
+        return found
 
     def player(self, name: str) -> Player:
         found = self.find_player(name)
@@ -540,6 +556,11 @@ class RecordStore:
         with self._read() as conn:
             found = conn.execute(sa.select(M.c.id).where(M.c.label == label)).scalar()
         return int(found) if found is not None else None
+
+    def meeting_labels(self) -> set[str]:
+        """Every meeting's label (one read, for `records import`'s thousands of sheets)."""
+        with self._read() as conn:
+            return {label for label in conn.execute(sa.select(M.c.label).where(M.c.label.is_not(None))).scalars()}
 
     def meeting_by_label(self, label: str) -> MeetingInfo | None:
         found = self._meeting_by_label(label)
@@ -856,7 +877,13 @@ class RecordStore:
 
     def finish_meeting(self, meeting_id: int, *, contest_winner: str | None = None) -> list[Any]:
         """Close an open meeting and settle it; returns every rank and peerage change it brought (the
-        ladder's `Change`s; none for a game without a ladder).
+        ladder's `Change`s; none for a game without a ladder)."""
+        self.settle_meeting(meeting_id, contest_winner=contest_winner)
+        return self.meeting_changes(meeting_id)
+
+    def settle_meeting(self, meeting_id: int, *, contest_winner: str | None = None) -> None:
+        """Close an open meeting and settle it, without deriving its changes (`meetings_changes` derives
+        those of many meetings at once: `records import`).
 
         A trial must have all its games (10 or 5) at every table. A contest's winner is
         `contest_winner`, else the unique top of its standings over all its tables.
@@ -864,7 +891,9 @@ class RecordStore:
         info = self._open(meeting_id)
         winner_id = None
         if info.games_due is not None:
-            short = [t.table for t in self.meeting_tables(meeting_id) if t.games_played != info.games_due]
+            with self._read() as conn:
+                played = self._played_by_table(conn, meeting_id)
+            short = [t for t in range(1, info.tables + 1) if played.get(t, 0) != info.games_due]
             if short and info.tables > 1:
                 raise RecordError(
                     f"{info.describe()} is not complete: table(s) {', '.join(map(str, short))} have not played "
@@ -894,7 +923,6 @@ class RecordStore:
                 self._write_summaries(conn, meeting_id)
         if not changed:
             raise RecordError(f"meeting {meeting_id} was closed by someone else meanwhile")
-        return self.meeting_changes(meeting_id)
 
     def abandon_meeting(self, meeting_id: int) -> None:
         """Keep an unfinished meeting's games but never count them."""
@@ -1028,10 +1056,23 @@ class RecordStore:
     def meeting_changes(self, meeting_id: int) -> list[Any]:
         """The changes a finished meeting brought, derived again from the results (none for a game
         without a ladder)."""
-        info = self.meeting(meeting_id)
-        if ladder(info.game) is None:
-            return []
-        return [c for name in info.players for c in self.replay(name, info.game).changes_in(meeting_id)]
+        return self.meetings_changes([meeting_id])[0]
+
+    def meetings_changes(self, meeting_ids: Sequence[int]) -> list[list[Any]]:
+        """The changes each finished meeting brought (as `meeting_changes`), each player's ladder replayed
+        once for all of them: a ladder is causal, so a later meeting never moves an earlier one's changes."""
+        replays: dict[tuple[str, str], Any] = {}
+        found: list[list[Any]] = []
+        for meeting_id in meeting_ids:
+            info = self.meeting(meeting_id)
+            if ladder(info.game) is None:
+                found.append([])
+                continue
+            for name in info.players:
+                if (info.game, name) not in replays:
+                    replays[info.game, name] = self.replay(name, info.game)
+            found.append([c for name in info.players for c in replays[info.game, name].changes_in(meeting_id)])
+        return found
 
     def played(self, name: str) -> dict[str, tuple[int, int]]:
         """Every game a player has results in: game id -> (games, wins), finished meetings only."""
@@ -1210,8 +1251,14 @@ def _packed_meetings(rules: AnyLadder, rows: Iterable[Any]) -> Iterator[tuple[in
             continue
         found = packed.get((place, won, score, details))
         if found is None:
-            found = packed[place, won, score, details] = rules.pack(
-                rules.result(place, bool(won), score, json.loads(details or "{}")))
+            try:  # a row written by hand is left out of the ladder, named, as `games()` leaves it out of standings
+                _stored_result(SimpleNamespace(name="", seat=None, place=place, score=score, won=won, details=details))
+                found = packed[place, won, score, details] = rules.pack(
+                    rules.result(place, bool(won), score, json.loads(details or "{}")))
+            except (ValueError, TypeError) as exc:
+                log.warning("records: meeting %s round %s: player %s's result cannot be read (%s); it is left out "
+                            "of the ladder", mid, _round, pid, exc)
+                continue
         codes.append(found)
     if head is not None:
         yield (*head, "".join(codes))
