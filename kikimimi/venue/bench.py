@@ -191,6 +191,7 @@ class Faults(threading.Thread):
         self.tables_killed = 0
         self.full_episodes = 0
         self.full_seconds = 0.0
+        self.full_windows: list[tuple[float, float]] = []  # time.time() from the disk full to the space freed
         self.reads = 0
         self.reader = threading.Thread(target=self._read, name="outside-reader", daemon=True)
         self.filler = threading.Thread(target=self._fill, name="full-disk", daemon=True)
@@ -220,7 +221,7 @@ class Faults(threading.Thread):
         filler = Path(self.url).parent / "filler"
         rng = random.Random(self.rng.random())  # its own: the kills' thread draws from the other
         while self.full_episodes < self.full_disk and not self.stop.wait(rng.uniform(1.0, 3.0)):
-            began = time.monotonic()
+            began, full_at = time.monotonic(), time.time()
             try:
                 fd = os.open(filler, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
                 try:
@@ -235,6 +236,7 @@ class Faults(threading.Thread):
             finally:
                 filler.unlink(missing_ok=True)
                 self.full_seconds += time.monotonic() - began
+                self.full_windows.append((full_at, time.time()))
 
     def _read(self) -> None:
         """`meeting show` again and again, and on a SQLite file beside it a bare reader opening and closing the
@@ -359,7 +361,9 @@ def measure(url: str, label: str, tables: int, games: int, pace: float, seed: in
         "meeting_status": status, "errors": errors[:5],
         "host_kills": faults.killed, "outside_reads": faults.reads, "table_kills": faults.tables_killed,
         "table_starts": sum(sim.starts for sim in sims), "full_disk_episodes": faults.full_episodes,
-        "full_disk_seconds": faults.full_seconds, "host_errors": host_errors,
+        "full_disk_seconds": faults.full_seconds,
+        "acked_while_full": sum(any(a <= at <= b for a, b in faults.full_windows) for at in timeline.acked),
+        "host_errors": host_errors,
         "host_cpu_seconds": host_cpu, "host_cpu_ms_per_result": 1000 * host_cpu / max(1, len(recorded)),
         "bench_cpu_seconds": clock.cpu, "bench_wall_seconds": clock.wall,
         "load_average": load_average(),
@@ -629,7 +633,8 @@ def _print(f: dict[str, Any]) -> None:
           f"acknowledged to a table but not recorded {f['acked_lost']}); meeting {f['meeting_status']}; "
           f"whole run {f['elapsed_seconds']:.1f} s")
     print(f"  faults: host kills {f['host_kills']}, table kills {f['table_kills']} ({f['table_starts']} table "
-          f"starts in all), full-disk episodes {f['full_disk_episodes']} ({f['full_disk_seconds']:.1f} s full); "
+          f"starts in all), full-disk episodes {f['full_disk_episodes']} ({f['full_disk_seconds']:.1f} s full, "
+          f"{f['acked_while_full']} results acknowledged meanwhile); "
           f"`meeting show` read the records {f['outside_reads']} times"
           f"{' (and on SQLite a bare reader every 50 ms)' if f['outside_reads'] else ''}")
     last = f["host_errors"]["last_error"]

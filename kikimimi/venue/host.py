@@ -90,6 +90,21 @@ class ApiError(Exception):
         self.status = status
 
 
+def store_failed(exc: BaseException) -> ApiError | None:
+    """A records database that cannot write for now (a full disk; a locked file or a lost server) as a 503 with
+    one sentence: the table keeps the result and sends it again. None for any other failure (a fault of ours,
+    which stays a 500 with its traceback in the log)."""
+    from sqlalchemy.exc import OperationalError
+
+    if not isinstance(exc, OperationalError):
+        return None
+    reason = (str(exc.orig).strip().splitlines() or ["unknown"])[0]
+    if "full" in reason.lower() or "no space left" in reason.lower():
+        return ApiError(503, f"the records disk is full ({reason}): nothing was written; free space on the host's "
+                             "disk (a table keeps its results and sends them again)")
+    return ApiError(503, f"the records database failed ({reason}): nothing was written; try again")
+
+
 def _now_iso() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
@@ -496,10 +511,15 @@ class Host:
         try:
             found = await self.stores.run(lambda s: s.record_many(feed.meeting_id, items))
         except Exception as exc:  # the database failed: nothing of the batch is recorded, each request says so
-            log.exception("venue: could not record %d result(s) of meeting %d", len(items), feed.meeting_id)
+            problem = store_failed(exc)
+            if problem is None:
+                log.exception("venue: could not record %d result(s) of meeting %d", len(items), feed.meeting_id)
+            else:  # a full disk is said in one line, not a traceback per result
+                log.error("venue: could not record %d result(s) of meeting %d: %s", len(items), feed.meeting_id,
+                          problem)
             for _, _, done in batch:
                 if not done.done():
-                    done.set_exception(exc)
+                    done.set_exception(problem or exc)
             return
         recorded = False
         for (table, item, _), outcome in zip(batch, found, strict=True):
@@ -790,6 +810,12 @@ def create_app(store_factory: StoreFactory, *, token: str | None, meeting_id: in
                 return await handler(request, meeting)
             except ApiError as exc:
                 return _error(exc.status, str(exc))
+            except Exception as exc:
+                problem = store_failed(exc)
+                if problem is None:
+                    raise
+                log.error("venue: %s %s: %s", request.method, request.url.path, problem)
+                return _error(problem.status, f"{request.url.path}: {problem}")
         return endpoint
 
     async def snapshot(request: Request, meeting: int) -> Response:
