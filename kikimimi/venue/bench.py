@@ -192,6 +192,7 @@ class Faults(threading.Thread):
         self.host: subprocess.Popen[bytes] = start_host()
         self.stop = threading.Event()
         self.killed = 0
+        self.host_exits = 0  # the host stopped by itself (it refuses to start on a full disk): started again
         self.tables_killed = 0
         self.full_episodes = 0
         self.full_seconds = 0.0
@@ -210,6 +211,8 @@ class Faults(threading.Thread):
             kill_host = self.killed < self.kills and (self.tables_killed >= self.table_kills
                                                       or self.rng.random() < 0.5)
             if kill_host:
+                if self.host.poll() is not None:
+                    self.host_exits += 1
                 self.host.kill()
                 self.host.wait()
                 self.killed += 1
@@ -217,7 +220,11 @@ class Faults(threading.Thread):
             elif any(table.kill() for table in self.rng.sample(self.tables, len(self.tables))):
                 self.tables_killed += 1
             elif all(table.done.is_set() for table in self.tables):
-                return  # every table has finished: nothing left to kill
+                break  # every table has finished: nothing left to kill
+        while not self.stop.wait(0.5):  # as a service manager does: a host that stopped by itself is started again
+            if self.host.poll() is not None:
+                self.host_exits += 1
+                self.host = self.start_host()
 
     def _fill(self) -> None:
         """Fill the records' disk until a write fails (ENOSPC), hold it full a few seconds while the tables report,
@@ -364,6 +371,7 @@ def measure(url: str, label: str, tables: int, games: int, pace: float, seed: in
         "doubled": doubled, "journal_games": len(journal_ids), "acked_lost": len(acked_ids - set(recorded_ids)),
         "meeting_status": status, "errors": errors[:5],
         "host_kills": faults.killed, "outside_reads": faults.reads, "table_kills": faults.tables_killed,
+        "host_exits": faults.host_exits,
         "table_starts": sum(sim.starts for sim in sims), "full_disk_episodes": faults.full_episodes,
         "full_disk_seconds": faults.full_seconds,
         "acked_while_full": sum(any(a <= at <= b for a, b in faults.full_windows) for at in timeline.acked),
@@ -637,7 +645,8 @@ def _print(f: dict[str, Any]) -> None:
           f"the tables' journals {f['journal_games']}, recorded {f['results']}, doubled {f['doubled']}, "
           f"acknowledged to a table but not recorded {f['acked_lost']}); meeting {f['meeting_status']}; "
           f"whole run {f['elapsed_seconds']:.1f} s")
-    print(f"  faults: host kills {f['host_kills']}, table kills {f['table_kills']} ({f['table_starts']} table "
+    print(f"  faults: host kills {f['host_kills']} (and {f['host_exits']} times the host stopped by itself and was "
+          f"started again), table kills {f['table_kills']} ({f['table_starts']} table "
           f"starts in all), full-disk episodes {f['full_disk_episodes']} ({f['full_disk_seconds']:.1f} s full, "
           f"{f['acked_while_full']} results acknowledged meanwhile); "
           f"`meeting show` read the records {f['outside_reads']} times"
