@@ -90,6 +90,24 @@ class ApiError(Exception):
         self.status = status
 
 
+FINISH_RETRY_SECONDS = 2.0  # a meeting whose settling failed (a full disk) is tried again this often
+
+
+def store_failed(exc: BaseException) -> ApiError | None:
+    """A records database that cannot write for now (a full disk; a locked file or a lost server) as a 503 with
+    one sentence: the table keeps the result and sends it again. None for any other failure (a fault of ours,
+    which stays a 500 with its traceback in the log)."""
+    from sqlalchemy.exc import OperationalError
+
+    if not isinstance(exc, OperationalError):
+        return None
+    reason = (str(exc.orig).strip().splitlines() or ["unknown"])[0]
+    if "full" in reason.lower() or "no space left" in reason.lower():
+        return ApiError(503, f"the records disk is full ({reason}): nothing was written; free space on the host's "
+                             "disk (a table keeps its results and sends them again)")
+    return ApiError(503, f"the records database failed ({reason}): nothing was written; try again")
+
+
 def _now_iso() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
@@ -220,6 +238,7 @@ class Host:
         self.contest_games = contest_games  # games per table of a contest (a trial knows its own)
         self.feeds: dict[int, MeetingFeed] = {}
         self.closing = asyncio.Event()
+        self._finishing: set[asyncio.Task[None]] = set()
         self.streams = StreamCount()  # open standings streams, capped in all and per client address
         self._watcher: asyncio.Task[None] | None = None
 
@@ -496,10 +515,15 @@ class Host:
         try:
             found = await self.stores.run(lambda s: s.record_many(feed.meeting_id, items))
         except Exception as exc:  # the database failed: nothing of the batch is recorded, each request says so
-            log.exception("venue: could not record %d result(s) of meeting %d", len(items), feed.meeting_id)
+            problem = store_failed(exc)
+            if problem is None:
+                log.exception("venue: could not record %d result(s) of meeting %d", len(items), feed.meeting_id)
+            else:  # a full disk is said in one line, not a traceback per result
+                log.error("venue: could not record %d result(s) of meeting %d: %s", len(items), feed.meeting_id,
+                          problem)
             for _, _, done in batch:
                 if not done.done():
-                    done.set_exception(exc)
+                    done.set_exception(problem or exc)
             return
         recorded = False
         for (table, item, _), outcome in zip(batch, found, strict=True):
@@ -513,15 +537,39 @@ class Host:
             return
         self.mark(feed)  # the page shows the games while the meeting is settled below
         due = [feed.due.get(t) for t in range(1, feed.table_count + 1)]
-        if all(d is not None and feed.played.get(t, 0) >= d for t, d in enumerate(due, start=1)):
-            meeting_id = feed.meeting_id
-            try:  # before the last answer: a table hearing its last game recorded finds the meeting settled
-                if await self.stores.run(lambda s: self._finish_if_complete(s, meeting_id,
-                                                                            s.meeting_tables(meeting_id))):
-                    self.mark(feed)
-            except Exception:  # the results stand; the meeting is finished by hand (or by the next result)
-                log.exception("venue: could not finish meeting %d", meeting_id)
+        complete = all(d is not None and feed.played.get(t, 0) >= d for t, d in enumerate(due, start=1))
+        if complete and not await self._try_finish(feed):  # a full disk: the results stand; settle it later
+            task = asyncio.create_task(self._finish_later(feed))
+            self._finishing.add(task)  # held until done: the loop keeps only a weak reference
+            task.add_done_callback(self._finishing.discard)
         self._answer(batch, found)
+
+    async def _try_finish(self, feed: MeetingFeed) -> bool:
+        """Settle a meeting whose tables have all played their games; False when the records could not be
+        written (said in the log). Before the last answer: a table hearing its last game recorded finds the
+        meeting settled."""
+        meeting_id = feed.meeting_id
+        try:
+            if await self.stores.run(lambda s: self._finish_if_complete(s, meeting_id, s.meeting_tables(meeting_id))):
+                self.mark(feed)
+            return True
+        except Exception as exc:
+            problem = store_failed(exc)
+            if problem is None:
+                log.exception("venue: could not finish meeting %d", meeting_id)
+            else:
+                log.error("venue: could not finish meeting %d yet: %s", meeting_id, problem)
+            return False
+
+    async def _finish_later(self, feed: MeetingFeed) -> None:
+        """Try again every few seconds: the last result may already be in, so no later result would settle it."""
+        while not self.closing.is_set():
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(self.closing.wait(), timeout=FINISH_RETRY_SECONDS)
+                return  # the host is closing
+            if await self._try_finish(feed):
+                log.warning("venue: meeting %d settled, the records can be written again", feed.meeting_id)
+                return
 
     @staticmethod
     def _answer(batch: list[tuple[int, GameItem, asyncio.Future[Recorded | RecordError]]],
@@ -790,6 +838,12 @@ def create_app(store_factory: StoreFactory, *, token: str | None, meeting_id: in
                 return await handler(request, meeting)
             except ApiError as exc:
                 return _error(exc.status, str(exc))
+            except Exception as exc:
+                problem = store_failed(exc)
+                if problem is None:
+                    raise
+                log.error("venue: %s %s: %s", request.method, request.url.path, problem)
+                return _error(problem.status, f"{request.url.path}: {problem}")
         return endpoint
 
     async def snapshot(request: Request, meeting: int) -> Response:
