@@ -307,6 +307,9 @@ class RecordStore:
                 problem = f"cannot write to {path}: permission denied"
             if problem is not None:
                 raise schema.SchemaError(f"{where}: {problem}{fix}") from None
+            if _disk_full(path.parent):
+                raise schema.SchemaError(f"{where}: the disk holding {path.parent} is full: free some space on "
+                                         "it, then start again (nothing recorded is lost)") from None
             raise schema.SchemaError(
                 f"cannot open records database {path}: {exc.orig} (is it a kikimimi records file?)"
             ) from exc
@@ -1295,3 +1298,12 @@ def _seat_keys(value: Any) -> Any:
     if isinstance(value, dict):
         return {int(k) if isinstance(k, str) and k.isdigit() else k: _seat_keys(v) for k, v in value.items()}
     return value
+
+
+def _disk_full(folder: Path) -> bool:
+    """Whether the filesystem holding `folder` has no room left (SQLite says only "disk I/O error")."""
+    try:
+        stats = os.statvfs(folder)
+    except OSError:
+        return False
+    return stats.f_bavail * stats.f_frsize < 64 * 1024
