@@ -6,6 +6,7 @@ import argparse
 import logging
 import os
 import sys
+import time
 import tomllib
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -72,7 +73,7 @@ def cmd_render(args: argparse.Namespace) -> int:
     from kikimimi.benchclock import Stopwatch, children_cpu_seconds
     from kikimimi.games.registry import UnknownGame
     from kikimimi.voice.pack import render_pack
-    from kikimimi.voice.tts import BackendUnavailable, make_backend
+    from kikimimi.voice.tts import BackendUnavailable, make_backend, voice_identity
 
     args.backend = args.backend or default_backend(args.lang)
     try:
@@ -85,20 +86,26 @@ def cmd_render(args: argparse.Namespace) -> int:
         print(f"voices render: {exc}", file=sys.stderr)
         return 1
     out = args.out or default_pack_dir(args.lang, args.backend)
-    voice = getattr(backend, "voice", "")
+    voice = voice_identity(backend)
     jobs = max(1, args.jobs)
     synth = backend.synth if jobs == 1 else None
     print(f"rendering into {out} ({args.lang}, {args.backend}, {jobs} process{'es' if jobs > 1 else ''})",
           file=sys.stderr)
     children_before = children_cpu_seconds()
-    with render_progress(args.quiet) as progress, Stopwatch() as clock:
-        report = render_pack(phrases, args.backend, voice, synth, out, progress, prune=args.prune, jobs=jobs)
+    try:
+        with render_progress(args.quiet) as progress, Stopwatch() as clock:
+            report = render_pack(phrases, args.backend, voice, synth, out, progress, prune=args.prune, jobs=jobs)
+    except KeyboardInterrupt:
+        print(f"voices render: interrupted; the clips finished are kept in {out}: run the same command to render "
+              f"the rest", file=sys.stderr)
+        return 130
     cpu = clock.cpu + children_cpu_seconds() - children_before
-    done = len(report.rendered)
+    done, clips = len(report.rendered), report.clips_rendered
     print(
-        f"{out}: {done} rendered, {report.kept} unchanged, {report.removed} removed, {len(report.failed)} failed "
-        f"({report.bytes_written / 1e6:.1f} MB, {report.audio_seconds / 60:.1f} min of speech)\n"
-        f"  {done / clock.wall if clock.wall else 0:.1f} phrases/s wall, {done / cpu if cpu else 0:.1f} phrases "
+        f"{out}: {done} rendered, {report.kept} unchanged, {report.removed} removed, {len(report.failed)} failed; "
+        f"{clips} clips rendered, {report.clips_kept} kept ({report.bytes_written / 1e6:.1f} MB, "
+        f"{report.audio_seconds / 60:.1f} min of speech)\n"
+        f"  {clips / clock.wall if clock.wall else 0:.1f} clips/s wall, {clips / cpu if cpu else 0:.1f} clips "
         f"per CPU second (render processes included): wall {clock.wall:.1f} s · cpu {cpu:.1f} s · "
         f"load {clock.load:.2f}"
     )
@@ -118,27 +125,43 @@ def render_progress(quiet: bool) -> Iterator[Callable[[int, int, str], None] | N
         yield None
         return
     from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
 
     console = Console(stderr=True)
     if not console.is_terminal:
         marks: set[int] = set()
 
+        started = time.monotonic()
+
         def plain(done: int, total: int, entry: str) -> None:
             tenth = 10 * done // max(total, 1)
             if tenth not in marks and (tenth or done == total):
                 marks.add(tenth)
-                print(f"  {done}/{total} rendered ({10 * tenth}%)", file=sys.stderr, flush=True)
+                spent = time.monotonic() - started
+                rate = done / spent if spent > 0 else 0.0
+                left = f", {(total - done) / rate:.0f} s left" if rate > 0 and done < total else ""
+                print(f"  {done}/{total} rendered ({10 * tenth}%), {rate:.1f} clips/s{left}", file=sys.stderr,
+                      flush=True)
 
         yield plain
         return
-    columns = (TextColumn("[bold]rendering"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-               TextColumn("{task.fields[entry]}"))
+    columns = (TextColumn("[bold]rendering"), BarColumn(), MofNCompleteColumn(),
+               TextColumn("{task.fields[rate]}"), TimeElapsedColumn(),
+               TextColumn("elapsed,"), TimeRemainingColumn(), TextColumn("left"), TextColumn("{task.fields[entry]}"))
     with Progress(*columns, console=console, transient=False) as bar:
-        task = bar.add_task("render", total=None, entry="")
+        task = bar.add_task("render", total=None, entry="", rate="")
 
         def update(done: int, total: int, entry: str) -> None:
-            bar.update(task, completed=done, total=total, entry=entry[:40])
+            speed = bar.tasks[0].speed
+            bar.update(task, completed=done, total=total, entry=entry[:30],
+                       rate=f"{speed:.1f} clips/s" if speed else "")
 
         yield update
 

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import wave
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -65,6 +66,68 @@ def trim(clip: Clip, pad: float = 0.02) -> Clip:
     start = max(0, int(loud[0]) - keep)
     end = min(len(clip.samples), int(loud[-1]) + 1 + keep)
     return Clip(clip.samples[start:end], clip.rate)
+
+
+# Tight joins: speech begins at its first 5 ms frame within TRIM_BELOW_PEAK_DB of the clip's loudest frame and
+# ends after its last; quieter frames (an engine's padding, the breath of a sentence-final pause) are heard as
+# silence. EDGE_MARGIN is kept on both sides so no mora's onset or release is cut (tests/voice/test_joins.py).
+EDGE_FRAME_SECONDS = 0.005
+TRIM_BELOW_PEAK_DB = 45.0
+EDGE_MARGIN = 0.005
+
+
+def frame_levels(samples: np.ndarray, rate: int) -> tuple[np.ndarray, int]:
+    """The RMS level (dBFS) of each EDGE_FRAME_SECONDS frame (the last one partial), and the frame length."""
+    frame = max(1, int(EDGE_FRAME_SECONDS * rate))
+    count = -(-len(samples) // frame)
+    padded = np.zeros(count * frame, dtype=np.float64)
+    padded[: len(samples)] = samples
+    power = np.mean(padded.reshape(count, frame) ** 2, axis=1)
+    return 10 * np.log10(power + 1e-20), frame
+
+
+def speech_bounds(clip: Clip) -> tuple[int, int]:
+    """Where the speech of a clip starts and ends (sample indexes; equal when there is none)."""
+    if len(clip.samples) == 0:
+        return 0, 0
+    levels, frame = frame_levels(clip.samples, clip.rate)
+    loud = np.flatnonzero(levels > max(float(levels.max()) - TRIM_BELOW_PEAK_DB, -100.0))
+    if loud.size == 0:
+        return 0, 0
+    return int(loud[0]) * frame, min(len(clip.samples), (int(loud[-1]) + 1) * frame)
+
+
+def tighten(clip: Clip) -> Clip:
+    """The clip without the padding and pause before and after its speech (EDGE_MARGIN kept): what a join
+    puts between two parts is then the join's own pause. The one trim for joined phrases, pack clips and
+    `kikimimi bench voice --lag`'s lengths."""
+    start, end = speech_bounds(clip)
+    if end <= start:
+        return Clip(clip.samples[:0], clip.rate)
+    margin = int(EDGE_MARGIN * clip.rate)
+    return Clip(clip.samples[max(0, start - margin): min(len(clip.samples), end + margin)], clip.rate)
+
+
+def join_clips(clips: Sequence[Clip], pauses: float | Sequence[float]) -> Clip:
+    """Clips of one rate said as one utterance: each tightened, `pauses` seconds of silence between them (one
+    figure for every join, or one per join)."""
+    if not clips:
+        raise ValueError("nothing to join")
+    rate = clips[0].rate
+    gaps = [pauses] * (len(clips) - 1) if isinstance(pauses, int | float) else list(pauses)
+    pieces: list[np.ndarray] = []
+    for index, clip in enumerate(clips):
+        if clip.rate != rate:
+            raise ValueError(f"clips to join differ in rate ({clip.rate} Hz, not {rate} Hz)")
+        if index:
+            pieces.append(np.zeros(int(round(gaps[index - 1] * rate)), np.float32))
+        pieces.append(tighten(clip).samples.astype(np.float32, copy=False))
+    return Clip(np.concatenate(pieces), rate)
+
+
+def join_seconds(part_seconds: Sequence[float], pause: float) -> float:
+    """How long a joined phrase lasts, from its tightened parts' lengths (what `join_clips` makes)."""
+    return sum(part_seconds) + pause * max(0, len(part_seconds) - 1)
 
 
 def resample(clip: Clip, rate: int) -> Clip:

@@ -165,10 +165,11 @@ def render_durations(lang: str, backend: str, lines: dict[str, Line], jobs: int)
 
 def join_seconds(parts: list[float]) -> float:
     """How long a joined phrase plays, from its parts' clip lengths: as the table plays it, the parts' clips one
-    after another, PART_GAP_SECONDS apart (`PhraseAudio.find_parts`)."""
+    after another, tightened (`clip.tighten`), PART_GAP_SECONDS apart (`PhraseAudio.find_parts`)."""
+    from kikimimi.voice import clip
     from kikimimi.voice.router import PART_GAP_SECONDS
 
-    return sum(parts) + PART_GAP_SECONDS * (len(parts) - 1)
+    return clip.join_seconds(parts, PART_GAP_SECONDS)
 
 
 def simulate(said: list[Said], tap: float, seconds: dict[str, float], keep_current: bool,

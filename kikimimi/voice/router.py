@@ -43,7 +43,7 @@ import numpy as np
 from kikimimi.games import base as games_base
 from kikimimi.games.base import Alert, Say, hears
 from kikimimi.voice.catalog import Catalog, Line, catalog
-from kikimimi.voice.clip import Clip, first_sound, resample, time_stretch
+from kikimimi.voice.clip import Clip, first_sound, join_clips, resample, time_stretch
 from kikimimi.voice.config import (
     FALLBACK_BACKEND,
     OutputSpec,
@@ -160,7 +160,7 @@ class PhraseAudio:
         return None
 
     def find_parts(self, parts: Sequence[tuple[Line, dict[str, Any]]]) -> tuple[Clip | None, str, str]:
-        """A joined phrase as its parts' recorded or pack clips one after another (PART_GAP_SECONDS apart),
+        """A joined phrase as its parts' recorded or pack clips one after another (tightened, PART_GAP_SECONDS apart),
         so a reveal is said from the pack with no live speech; (None, "text", "") unless every part has one."""
         clips: list[Clip] = []
         keys: list[str] = []
@@ -171,14 +171,7 @@ class PhraseAudio:
             keys.append(found[2])
         if not clips or any(clip.rate != clips[0].rate for clip in clips):
             return None, "text", ""
-        rate = clips[0].rate
-        gap = np.zeros(int(PART_GAP_SECONDS * rate), np.float32)
-        pieces: list[np.ndarray] = []
-        for clip in clips:
-            if pieces:
-                pieces.append(gap)
-            pieces.append(clip.samples.astype(np.float32, copy=False))
-        return Clip(np.concatenate(pieces), rate), "pack", "+".join(keys)
+        return join_clips(clips, PART_GAP_SECONDS), "pack", "+".join(keys)  # parts tightened: the gap is the join's
 
 
 class _Output:

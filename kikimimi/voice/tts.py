@@ -33,7 +33,11 @@ from kikimimi.voice.clip import Clip, read_wav, trim
 
 # espeak-ng voices by language, best first (identifiers as `espeak-ng --voices` lists them).
 ESPEAK_VOICES = {"en": ["gmw/en-us", "gmw/en"], "ja": ["jpx/ja"]}
-ESPEAK_RATE = 170  # words per minute: a little slower than espeak's 200, clearer in an earphone
+ESPEAK_RATE = 170  # words per minute: a little slower than espeak's 200, clearer in an earphone (Japanese kana)
+# English at a table's pace: The Trident's play phrase ("Heart, seat 2.") lasts 1.19 s at the median at 230
+# (1.50 s at 170; `kikimimi bench voice --pack-size` measures it). A pack's voice includes its rate.
+ESPEAK_RATES: dict[str, int] = {"en": 230}
+JTALK_SPEED = 1.0  # Open JTalk's speed (1.0: its own)
 
 
 class BackendUnavailable(RuntimeError):
@@ -51,7 +55,8 @@ class Backend(Protocol):
 class EspeakBackend:
     name = "espeak"
 
-    def __init__(self, lang: str) -> None:
+    def __init__(self, lang: str, rate: int | None = None) -> None:
+        self.rate = rate or ESPEAK_RATES.get(lang, ESPEAK_RATE)
         try:
             import pyttsx3
             import pyttsx3.drivers.espeak as espeak_driver
@@ -70,7 +75,8 @@ class EspeakBackend:
             ) from exc
         self.voice = self._choose_voice(lang)
         self._engine.setProperty("voice", self.voice)
-        self._engine.setProperty("rate", ESPEAK_RATE)
+        self._engine.setProperty("rate", self.rate)
+        self.identity = f"{self.voice}@{self.rate}wpm"
         self._dir = Path(tempfile.mkdtemp(prefix="kikimimi-tts-"))
 
     def _choose_voice(self, lang: str) -> str:
@@ -154,10 +160,20 @@ class JTalkBackend:
                 f"(offline, dictionary included; ./run installs it)"
             ) from exc
         self._tts = pyopenjtalk.tts
+        self.identity = f"openjtalk@{JTALK_SPEED:g}x"
+
+    def _speak(self, text: str) -> tuple[np.ndarray, int]:
+        return self._tts(text, speed=JTALK_SPEED)
 
     def synth(self, line: Line) -> Clip:
-        wav, rate = self._tts(line.natural)  # float64 at int16 scale
+        wav, rate = self._speak(line.natural)  # float64 at int16 scale
         return trim(Clip((np.asarray(wav, dtype=np.float32) / 32768.0), int(rate)))
+
+
+def voice_identity(backend: Backend) -> str:
+    """What makes a pack's clips this voice's: the engine's voice and its speech rate. A pack rendered with
+    another identity is rendered again (`pack.render_pack`), so a changed rate is never mixed with the old."""
+    return str(getattr(backend, "identity", "") or getattr(backend, "voice", ""))
 
 
 BACKEND_TYPES: dict[str, Callable[[str], Backend]] = {"espeak": EspeakBackend, "jtalk": JTalkBackend}

@@ -47,17 +47,25 @@ def test_render_all_combinations_then_only_what_changed(tmp_path: Path) -> None:
     report = render_pack(catalog, "espeak", "v1", synth, tmp_path / "pack")
     assert report.rendered == ["test.hello"] and synth.texts == ["Hello, dear table."]
     after = {p.name: p.stat().st_mtime_ns for p in (tmp_path / "pack" / "audio").iterdir()}
-    assert [name for name in after if after[name] != before[name]] == ["test.hello.flac"]
+    pack = Pack.load(tmp_path / "pack", "en", "espeak")
+    assert set(after) - set(before) == set(_files(pack, "test.hello"))  # the new text's clip, the old one gone
+    assert len(set(before) - set(after)) == 1 and all(after[name] == before[name] for name in set(after) & set(before))
+
+
+def _files(pack: Pack | None, entry: str) -> list[str]:
+    assert pack is not None
+    return [pack.clips[clip_id]["file"] for clip_id in pack.entries[entry]["clips"]]
 
 
 def test_a_removed_phrase_leaves_the_pack_only_when_pruned(tmp_path: Path) -> None:
     synth = CountingSynth()
     render_pack(Catalog.load("en", make_catalog(tmp_path)), "espeak", "v1", synth, tmp_path / "pack")
+    [hello] = _files(Pack.load(tmp_path / "pack", "en", "espeak"), "test.hello")
     smaller = Catalog.load("en", make_catalog(tmp_path, CATALOG_EN.replace('"test.hello" = "Hello table."\n', "")))
     report = render_pack(smaller, "espeak", "v1", synth, tmp_path / "pack")
-    assert (report.removed, report.stale) == (0, 1) and (tmp_path / "pack" / "audio" / "test.hello.flac").exists()
+    assert (report.removed, report.stale) == (0, 1) and (tmp_path / "pack" / "audio" / hello).exists()
     report = render_pack(smaller, "espeak", "v1", synth, tmp_path / "pack", prune=True)
-    assert report.removed == 1 and not (tmp_path / "pack" / "audio" / "test.hello.flac").exists()
+    assert report.removed == 1 and not (tmp_path / "pack" / "audio" / hello).exists()
     assert "test.hello" not in Pack.load(tmp_path / "pack", "en", "espeak").entries
 
 
@@ -166,7 +174,7 @@ def test_pack_clips_are_compressed_at_a_speech_rate_and_one_loudness(tmp_path: P
     assert a.rate == b.rate == 24000 and len(a.samples) == 24000
     assert abs(loudness(a) - LOUDNESS_LUFS) < 0.5 and abs(loudness(b) - LOUDNESS_LUFS) < 0.5
     wav_bytes = 2 * 48000
-    assert all(meta["bytes"] < wav_bytes / 2 for meta in pack.entries.values())
+    assert all(meta["bytes"] < wav_bytes / 2 for meta in pack.clips.values())
 
 
 def test_a_table_whose_pack_misses_its_game_says_so_once_with_the_command(tmp_path: Path, caplog) -> None:
@@ -256,3 +264,104 @@ def test_rendering_in_parallel_with_open_jtalk_ends_without_an_error_on_the_term
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0 and done.stdout.strip() == "3", done.stderr
     assert "Error" not in done.stderr, done.stderr
+
+
+CATALOG_SCORES = """
+language = "en"
+[params]
+total = "number"
+[phrases]
+"test.score" = "Seat {seat} scores {count}, {total} in all."
+"test.hello" = "Hello table."
+"""
+
+
+def test_a_phrase_with_many_values_is_built_from_its_spoken_parts_each_rendered_once(tmp_path: Path) -> None:
+    """3 seats x 61 x 61 score lines: their parts ("Seat 2 scores 45," and "60 in all.") are rendered once each
+    (3 x 61 + 61 clips, not 11,163), and an entry is its parts said in turn with the pause of the comma."""
+    from kikimimi.voice.clip import join_clips
+    from kikimimi.voice.pack import COMPOSE_FROM, PART_PAUSES
+
+    words = Catalog.load("en", make_catalog(tmp_path, CATALOG_SCORES))
+    synth = CountingSynth()
+    report = render_pack(words, "espeak", "v1", synth, tmp_path / "pack")
+    assert COMPOSE_FROM <= 3 * 61 * 61 and len(report.rendered) == 3 * 61 * 61 + 1 and not report.failed
+    assert sorted(synth.texts) == sorted({*synth.texts}) and len(synth.texts) == 3 * 61 + 61 + 1
+    assert "Seat 2 scores 45," in synth.texts and "60 in all." in synth.texts and "Hello table." in synth.texts
+    pack = Pack.load(tmp_path / "pack", "en", "espeak")
+    assert pack is not None and len(list((tmp_path / "pack" / "audio").iterdir())) == len(synth.texts)
+    params = {"seat": 2, "count": 45, "total": 60}
+    clip = pack.get(words.render("test.score", params), params)
+    first, second = (pack._part(c) for c in pack.entries[entry_id("test.score", params)]["clips"])
+    assert clip is not None and np.array_equal(clip.samples, join_clips([first, second], PART_PAUSES["comma"]).samples)
+    assert pack.get(words.render("test.hello"), {}) is not None  # a few entries: said whole, one clip
+
+
+def test_a_render_cut_off_anywhere_resumes_from_the_clips_on_disk_checking_each(tmp_path: Path) -> None:
+    """A clip finished after the last manifest write is checked (readable, whole) and kept; a damaged one is
+    rendered again; nothing finished is rendered twice."""
+    words = Catalog.load("en", make_catalog(tmp_path))
+    first = CountingSynth()
+    render_pack(words, "espeak", "v1", first, tmp_path / "pack")
+    pack = Pack.load(tmp_path / "pack", "en", "espeak")
+    [hello] = _files(pack, "test.hello")
+    (tmp_path / "pack" / "manifest.json").unlink()  # cut off before the manifest was ever written
+    damaged = tmp_path / "pack" / "audio" / hello
+    damaged.write_bytes(damaged.read_bytes()[:40])
+    again = CountingSynth()
+    report = render_pack(words, "espeak", "v1", again, tmp_path / "pack")
+    assert again.texts == ["Hello table."] and report.clips_kept == len(first.texts) - 1 and not report.failed
+    assert Pack.load(tmp_path / "pack", "en", "espeak").coverage(words).complete
+
+
+def test_an_older_flac_pack_is_still_read_and_a_render_makes_it_anew(tmp_path: Path) -> None:
+    """Format 2 (one FLAC per entry, named by the entry): the table says its clips as before; rendering the
+    game into it renders its entries as parts and removes the old files."""
+    import json
+
+    from kikimimi.voice.pack import pack_clip, text_hash, write_clip
+
+    words = Catalog.load("en", make_catalog(tmp_path, 'language = "en"\n[phrases]\n"test.hello" = "Hello table."\n'))
+    line = words.render("test.hello")
+    folder = tmp_path / "pack"
+    size = write_clip(folder / "audio" / "test.hello.flac", pack_clip(tone(440, 0.5)))
+    entries = {"test.hello": {"key": "test.hello", "params": {}, "hash": text_hash(line, "espeak", "v1"),
+                              "file": "test.hello.flac", "frames": 11025, "rate": 22050, "bytes": size}}
+    (folder / "manifest.json").write_text(json.dumps({"format": 2, "lang": "en", "backend": "espeak", "voice": "v1",
+                                                      "entries": entries}))
+    old = Pack.load(folder, "en", "espeak")
+    assert old is not None and old.preload() == size and old.get(line, {}) is not None
+    synth = CountingSynth()
+    report = render_pack(words, "espeak", "v1", synth, folder)
+    assert synth.texts == ["Hello table."] and report.rendered == ["test.hello"] and report.clips_removed == 1
+    assert not (folder / "audio" / "test.hello.flac").exists()
+    assert Pack.load(folder, "en", "espeak").get(line, {}) is not None
+
+
+def test_the_speech_rate_is_part_of_the_voice_so_a_changed_rate_renders_the_pack_again(tmp_path: Path) -> None:
+    from kikimimi.voice.tts import ESPEAK_RATES, BackendUnavailable, EspeakBackend, voice_identity
+
+    try:
+        table_pace, slower = EspeakBackend("en"), EspeakBackend("en", rate=170)
+    except BackendUnavailable as exc:
+        pytest.skip(f"needs espeak-ng (Debian package espeak-ng): {exc}")
+    assert voice_identity(table_pace).endswith(f"@{ESPEAK_RATES['en']}wpm")
+    assert voice_identity(slower) != voice_identity(table_pace)
+    words = Catalog.load("en", make_catalog(tmp_path))
+    render_pack(words, "espeak", voice_identity(slower), CountingSynth(), tmp_path / "pack")
+    again = CountingSynth()
+    report = render_pack(words, "espeak", voice_identity(table_pace), again, tmp_path / "pack")
+    assert report.kept == 0 and len(again.texts) == report.clips_rendered == 126 and report.clips_removed == 126
+    assert Pack.load(tmp_path / "pack", "en", "espeak").voice == voice_identity(table_pace)
+
+
+def test_a_phrase_splits_only_where_the_voice_pauses() -> None:
+    from kikimimi.voice.pack import PART_PAUSES, spoken_parts
+
+    comma, stop, space = PART_PAUSES["comma"], PART_PAUSES["stop"], PART_PAUSES["space"]
+    assert spoken_parts("1番 45点 合計67点。", "ja") == (["1番", "45点", "合計67点。"], [space, space])
+    assert spoken_parts("104、10番 ", "ja") == (["104、", "10番"], [comma])
+    assert spoken_parts("0イート0バイト", "ja") == (["0イート0バイト"], [])  # no pause mark: said whole
+    assert spoken_parts("Seat 1 scores 45, 67 in all.", "en") == (["Seat 1 scores 45,", "67 in all."], [comma])
+    assert spoken_parts("Row 1: 1 card. Ends at 0.", "en") == (["Row 1:", "1 card.", "Ends at 0."], [comma, stop])
+    assert spoken_parts("Ends at 1.5 now", "en") == (["Ends at 1.5 now"], [])  # a decimal point is no pause

@@ -46,6 +46,7 @@ def test_render_on_every_core_from_the_command_line_in_a_pipe(tmp_path):
                            str(make_catalog(tmp_path)), "--out", str(out), "--jobs", "2"],
                           capture_output=True, text=True, timeout=180)
     assert proc.returncode == 0, proc.stderr
-    assert "126 rendered" in proc.stdout and "phrases per CPU second" in proc.stdout
-    assert "126/126 rendered (100%)" in proc.stderr and "\x1b[" not in proc.stderr  # plain lines, no escapes
+    assert "126 rendered" in proc.stdout and "clips per CPU second" in proc.stdout
+    assert "126/126 rendered (100%), " in proc.stderr and "clips/s" in proc.stderr
+    assert "\x1b[" not in proc.stderr  # plain lines, no escapes
     assert len(list((out / "audio").glob("*.flac"))) == 126
