@@ -165,11 +165,11 @@ def render_durations(lang: str, backend: str, lines: dict[str, Line], jobs: int)
 
 def join_seconds(parts: list[float]) -> float:
     """How long a joined phrase plays, from its parts' clip lengths: as the table plays it, the parts' clips one
-    after another, PART_GAP_SECONDS apart (`PhraseAudio.find_parts`)."""
-    from kikimimi.voice.clip import join_seconds as joined  # pack clips are tightened (`clip.tighten`) as joins are
+    after another, tightened (`clip.tighten`), PART_GAP_SECONDS apart (`PhraseAudio.find_parts`)."""
+    from kikimimi.voice import clip
     from kikimimi.voice.router import PART_GAP_SECONDS
 
-    return joined(parts, PART_GAP_SECONDS)
+    return clip.join_seconds(parts, PART_GAP_SECONDS)
 
 
 def simulate(said: list[Said], tap: float, seconds: dict[str, float], keep_current: bool,

@@ -198,8 +198,8 @@ def test_seed_turn_1_reveal_ascending_and_placement():
     assert table.report["rows"] == [[11, 16], [26, 27], [48, 51, 77], [92]]
     said = table.said(effects=fx)
     reveal = said[said.index("All have chosen:"):]  # [N17] the last choice is said by the reveal
-    assert reveal == ["All have chosen:", "16 seat 1,", "row 1.", "27 seat 3,", "row 2.", "51 seat 2,", "row 3.",
-                      "77 seat 4,", "row 3."]  # [N18] each card with its seat and its row
+    assert reveal == ["All have chosen:", "16 seat 1, row 1.", "27 seat 3, row 2.", "51 seat 2, row 3.",
+                      "77 seat 4, row 3."]  # [N18] each card with its seat and its row, one phrase [N20]
     speaker = [e for e in fx[-3:] if isinstance(e, Say) and e.to == SPEAKER]  # the last tap: opener, reveal
     assert [e.key for e in speaker] == ["reveal.open", "announce"]
     assert table.report["chosen"] == {"1": None, "2": None, "3": None, "4": None}

@@ -268,13 +268,14 @@ def _place(s: NimmtState, fx: list[Effect], revealing: bool = False) -> None:
             fx.append(joined(SPEAKER, READINGS, [e for e in readings if isinstance(e, Say)]))
             return
         s.queue = s.queue[1:]
-        if revealing:
-            fx.append(Say(SPEAKER, "reveal.card", {"card": card, "seat": seat}))
         if len(s.rows[row - 1]) >= ROW_LIMIT:
+            if revealing:
+                fx.append(Say(SPEAKER, "reveal.card", {"card": card, "seat": seat}))
             _take(s, seat, row, card, fx, revealed=revealing)
         else:
             s.set_row(row, (*s.rows[row - 1], card))
-            fx.append(Say(SPEAKER, "place.to", {"row": row}) if revealing
+            # In the reveal, the card, its seat and its row are one phrase: no join inside a card [N20].
+            fx.append(Say(SPEAKER, "reveal.place", {"card": card, "seat": seat, "row": row}) if revealing
                       else Say(SPEAKER, "place.row", {"seat": seat, "row": row}))
     _turn_end(s, fx)
 

@@ -36,7 +36,7 @@ PHRASES: dict[str, tuple[str, ...]] = {
     # reveal and placement
     "reveal.open": (),
     "reveal.card": ("card", "seat"),
-    "place.to": ("row",),  # after reveal.card: where that card goes
+    "reveal.place": ("card", "seat", "row"),  # a card of the reveal with its seat and where it goes [N20]
     "place.row": ("seat", "row"),
     "take.to": ("row",),  # after reveal.card: it is the row's 6th card, its owner takes the row
     "take.row": ("seat", "row"),

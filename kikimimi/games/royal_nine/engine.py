@@ -282,20 +282,19 @@ def _open(s: RoyalNineState, fx: list[Effect]) -> RoyalNineState:
     scores = (score(roles[0]), score(roles[1]))
     round_scores = (s.round_scores[0] + (scores[0],), s.round_scores[1] + (scores[1],))
     s = replace(s, opened=True, last_roles=roles, round_scores=round_scores, phase=SCORED)
-    # The card, both round scores and totals (and the winner) first; then each seat's roles and the prompt
-    # for the next round, which the next round's start supersedes if it comes before they are said [impl].
+    # The card and both round scores (and the winner) as one utterance; then the totals, each seat's roles and
+    # the prompt for the next round, each its own utterance in the "scores" group: the next round's start
+    # drops those still waiting, so its deal waits at most for the one being said, not the summary [R24].
     fx.append(Say(SPEAKER, "reveal.card", {"card": common}))
     for seat in order(s.first):
         fx.append(Say(SPEAKER, "score.round", {"seat": seat, "points": scores[seat - 1]}))
-    for seat in order(s.first):
-        fx.append(Say(SPEAKER, "score.total", {"seat": seat, "total": s.total(seat)}))
     first = order(s.first)
     over = s.round >= s.rounds
     if over:
         s = _end(s, fx, "rounds")
-    # The roles line by line, each its own utterance in the "scores" group: the next round's start drops those
-    # still waiting, so it waits at most for the line being said, not for every seat's roles [impl].
-    lines = [joined(SPEAKER, ROLES, says) for seat in first for says in _roles_lines(seat, roles[seat - 1])]
+    lines = [joined(SPEAKER, ROLES, [Say(SPEAKER, "score.total", {"seat": seat, "total": s.total(seat)})])
+             for seat in first]
+    lines += [joined(SPEAKER, ROLES, says) for seat in first for says in _roles_lines(seat, roles[seat - 1])]
     if not over:
         lines.append(joined(SPEAKER, ROLES, [Say(SPEAKER, "round.next", {"round": s.round + 1})]))
     at = len(fx) - 1 if over else len(fx)  # before GameOver
