@@ -29,7 +29,7 @@ from typing import Any
 
 from kikimimi.benchclock import Stopwatch
 
-TOKEN = secrets.token_urlsafe(16)  # the host refuses a guessable organiser token
+TOKEN = secrets.token_hex(16)  # the host refuses a guessable organiser token; hex never begins with "-"
 # Runs the command, then prints its own /proc/self/io as the process ends (after every file is closed).
 _MEASURED = ("import atexit, sys\n"
              "from kikimimi.cli import main\n"

@@ -100,7 +100,7 @@ def weak_token(token: str) -> str | None:
     strength = f"about {bits:.0f} bits" if len(set(token)) >= 8 else f"{len(set(token))} different characters"
     return (f"--token is too weak ({len(token)} characters, {strength}; a table's credential would give "
             f"it away): leave --token out and the host makes one of {TOKEN_BITS} bits, or make one with "
-            f"`python3 -c 'import secrets; print(secrets.token_urlsafe({TOKEN_BYTES}))'`")
+            f"`python3 -c 'import secrets; print(secrets.token_hex({TOKEN_BYTES}))'`")
 
 
 def store_opener(target: str | None) -> Any:
@@ -144,7 +144,7 @@ def _host(args: argparse.Namespace) -> int:
         _err(f"cannot listen on {args.listen}: {exc.strerror or exc}; is a host already running there? "
              "(--listen ADDRESS:PORT chooses another)")
         return 1
-    token = secrets.token_urlsafe(TOKEN_BYTES) if args.token is None else (args.token or None)
+    token = secrets.token_hex(TOKEN_BYTES) if args.token is None else (args.token or None)
     app = create_app(opener, token=token, meeting_id=args.meeting, workers=workers,
                      contest_games=args.games)
     shown = lan_address() if address in ("0.0.0.0", "::") else address

@@ -42,7 +42,7 @@ from typing import IO, Any
 HERE = Path(__file__).resolve().parent
 CHECKOUT = HERE.parent.parent
 SYSTEM_PYTHON = "/usr/bin/python3"
-TOKEN = secrets.token_urlsafe(16)  # the host refuses a guessable organiser token
+TOKEN = secrets.token_hex(16)  # the host refuses a guessable organiser token; hex never begins with "-"
 GAMES = 10  # a full trial: ten games per table (fewer: a contest of that many)
 
 
