@@ -115,7 +115,7 @@ class GameUI:
     #   decide(state) -> Event | "quit": a person plays one seat of the demo from the keyboard
     tag_phrase: Callable[[str, str], tuple[str, dict[str, Any]]] | None = None  # (tag id, role) -> the
     #   phrase that names a tag on a reader in bring-up (privacy as in play); else "a tag of the deck"
-    model: Callable[..., Any] | None = None  # (data, *, reveal, players) -> kikimimi.console.model.TableModel:
+    model: Callable[..., Any] | None = None  # (data, *, reveal, players) -> kikimimi.games.tableview.TableModel:
     #   what the Priest sees of the table as data (seats, field, basket, the game's items); each console draws it
 
 

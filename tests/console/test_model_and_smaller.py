@@ -12,12 +12,12 @@ sys.path.insert(0, str(Path(__file__).parent))
 from console_helpers import deal_events, submit_all  # noqa: E402
 
 from kikimimi.console.feed import TableFeed  # noqa: E402
-from kikimimi.console.model import table_model  # noqa: E402
 from kikimimi.console.web.render import said_model  # noqa: E402
 from kikimimi.console.words import words  # noqa: E402
 from kikimimi.games.base import Scan  # noqa: E402
 from kikimimi.games.registry import games, get_info  # noqa: E402
 from kikimimi.games.session import Session  # noqa: E402
+from kikimimi.games.tableview import table_model  # noqa: E402
 from kikimimi.table.control import TableControl  # noqa: E402
 from kikimimi.voice.catalog import catalog  # noqa: E402
 

@@ -21,12 +21,12 @@ from rich.text import Text
 
 from kikimimi.console.feed import Spoken
 from kikimimi.console.guide import guide_of, name_actions, say_guide
-from kikimimi.console.model import table_model
 from kikimimi.console.records import MeetingPanel
 from kikimimi.console.view import alerts_text, game_panel, spoken_text
 from kikimimi.console.words import Words, words
 from kikimimi.games.base import Alert, Referee, hand, seat_of
 from kikimimi.games.registry import GameInfo, games
+from kikimimi.games.tableview import table_model
 from kikimimi.table.control import TableFacts, TableHealth, TableView
 
 COLOURS = frozenset({"red", "green", "yellow", "blue", "magenta", "cyan", "white", "bright_red", "bright_green",

@@ -11,9 +11,9 @@ from typing import Any
 
 from rich.text import Text
 
-from kikimimi.console.model import SeatModel, TableModel, mark, seat_ids
 from kikimimi.games.nimmt.pieces import BULLHEADS
 from kikimimi.games.registry import GameUI
+from kikimimi.games.tableview import SeatModel, TableModel, mark, seat_ids
 
 PHASES = {"deal": "deal", "choose": "choosing", "take_row": "a row to take", "over": "game over"}
 

@@ -11,10 +11,10 @@ from typing import Any
 
 from rich.text import Text
 
-from kikimimi.console.model import SeatModel, TableModel, mark
 from kikimimi.games.numeron.keyboard import KeyboardSeat
 from kikimimi.games.numeron.pieces import ITEMS
 from kikimimi.games.registry import GameUI
+from kikimimi.games.tableview import SeatModel, TableModel, mark
 
 CALLS_SHOWN = 12
 STEPS = {

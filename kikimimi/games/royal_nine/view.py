@@ -11,9 +11,9 @@ from typing import Any
 
 from rich.text import Text
 
-from kikimimi.console.model import SeatModel, TableModel, mark, seat_ids
 from kikimimi.games.registry import GameUI
 from kikimimi.games.royal_nine.keyboard import KeyboardSeat
+from kikimimi.games.tableview import SeatModel, TableModel, mark, seat_ids
 
 PHASES = {
     "common": "lay the common card",

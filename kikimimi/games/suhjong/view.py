@@ -11,8 +11,8 @@ from typing import Any
 
 from rich.text import Text
 
-from kikimimi.console.model import SeatModel, TableModel, mark
 from kikimimi.games.registry import GameUI
+from kikimimi.games.tableview import SeatModel, TableModel, mark
 
 PHASES = {"deal": "deal", "turn": "turn", "scoring": "scoring (declarations)", "scored": "between rounds",
           "over": "game over"}

@@ -10,8 +10,8 @@ from typing import Any
 
 from rich.text import Text
 
-from kikimimi.console.model import SeatModel, TableModel, mark, seat_ids
 from kikimimi.games.registry import GameUI
+from kikimimi.games.tableview import SeatModel, TableModel, mark, seat_ids
 from kikimimi.games.trident.guide import console_guide, waiting_for
 from kikimimi.games.trident.keyboard import KeyboardSeat
 from kikimimi.games.trident.phrases import tag_phrase

@@ -59,7 +59,7 @@ def table_model(function: Callable[..., Any] | None, report: Mapping[str, Any], 
     data = report if reveal else public
     if function is not None:
         try:
-            model = function(data, reveal=reveal, players=players)
+            model: TableModel = function(data, reveal=reveal, players=players)
             return model.to_json()
         except Exception as exc:  # a game's model bug must not stop the console: the generic one, said
             generic = generic_model(data, players, seats)
