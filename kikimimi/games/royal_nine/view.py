@@ -13,7 +13,7 @@ from rich.text import Text
 
 from kikimimi.games.registry import GameUI
 from kikimimi.games.royal_nine.keyboard import KeyboardSeat
-from kikimimi.games.tableview import SeatModel, TableModel, mark, seat_ids
+from kikimimi.games.tableview import SeatModel, TableModel, mark, score_items, seat_ids, winner_item
 
 PHASES = {
     "common": "lay the common card",
@@ -118,6 +118,8 @@ def model(data: Mapping[str, Any], *, reveal: bool = False, players: Mapping[int
     items = [mark("model.round", round=data.get("round"))]
     items += [mark("model.royal.grid", seat=int(seat), cards=" ".join(c or "·" for c in grid))
               for seat, grid in sorted(grids.items())]
-    return TableModel(seats, data.get("phase"), [], None, items, data.get("phase") == "over")
+    result = data.get("result") or {}
+    return TableModel(seats, data.get("phase"), [], None, items, data.get("phase") == "over",
+                      result=[winner_item(result.get("winner")), *score_items(result.get("totals"))] if result else [])
 
 UI = GameUI(view=state_text, model=model, keyboard=KeyboardSeat)
