@@ -116,7 +116,8 @@ def model(data: Mapping[str, Any], *, reveal: bool = False, players: Mapping[int
                        list(hands[str(seat)]) if reveal and str(seat) in hands else None, [],
                        totals.get(str(seat))) for seat in seat_ids(grids) or [1, 2]]
     items = [mark("model.round", round=data.get("round"))]
-    items += [mark("model.royal.grid", seat=int(seat), cards=" ".join(c or "·" for c in grid))
+    items += [mark("model.royal.grid", seat=int(seat),
+                   cards=" ".join("[?]" if c == "common" else c or "·" for c in grid))
               for seat, grid in sorted(grids.items())]
     result = data.get("result") or {}
     return TableModel(seats, data.get("phase"), [], None, items, data.get("phase") == "over",

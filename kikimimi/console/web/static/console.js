@@ -340,7 +340,8 @@ function tagGroups(pieces, controls, pick, prefix) {
     groups.get(word).push(piece);
   }
   if (controls.length) groups.set(t("controls"), controls);
-  return [...groups].map(([word, tags]) => el("div", { class: "group" }, el("h4", { text: word }),
+  const heading = (word) => (WORDS[lang] || WORDS.en)["group_" + word] || word;  // group_heart: "ハート"
+  return [...groups].map(([word, tags]) => el("div", { class: "group" }, el("h4", { text: heading(word) }),
     el("div", { class: "grid" }, ...tags.map((tag) => el("button", {
       id: prefix + tag, title: tag, text: tag.startsWith(word + "-") ? tag.slice(word.length + 1) : tag.replace(/^ctl-/, ""),
       on: () => pick(tag),
