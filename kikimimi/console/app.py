@@ -17,6 +17,7 @@ referee actions (`GameInfo.referee_actions`: keys and the "a" menu are made from
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import random
 import time
 from collections import deque
@@ -137,6 +138,11 @@ class ConsoleApp(App[int]):
         self._shown_game: tuple[str, int] | None = None  # the game (and seats) whose keys, panel... are shown
         self._view: Any = None
         self.messages: deque[str] = deque(maxlen=50)
+        self.said = words(self.link.facts.language)  # the console's own words, in the table's language
+        for key, bindings in self._bindings.key_to_bindings.items():  # the keys bar too
+            self._bindings.key_to_bindings[key] = [
+                dataclasses.replace(b, description=self.said.say(f"terminal.key.{b.action}"))
+                if self.said.has(f"terminal.key.{b.action}") else b for b in bindings]
 
     # -- layout ------------------------------------------------------------------------------------
 
@@ -150,16 +156,16 @@ class ConsoleApp(App[int]):
                 with VerticalScroll(id="alerts-box"):
                     yield Static(id="alerts")
         with TabbedContent(id="tabs", initial="said"):
-            with TabPane("What was said", id="said"), Horizontal():
+            with TabPane(self.said.say("terminal.said_tab"), id="said"), Horizontal():
                 for name in self.outputs:
                     classes = "said speaker" if name == SPEAKER else "said"
                     with VerticalScroll(id=f"said-box-{widget_id(name)}", classes=classes):
                         yield Static(id=f"said-{widget_id(name)}")
             if self.sim_readers:
-                with TabPane("Virtual table", id="virtual"):
+                with TabPane(self.said.say("terminal.virtual_tab"), id="virtual"):
                     info = self.info
                     yield VirtualTable(self._sim_readers_of(info), list(info.pieces), list(info.controls), id="vt")
-            with TabPane("Meeting", id="meeting"):
+            with TabPane(self.said.say("terminal.meeting_tab"), id="meeting"):
                 yield Static(id="meeting-view")
         yield Footer()
 
@@ -169,13 +175,13 @@ class ConsoleApp(App[int]):
 
     def on_mount(self) -> None:
         self._main_screen = self.screen
-        self._main("#health").border_title = "Health"
-        self._main("#alerts-box").border_title = "Alerts"
+        self._main("#health").border_title = self.said.say("terminal.health")
+        self._main("#alerts-box").border_title = self.said.say("terminal.alerts")
         if self.web is not None:  # the address is no secret; the code is shown on c, as hands are on h
-            self._main("#health").border_subtitle = f"web {self.web.url}  (c: code)"
+            self._main("#health").border_subtitle = self.said.say("terminal.web", url=self.web.url)
         for name in self.outputs:
             box = self._main(f"#said-box-{widget_id(name)}")
-            box.border_title = name if name == SPEAKER else f"{name} earphone"
+            box.border_title = name if name == SPEAKER else f"{name} {self.said.say('terminal.earphone')}"
         self.link.on_lost = lambda why: self.post_message(TableSaid(why, lost=True))
         if hasattr(self.link, "on_error"):  # attached: a refusal comes back after the action was sent
             self.link.on_error = lambda why: self.post_message(TableSaid(why))
@@ -207,7 +213,7 @@ class ConsoleApp(App[int]):
             self.exit(1, return_code=1,
                       message=f"console: the table is gone ({message.text}); the journal keeps the game")
         else:
-            self.notify(f"The table refused: {message.text}", severity="error")
+            self.notify(self.said.say("terminal.refused", text=message.text), severity="error")
 
     def on_table_changed(self, message: TableChanged) -> None:
         if self._detached or not self._main_screen.is_attached:
@@ -217,7 +223,9 @@ class ConsoleApp(App[int]):
         for effect in message.step.effects:  # said to the Priest, who asked
             if isinstance(effect, Alert) and effect.key == "referee.refused":
                 what, why = effect.params.get("action", "the action"), effect.params.get("why", "")
-                self.notify(f"The game refused {what}: {why}".rstrip(": "), severity="warning")
+                said = self.said.say("terminal.game_refused", what=what, why=why) if why else \
+                    self.said.say("terminal.game_refused_bare", what=what)
+                self.notify(said, severity="warning")
         self.paused = self.link.view().paused  # another console may have paused the table
         self.refresh_bindings()
         if (self.info.id, self.seats) != self._shown_game:
@@ -302,15 +310,17 @@ class ConsoleApp(App[int]):
     def _press(self, action: str) -> str | None:
         """How the guide names a console action here: by its key ("press n")."""
         key = next((b.key for b in self.BINDINGS if isinstance(b, Binding) and b.action == action), None)
-        return f"press {key}" if key else None
+        return self.said.say("terminal.press", letter=key) if key else None
 
     def _state_title(self) -> str:
         """The game, its seats, and what the Priest must not miss: hands shown, paused, the turn clock."""
-        title = f"{self.info.title('en')} — {self.seats} seats"
+        said = self.said
+        title = said.say("terminal.title", game=self.info.title(said.lang), seats=self.seats)
         clock = self.link.health().clock
         if clock is not None:
-            title += f" — clock: seat {clock[0]}, {clock[1]:.0f} s"
-        return title + (" — HANDS SHOWN" if self.reveal else "") + (" — PAUSED" if self.paused else "")
+            title += said.say("terminal.clock", seat=clock[0], seconds=f"{clock[1]:.0f}")
+        return title + (said.say("terminal.hands_shown") if self.reveal else "") \
+            + (said.say("terminal.paused_mark") if self.paused else "")
 
     def _poll_health(self) -> None:
         if self._detached:
@@ -342,12 +352,12 @@ class ConsoleApp(App[int]):
         if self.reveal:
             self._set_reveal(False)
             return
-        self.push_screen(Confirm("Show every hand and private line? Only when no player can see this screen."),
+        self.push_screen(Confirm(self.said.say("terminal.reveal_question")),
                          lambda yes: yes and self._set_reveal(True))
 
     def _set_reveal(self, reveal: bool) -> None:
         self.reveal = reveal
-        self.notify("Hands revealed: players may see the screen." if self.reveal else "Hands hidden.")
+        self.notify(self.said.say("terminal.revealed") if self.reveal else self.said.say("terminal.hidden"))
         self.refresh_all()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -366,7 +376,7 @@ class ConsoleApp(App[int]):
         web = self.web
         if web is None:
             return
-        self.push_screen(Confirm("Show the web console's code? Only when no player can see this screen."),
+        self.push_screen(Confirm(self.said.say("terminal.code_question")),
                          lambda yes: yes and self.push_screen(WebCode(web.current())))
 
     def action_new_game(self) -> None:
@@ -388,19 +398,18 @@ class ConsoleApp(App[int]):
         makes the table refuse it if it moved on while the question was open."""
         view = self.view
         if view.undoable is None or not view.undo_at:
-            self.notify("Nothing to undo.", severity="warning")
+            self.notify(self.said.say("terminal.nothing_to_undo"), severity="warning")
             return
-        question = f"Undo the last event: {self._describe(view.undoable)}?"
+        question = self.said.say("terminal.undo_question", event=self._describe(view.undoable))
         self._confirmed(question, Referee("undo", {"at": view.undo_at}))
 
     def action_end(self) -> None:
-        self._confirmed("End the game now? The game ranks the seats as they stand (its own rules say how).",
-                        Referee("end"))
+        self._confirmed(self.said.say("terminal.end_question"), Referee("end"))
 
     def action_pause(self) -> None:
         self.paused = not self.paused
         self.link.pause(self.paused)
-        self.notify("Paused: the turn clock stops; taps are still heard." if self.paused else "Play resumes.")
+        self.notify(self.said.say("terminal.paused") if self.paused else self.said.say("terminal.resumed"))
         self.refresh_state()
 
     def action_tap_for(self) -> None:
@@ -412,21 +421,23 @@ class ConsoleApp(App[int]):
             if not reader:
                 return
             seat = seat_of(reader)
-            who = f"seat {seat}" if seat else f"the {reader} reader"
-            self.push_screen(PickTag(f"Tap which tag on {reader} (on behalf of {who})?", list(info.controls),
-                                     list(info.pieces)),
+            said = self.said
+            who = said.say("terminal.seat", seat=seat) if seat else said.say("terminal.reader_who", reader=reader)
+            self.push_screen(PickTag(said.say("terminal.tap_which_tag", reader=reader, who=who),
+                                     list(info.controls), list(info.pieces)),
                              lambda tag: tag and self.submit_tap(reader, tag))
 
-        self.push_screen(PickReader("Tap on which reader (a seat's number, f for the field)?", readers),
+        self.push_screen(PickReader(self.said.say("terminal.tap_which_reader"), readers),
                          with_reader)
 
     def action_game_actions(self) -> None:
         actions = self.info.referee_actions
         if not actions:
-            self.notify(f"{self.info.title('en')} has no referee actions of its own.", severity="warning")
+            self.notify(self.said.say("terminal.no_game_actions", game=self.info.title(self.said.lang)),
+                        severity="warning")
             return
         options = [(a.action, f"{a.label} [{a.key}]" if a.key else a.label) for a in actions]
-        self.push_screen(PickOne(f"{self.info.title('en')}: which referee action?", options),
+        self.push_screen(PickOne(self.said.say("terminal.which_action", game=self.info.title(self.said.lang)), options),
                          lambda action: action and self.action_game_action(action))
 
     def action_game_action(self, name: str) -> None:
@@ -442,7 +453,7 @@ class ConsoleApp(App[int]):
             if params:
                 self.link.submit(event)
             else:
-                self._confirmed(f"{action.label}: send it to the table?", event)
+                self._confirmed(self.said.say("terminal.send_question", action=action.label), event)
             return
         param, rest = todo[0], todo[1:]
 
@@ -451,9 +462,11 @@ class ConsoleApp(App[int]):
                 self._ask_params(action, rest, {**params, name: value})
 
         if param == "seat":
-            self.push_screen(PickSeat(f"{action.label}: which seat?", self.seats), lambda v: then("seat", v))
+            self.push_screen(PickSeat(self.said.say("terminal.which_seat", action=action.label), self.seats),
+                             lambda v: then("seat", v))
         elif param == "piece":
-            self.push_screen(PickTag(f"{action.label}: which piece?", [], list(self.info.pieces)),
+            self.push_screen(PickTag(self.said.say("terminal.which_piece", action=action.label), [],
+                                     list(self.info.pieces)),
                              lambda v: then("piece", v))
         else:
             name, _, choices = param.partition("=")
@@ -470,19 +483,18 @@ class ConsoleApp(App[int]):
 
     def action_repeat(self) -> None:
         if not self.feed.repeat_public(self.link.announce):
-            self.notify("Nothing public has been said yet.", severity="warning")
+            self.notify(self.said.say("terminal.nothing_said"), severity="warning")
 
     def action_outputs(self) -> None:
         if not self.outputs:
-            self.notify("No outputs configured.", severity="warning")
+            self.notify(self.said.say("terminal.no_outputs"), severity="warning")
             return
         levels = {name: list(level) for name, level in self.link.health().levels.items()}  # the dialog's own copy
         self.push_screen(Outputs(self.outputs, levels, self._set_level), lambda _: self.refresh_health())
 
     def action_virtual(self) -> None:
         if not self.sim_readers:
-            self.notify("This table has no simulated readers: its pieces are tapped on the real readers.",
-                        severity="warning")
+            self.notify(self.said.say("terminal.no_sim_readers"), severity="warning")
             return
         self._main("#tabs", TabbedContent).active = "virtual"
         self._main("#vt", VirtualTable).focus_input()
@@ -498,7 +510,7 @@ class ConsoleApp(App[int]):
         self._main("#tabs", TabbedContent).active = "meeting"
 
     def action_quit_console(self) -> None:
-        self.push_screen(Confirm("Close the console? The game stays in the journal and resumes next time."),
+        self.push_screen(Confirm(self.said.say("terminal.quit_question")),
                          lambda yes: yes and self.exit(0))
 
     def _set_level(self, name: str, volume: float, muted: bool) -> None:
@@ -517,7 +529,7 @@ class ConsoleApp(App[int]):
         if tag_id == BASKET:
             basket = self.basket()
             if not basket:
-                self.notify("The basket is empty.", severity="warning")
+                self.notify(self.said.say("terminal.basket_empty"), severity="warning")
                 return
             tag_id = self.rng.choice(basket)
         if not self.info.is_known_id(tag_id):

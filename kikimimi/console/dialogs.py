@@ -15,6 +15,7 @@ from textual.screen import ModalScreen
 from textual.suggester import SuggestFromList
 from textual.widgets import Button, Checkbox, Input, Label, RadioButton, RadioSet, Static
 
+from kikimimi.console.words import Words, words
 from kikimimi.games.registry import GameInfo, SetupKey
 from kikimimi.records.names import echoed
 from kikimimi.table.control import volume_level
@@ -56,6 +57,14 @@ def safe_id(text: str) -> str:
     return "".join(c if c.isalnum() or c in "-_" else "_" for c in text)
 
 
+def said_by(screen: Any) -> Words:
+    """The console's words in the table's language (the running console's), English outside one."""
+    try:
+        said = getattr(screen.app, "said", None)
+    except Exception:  # no running app (a dialog built by a test alone)
+        said = None
+    return said if isinstance(said, Words) else words("en")
+
 
 class Confirm(ModalScreen[bool]):
     """A yes/no question: y or Enter on Yes confirms, n or Escape cancels."""
@@ -70,9 +79,9 @@ class Confirm(ModalScreen[bool]):
         with Vertical():
             yield Static(self.question, id="question")
             with Horizontal():
-                yield Button("Yes (y)", id="yes", variant="warning")
-                yield Button("No (n)", id="no")
-            yield Static("y yes · n or Esc no", classes="help")
+                yield Button(said_by(self).say("terminal.yes"), id="yes", variant="warning")
+                yield Button(said_by(self).say("terminal.no"), id="no")
+            yield Static(said_by(self).say("terminal.yes_help"), classes="help")
 
     def on_mount(self) -> None:
         self.query_one("#no", Button).focus()
@@ -106,7 +115,7 @@ class PickOne(ModalScreen[str | None]):
                     letter = next((k for k, v in self.letters.items() if v == value), None)
                     shown = f"{label} ({letter or key})" if (letter or key) else label
                     yield Button(shown, id=f"opt-{safe_id(value)}", compact=True)
-            yield Static("the key in brackets picks · Esc cancels", classes="help")
+            yield Static(said_by(self).say("terminal.pick_help"), classes="help")
 
     def on_key(self, event: Any) -> None:
         value = self.letters.get(event.key)
@@ -129,7 +138,8 @@ class PickSeat(PickOne):
     """Which seat of `seats` (2-10): keys 1..9 and 0 for seat 10, or the buttons. Answers an int."""
 
     def __init__(self, question: str, seats: int = 3) -> None:
-        super().__init__(question, [(str(seat), f"Seat {seat}") for seat in range(1, seats + 1)])
+        said = said_by(self)
+        super().__init__(question, [(str(seat), said.say("terminal.seat", seat=seat)) for seat in range(1, seats + 1)])
 
     def dismiss(self, result: Any = None) -> Any:  # type: ignore[override]
         return super().dismiss(int(result) if result else None)
@@ -167,11 +177,12 @@ class PickTag(ModalScreen[str | None]):
                         yield Button(f"{control} ({key})" if key else control, id=f"tag-{safe_id(control)}",
                                      compact=True)
             if self.pieces:
-                yield Input(placeholder="or a piece id (i), Enter taps", id="tag-id",
+                yield Input(placeholder=said_by(self).say("terminal.tag_placeholder"), id="tag-id",
                             suggester=SuggestFromList([*self.pieces, *self.controls], case_sensitive=False))
             yield Static("", id="error", classes="error")
-            hints = ["1-9 a control" if self.controls else "", "i types an id, Enter taps" if self.pieces else "",
-                     "Esc cancels"]
+            said = said_by(self)
+            hints = [said.say("terminal.hint_control") if self.controls else "",
+                     said.say("terminal.hint_id") if self.pieces else "", said.say("terminal.hint_cancel")]
             yield Static(" · ".join(h for h in hints if h), classes="help")
 
     def on_mount(self) -> None:
@@ -234,22 +245,21 @@ class NewGame(ModalScreen[dict[str, Any] | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Static("New game", classes="title")
+            yield Static(said_by(self).say("terminal.new_game"), classes="title")
             with Horizontal(classes="row games"):
-                yield Label("game")
+                yield Label(said_by(self).say("terminal.game"))
                 with RadioSet(id="game"):
                     for info in self.games:
                         yield RadioButton(f"{info.title('en')} ({info.id})", value=info.id == self.game,
                                           id=f"game-{safe_id(info.id)}")
             yield VerticalScroll(id="setup")
             if self.in_progress:
-                yield Static("The game in progress ends now (the journal keeps it as abandoned).", classes="error")
+                yield Static(said_by(self).say("terminal.abandons"), classes="error")
             yield Static("", id="error", classes="error")
             with Horizontal():
-                yield Button("Start (Enter)", id="start", variant="primary")
-                yield Button("Cancel (Esc)", id="cancel")
-            yield Static("↑↓ and Enter choose a game · Tab: its set-up, then Start · Enter starts · Esc cancels",
-                         classes="hint")
+                yield Button(said_by(self).say("terminal.start"), id="start", variant="primary")
+                yield Button(said_by(self).say("terminal.cancel"), id="cancel")
+            yield Static(said_by(self).say("terminal.new_game_help"), classes="hint")
 
     async def on_mount(self) -> None:
         await self._show_setup()
@@ -274,7 +284,7 @@ class NewGame(ModalScreen[dict[str, Any] | None]):
         for key in self.info.setup_keys:
             rows.append(_setup_row(key, self._default(key)))
         if not rows:
-            rows.append(Static("This game has no set-up keys.", classes="help"))
+            rows.append(Static(said_by(self).say("terminal.no_setup"), classes="help"))
         await box.mount_all(rows)
 
     async def on_radio_set_changed(self, event: RadioSet.Changed) -> None:
@@ -355,19 +365,19 @@ class MovePiece(ModalScreen[tuple[str, str] | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Static("Correct where a piece is (when tracking went wrong)")
+            yield Static(said_by(self).say("terminal.move_title"))
             example = self.pieces[0] if self.pieces else "…"
             yield Input(placeholder=f"piece id, e.g. {example}", id="piece",
                         suggester=SuggestFromList(sorted(self.pieces), case_sensitive=False))
-            yield Label("It is now in:")
+            yield Label(said_by(self).say("terminal.now_in"))
             with RadioSet(id="to"):
                 for i, where in enumerate(self.destinations):
                     yield RadioButton(where, value=i == 0, id=f"to-{safe_id(where.replace(':', '-'))}")
             yield Static("", id="error", classes="error")
             with Horizontal():
-                yield Button("Move (Enter)", id="move", variant="warning")
-                yield Button("Cancel (Esc)", id="cancel")
-            yield Static("Enter in the id field moves · Tab, arrows, Space choose where · Esc cancels", classes="help")
+                yield Button(said_by(self).say("terminal.move"), id="move", variant="warning")
+                yield Button(said_by(self).say("terminal.cancel"), id="cancel")
+            yield Static(said_by(self).say("terminal.move_help"), classes="help")
 
     def on_mount(self) -> None:
         self.query_one("#piece", Input).focus()
@@ -410,7 +420,7 @@ class WebCode(ModalScreen[None]):
         with Vertical(id="web-code"):
             yield Static(self._text(), id="code-text")
             yield Static(self.web.qr_text(), id="qr", markup=False)
-            yield Static("Scan to open it logged in · n: a new code · Esc, c or Enter closes", classes="help")
+            yield Static(said_by(self).say("terminal.code_help"), classes="help")
 
     def action_renew(self) -> None:
         self.web = self.web.renew()
@@ -435,14 +445,14 @@ class Outputs(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Static("Outputs: ↑↓ choose, + / - volume, m mute, Esc close")
+            yield Static(said_by(self).say("terminal.outputs_help"))
             for name in self.names:
                 key = name.replace(":", "-")
                 with Horizontal(id=f"row-{key}"):
                     yield Static(id=f"level-{key}")
                     yield Button("−", id=f"down-{key}", compact=True)
                     yield Button("+", id=f"up-{key}", compact=True)
-                    yield Button("mute", id=f"mute-{key}", compact=True)
+                    yield Button(said_by(self).say("terminal.mute"), id=f"mute-{key}", compact=True)
 
     def on_mount(self) -> None:
         self._show()

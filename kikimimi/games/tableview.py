@@ -39,6 +39,8 @@ class TableModel:
     basket: int | None = None  # pieces left to draw
     items: list[Item] = dataclasses.field(default_factory=list)  # the game's own: rows, calls, the required suit
     over: bool = False
+    penalties: list[Item] = dataclasses.field(default_factory=list)  # each penalty given: seat and reason
+    result: list[Item] = dataclasses.field(default_factory=list)  # the end: winner or ranking, final scores
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -52,6 +54,25 @@ def seat_ids(mapping: Mapping[str, Any] | None) -> list[int]:
     return sorted(int(seat) for seat in (mapping or {}))
 
 
+def penalty_items(data: Mapping[str, Any]) -> list[Item]:
+    """The penalties a game records in its observation (`penalties`: [{seat, reason}]), one item each."""
+    return [mark("model.penalty", seat=p.get("seat"), reason=p.get("reason"))
+            for p in data.get("penalties") or [] if isinstance(p, Mapping)]
+
+
+def winner_item(winner: Any, *, referee: bool = False) -> Item:
+    """The end's first line: who won, or that no one did (or the Priest ended the game)."""
+    if winner:
+        return mark("model.result.winner", seat=winner)
+    return mark("model.result.ended" if referee else "model.result.no_winner")
+
+
+def score_items(scores: Mapping[str, Any] | None, key: str = "model.result.score") -> list[Item]:
+    """Each seat's final figure (totals, bullheads, calls), seat by seat."""
+    return [mark(key, seat=int(seat), score=value)
+            for seat, value in sorted((scores or {}).items(), key=lambda kv: int(kv[0]))]
+
+
 def table_model(function: Callable[..., Any] | None, report: Mapping[str, Any], public: Mapping[str, Any], *,
                 reveal: bool, players: Mapping[int, str] | None = None, seats: int = 0) -> dict[str, Any]:
     """The game's model as JSON (from the public observation unless revealed); a game without one, or whose
@@ -60,6 +81,8 @@ def table_model(function: Callable[..., Any] | None, report: Mapping[str, Any], 
     if function is not None:
         try:
             model: TableModel = function(data, reveal=reveal, players=players)
+            if not model.penalties:  # penalties look the same in every game that records them
+                model.penalties = penalty_items(data)
             return model.to_json()
         except Exception as exc:  # a game's model bug must not stop the console: the generic one, said
             generic = generic_model(data, players, seats)
@@ -71,4 +94,4 @@ def table_model(function: Callable[..., Any] | None, report: Mapping[str, Any], 
 def generic_model(data: Mapping[str, Any], players: Mapping[int, str] | None, seats: int) -> TableModel:
     turn = data.get("turn")
     return TableModel([SeatModel(seat, (players or {}).get(seat), turn=turn == seat) for seat in range(1, seats + 1)],
-                      phase=data.get("phase"), over=data.get("phase") == "over")
+                      phase=data.get("phase"), over=data.get("phase") == "over", penalties=penalty_items(data))

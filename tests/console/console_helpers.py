@@ -33,8 +33,8 @@ DEAL = {
 }
 
 
-def open_sim_table(tmp_path: Path) -> LiveTable:
-    config = load_config(None, {"journal": str(tmp_path / "journal.sqlite"), "language": "en"})
+def open_sim_table(tmp_path: Path, language: str = "en") -> LiveTable:
+    config = load_config(None, {"journal": str(tmp_path / "journal.sqlite"), "language": language})
     heard: list[tuple[str, str]] = []
     live = open_table(config, transcript_only=True, on_line=lambda out, line: heard.append((out, line.text)))
     live.heard = heard  # type: ignore[attr-defined]  # what each output said, in order

@@ -14,7 +14,7 @@ from console_helpers import deal_events, submit_all  # noqa: E402
 from kikimimi.console.feed import TableFeed  # noqa: E402
 from kikimimi.console.web.render import said_model  # noqa: E402
 from kikimimi.console.words import words  # noqa: E402
-from kikimimi.games.base import Scan  # noqa: E402
+from kikimimi.games.base import Referee, Scan  # noqa: E402
 from kikimimi.games.registry import games, get_info  # noqa: E402
 from kikimimi.games.session import Session  # noqa: E402
 from kikimimi.games.tableview import table_model  # noqa: E402
@@ -73,3 +73,33 @@ def test_repeat_after_a_pause_repeats_the_games_line_not_the_pause(table):
     import time
     time.sleep(0.2)
     assert feed.last_public == before and all(s.key != "table.unpaused" for s in feed.last_public)
+
+
+@pytest.mark.parametrize("info", games(), ids=lambda info: info.id)
+def test_each_games_model_carries_the_end_in_both_languages(info):
+    """The end (winner or ranking, final scores) is in the drawn table, not only in the English text panel."""
+    session = Session(info.game, dict(info.setup_defaults))
+    bots = info.new_bots(11, session.setup)
+    for _ in range(3000):
+        event = bots.next_event(session.state)
+        if event is None or info.game.report(session.state).get("result"):
+            break
+        session.feed(event)
+    if not info.game.report(session.state).get("result"):  # the bots did not finish: the Priest ends it
+        session.feed(Referee("end"))
+    report, public = info.game.report(session.state), dict(info.game.observe(session.state, None))
+    assert report.get("result"), f"{info.id} did not end"
+    model = table_model(info.model_function(), report, public, reveal=False, seats=info.seat_count(session.setup))
+    assert model["over"] and len(model["result"]) >= 2, model["result"]
+    ja, en = (said_model(model, words(lang))["result"] for lang in ("ja", "en"))
+    assert "番席" in "".join(ja) and not any(c.isascii() and c.isalpha() for c in "".join(ja)), ja
+    assert "Seat" in "".join(en) and not any(ord(c) > 0x3000 for c in "".join(en)), en
+
+
+def test_the_tridents_penalties_are_in_its_model(table):
+    control = TableControl(table)
+    submit_all(table, [*deal_events(), Scan("field", "heart-3"), Referee("penalty", {"seat": 2})])
+    view = control.view()
+    model = table_model(get_info("trident").model_function(), view.report, view.public, reveal=False, seats=3)
+    assert said_model(model, words("ja"))["penalties"] == ["2番席:誤プレイ"]
+    assert said_model(model, words("en"))["penalties"] == ["Seat 2: wrong play"]

@@ -20,7 +20,7 @@ def test_reveal_asks_first_disabled_actions_and_refusals_told_to_the_priest(tabl
         processed = table.loop.processed
         table.loop.submit(Referee("forgot"))  # only during a turn: the game is in the deal
         await settle(pilot, table, processed + 1)
-        assert any("refused forgot" in m for m in app.messages), list(app.messages)
+        assert any("refused “Everyone forgot”: only during a turn" in m for m in app.messages), list(app.messages)
         submit_all(table, deal_events())
         await settle(pilot, table)
         assert app.check_action("undo", ()) is True

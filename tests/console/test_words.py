@@ -97,3 +97,48 @@ def test_a_japanese_answer_holds_no_english_words():
     assert refusal == "ペナルティ:テーブルが受け付けませんでした。手番の間だけできます(今は配り)。"
     assert not re.search(r"[A-Za-z]{3,}", refusal)
     assert ja.value({"pieces": 2}) == "2枚" and words("en").value({"pieces": 2}) == "two pieces"
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_key_of_the_terminals_keys_bar_has_words(lang):
+    from kikimimi.console.app import ConsoleApp
+
+    said = words(lang)
+    actions = [b.action for b in ConsoleApp.BINDINGS if hasattr(b, "action")]
+    assert len(actions) > 10
+    missing = sorted(a for a in actions if not said.has(f"terminal.key.{a}"))
+    assert not missing, f"console.{lang}.toml [terminal.key] lacks {missing}"
+
+
+def test_a_japanese_tables_terminal_console_speaks_japanese(tmp_path, monkeypatch):
+    """The keys bar, the tabs, a confirmation and a pick dialog of the terminal console, on a Japanese table."""
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).parent))
+    from console_helpers import drive, open_sim_table, screen_text
+
+    monkeypatch.setenv("KIKIMIMI_DATA", str(tmp_path / "data"))
+    table = open_sim_table(tmp_path, language="ja")
+    seen: dict[str, str] = {}
+
+    async def script(app, pilot):
+        bar = {b.action: b.description for bs in app._bindings.key_to_bindings.values() for b in bs}
+        assert bar["undo"] == "取消" and bar["end"] == "終了" and bar["quit_console"] == "閉じる", bar
+        seen["main"] = screen_text(app)
+        await pilot.press("e")
+        await pilot.pause()
+        seen["end"] = screen_text(app)
+        await pilot.press("n")
+        await pilot.pause()
+        await pilot.press("t")
+        await pilot.pause()
+        seen["tap"] = screen_text(app)
+        await pilot.press("escape")
+
+    try:
+        drive(table, script)
+    finally:
+        table.close()
+    assert "発話" in seen["main"] and "What was said" not in seen["main"] and "Health" not in seen["main"]
+    assert "ゲームを今終了しますか" in seen["end"] and "はい (y)" in seen["end"] and "End the game" not in seen["end"]
+    assert "どのリーダーでタップしますか" in seen["tap"] and "Tap on which reader" not in seen["tap"]

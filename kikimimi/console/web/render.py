@@ -184,6 +184,8 @@ def said_model(model: dict[str, Any], said: Words) -> dict[str, Any]:
     """The table's model with its words said in the page's language (phrase keys become text)."""
     seats = [{**seat, "marks": [said.render(m) for m in seat["marks"]]} for seat in model["seats"]]
     return {**model, "seats": seats, "items": [said.render(item) for item in model["items"]],
+            "penalties": [said.render(item) for item in model.get("penalties") or []],
+            "result": [said.render(item) for item in model.get("result") or []],
             "phase": said.value(model["phase"]) if model.get("phase") else None}
 
 

@@ -13,7 +13,7 @@ from rich.text import Text
 
 from kikimimi.games.nimmt.pieces import BULLHEADS
 from kikimimi.games.registry import GameUI
-from kikimimi.games.tableview import SeatModel, TableModel, mark, seat_ids
+from kikimimi.games.tableview import SeatModel, TableModel, mark, score_items, seat_ids, winner_item
 
 PHASES = {"deal": "deal", "choose": "choosing", "take_row": "a row to take", "over": "game over"}
 
@@ -105,7 +105,10 @@ def model(data: Mapping[str, Any], *, reveal: bool = False, players: Mapping[int
              for n, row in enumerate(data.get("rows") or [], start=1)]
     if data.get("round"):
         items.insert(0, mark("model.round", round=data["round"]))
+    result = data.get("result") or {}
+    ends = ([mark("model.result.winner", seat=seat) for seat in result.get("winners") or []]
+            or [winner_item(None, referee=True)]) + score_items(result.get("bullheads"), "model.result.bullheads")
     return TableModel(seats, data.get("phase"), [str(c) for c in data.get("last_reveal") or []][-6:], None, items,
-                      data.get("phase") == "over")
+                      data.get("phase") == "over", result=ends if result else [])
 
 UI = GameUI(view=state_text, model=model)

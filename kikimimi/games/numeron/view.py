@@ -14,7 +14,7 @@ from rich.text import Text
 from kikimimi.games.numeron.keyboard import KeyboardSeat
 from kikimimi.games.numeron.pieces import ITEMS
 from kikimimi.games.registry import GameUI
-from kikimimi.games.tableview import SeatModel, TableModel, mark
+from kikimimi.games.tableview import SeatModel, TableModel, mark, score_items, winner_item
 
 CALLS_SHOWN = 12
 STEPS = {
@@ -137,6 +137,11 @@ def model(data: Mapping[str, Any], *, reveal: bool = False, players: Mapping[int
         calls = [["call", c.get("seat"), c.get("call"), c.get("eat"), c.get("bite")] for c in data.get("calls") or []]
     items = [mark("model.numeron.call", seat=c[1], call=c[2], eat=c[3], bite=c[4]) for c in calls[-4:]]
     items.insert(0, mark("model.numeron.digits", count=data.get("digits")))
-    return TableModel(seats, data.get("phase"), [], None, items, data.get("phase") == "over")
+    result = data.get("result") or {}
+    if not result and data.get("phase") == "over":  # the public observation: the winner and the calls made
+        result = {"winner": data.get("winner"), "calls": {str(s): sum(1 for c in calls if c[1] == s) for s in (1, 2)}}
+    ends = ([mark("model.result.found", seat=result["winner"]) if result.get("winner") else winner_item(None)]
+            + score_items(result.get("calls"), "model.result.calls")) if result else []
+    return TableModel(seats, data.get("phase"), [], None, items, data.get("phase") == "over", result=ends)
 
 UI = GameUI(view=state_text, model=model, keyboard=KeyboardSeat)

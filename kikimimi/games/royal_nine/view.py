@@ -13,7 +13,7 @@ from rich.text import Text
 
 from kikimimi.games.registry import GameUI
 from kikimimi.games.royal_nine.keyboard import KeyboardSeat
-from kikimimi.games.tableview import SeatModel, TableModel, mark, seat_ids
+from kikimimi.games.tableview import SeatModel, TableModel, mark, score_items, seat_ids, winner_item
 
 PHASES = {
     "common": "lay the common card",
@@ -116,8 +116,11 @@ def model(data: Mapping[str, Any], *, reveal: bool = False, players: Mapping[int
                        list(hands[str(seat)]) if reveal and str(seat) in hands else None, [],
                        totals.get(str(seat))) for seat in seat_ids(grids) or [1, 2]]
     items = [mark("model.round", round=data.get("round"))]
-    items += [mark("model.royal.grid", seat=int(seat), cards=" ".join(c or "·" for c in grid))
+    items += [mark("model.royal.grid", seat=int(seat),
+                   cards=" ".join("[?]" if c == "common" else c or "·" for c in grid))
               for seat, grid in sorted(grids.items())]
-    return TableModel(seats, data.get("phase"), [], None, items, data.get("phase") == "over")
+    result = data.get("result") or {}
+    return TableModel(seats, data.get("phase"), [], None, items, data.get("phase") == "over",
+                      result=[winner_item(result.get("winner")), *score_items(result.get("totals"))] if result else [])
 
 UI = GameUI(view=state_text, model=model, keyboard=KeyboardSeat)

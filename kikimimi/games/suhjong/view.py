@@ -12,7 +12,7 @@ from typing import Any
 from rich.text import Text
 
 from kikimimi.games.registry import GameUI
-from kikimimi.games.tableview import SeatModel, TableModel, mark
+from kikimimi.games.tableview import SeatModel, TableModel, mark, score_items, winner_item
 
 PHASES = {"deal": "deal", "turn": "turn", "scoring": "scoring (declarations)", "scored": "between rounds",
           "over": "game over"}
@@ -90,7 +90,9 @@ def model(data: Mapping[str, Any], *, reveal: bool = False, players: Mapping[int
     items = [mark("model.round", round=data.get("round"))]
     items += [mark("model.suhjong.river", seat=int(seat), cards=" ".join(river))
               for seat, river in sorted(rivers.items()) if river]
+    result = data.get("result") or {}
+    ends = [winner_item(result.get("winner")), *score_items(result.get("totals"))] if result else []
     return TableModel(seats, data.get("phase"), list(data.get("sea") or [])[-6:], data.get("pile_count"), items,
-                      data.get("phase") == "over")
+                      data.get("phase") == "over", result=ends)
 
 UI = GameUI(view=state_text, model=model)

@@ -11,7 +11,7 @@ from typing import Any
 from rich.text import Text
 
 from kikimimi.games.registry import GameUI
-from kikimimi.games.tableview import SeatModel, TableModel, mark, seat_ids
+from kikimimi.games.tableview import Item, SeatModel, TableModel, mark, seat_ids
 from kikimimi.games.trident.guide import console_guide, waiting_for
 from kikimimi.games.trident.keyboard import KeyboardSeat
 from kikimimi.games.trident.phrases import tag_phrase
@@ -135,6 +135,26 @@ def model(data: Mapping[str, Any], *, reveal: bool = False, players: Mapping[int
     if data.get("pending_draw"):
         items.append(mark("model.trident.pending", count=data["pending_draw"]))
     return TableModel(seats, data.get("phase"), list(data.get("field") or [])[-6:], data.get("basket_count"), items,
-                      data.get("phase") == "over")
+                      data.get("phase") == "over", result=result_items(data.get("result"), str(data.get("rules"))))
+
+
+def result_items(result: Mapping[str, Any] | None, rules: str) -> list[Item]:
+    """The ranking at the end, place by place (out, crashed, or pieces and points held), and what it went by."""
+    if not result:
+        return []
+    items = []
+    for place, seat in enumerate(result.get("ranking") or [], start=1):
+        if seat == result.get("winner"):
+            items.append(mark("model.result.out", place=place, seat=seat))
+        elif seat == result.get("crashed"):
+            items.append(mark("model.result.crashed", place=place, seat=seat))
+        else:
+            items.append(mark("model.result.held", place=place, seat=seat,
+                              pieces=(result.get("pieces") or {}).get(str(seat)),
+                              points=(result.get("points") or {}).get(str(seat))))
+    items.append(mark("model.result.by_points" if rules == "competition" else "model.result.by_pieces"))
+    if result.get("reason") == "referee":
+        items.append(mark("model.result.ended"))
+    return items
 
 UI = GameUI(view=state_text, model=model, guide=console_guide, keyboard=KeyboardSeat, tag_phrase=tag_phrase)

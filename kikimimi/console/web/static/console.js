@@ -203,6 +203,7 @@ function draw(data) {
   once("guide", [data.guide, lang], () => { $("guide").innerHTML = data.guide; words($("guide")); });
   $("last").textContent = data.last_event ? t("last", { event: data.last_event }) : "";
   html("panel", data.panel);
+  $("details").hidden = lang === "ja";  // the game's text panel is English: the drawn table says it all
   once("table", [data.table, lang], () => drawTable(data.table));
   html("tab-alerts", data.alerts);
   html("tab-meeting", data.meeting);
@@ -239,8 +240,16 @@ function drawTable(model) {
     model.field.length ? el("div", { class: "field" }, el("span", { class: "label", text: t("field") }),
       ...model.field.map((p) => el("span", { class: "piece", text: p }))) : "",
     model.basket !== null && model.basket !== undefined ? el("div", { class: "chip", text: t("basket_count", { count: model.basket }) }) : "",
-    ...model.items.map((item) => el("div", { class: "item", text: item })));
+    ...model.items.map((item) => el("div", { class: "item", text: item })),
+    list("penalties", t("penalties_title"), model.penalties), list("result", t("result_title"), model.result));
   box.replaceChildren(el("div", { class: "felt" }), middle, ...seats);
+}
+
+// A titled list in the middle of the table (the penalties given, the end's ranking and scores); none if empty.
+function list(kind, title, lines) {
+  if (!lines || !lines.length) return "";
+  return el("div", { class: kind, id: "table-" + kind }, el("div", { class: "label", text: title }),
+    ...lines.map((line) => el("div", { class: "item", text: line })));
 }
 
 function drawClock(data) {
@@ -331,7 +340,8 @@ function tagGroups(pieces, controls, pick, prefix) {
     groups.get(word).push(piece);
   }
   if (controls.length) groups.set(t("controls"), controls);
-  return [...groups].map(([word, tags]) => el("div", { class: "group" }, el("h4", { text: word }),
+  const heading = (word) => (WORDS[lang] || WORDS.en)["group_" + word] || word;  // group_heart: "ハート"
+  return [...groups].map(([word, tags]) => el("div", { class: "group" }, el("h4", { text: heading(word) }),
     el("div", { class: "grid" }, ...tags.map((tag) => el("button", {
       id: prefix + tag, title: tag, text: tag.startsWith(word + "-") ? tag.slice(word.length + 1) : tag.replace(/^ctl-/, ""),
       on: () => pick(tag),
