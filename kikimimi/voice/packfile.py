@@ -28,10 +28,9 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from kikimimi.durable import sync_folder, write_durably
-from kikimimi.voice.pack import entry_files
+from kikimimi.voice.pack import FORMAT, MANIFEST, entry_files
 
 HEADER = "kikimimi-pack.json"
-MANIFEST = "manifest.json"
 AUDIO = "audio"
 FILE_FORMAT = 1  # this file's own layout (the header), not the clips'
 
@@ -294,10 +293,9 @@ def cmd_import(args: Any) -> int:
     import sys
 
     from kikimimi.paths import data_home
-    from kikimimi.voice import pack
 
     try:
-        done = import_pack(args.file, args.packs or data_home() / "packs", pack_format=getattr(pack, "FORMAT", None))
+        done = import_pack(args.file, args.packs or data_home() / "packs", pack_format=FORMAT)
     except (PackFileError, OSError) as exc:
         print(f"voices import: {exc}", file=sys.stderr)
         return 1

@@ -8,7 +8,6 @@ waits for the table's answer and says it, refused ones with the reason.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import sys
 import time
@@ -21,8 +20,8 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "console"))
 from console_helpers import journaled, submit_all  # noqa: E402
+from web_helpers import serving_app  # noqa: E402
 
-from kikimimi.console.web import serve  # noqa: E402
 from kikimimi.console.web.access import evening  # noqa: E402
 from kikimimi.console.web.server import create_app  # noqa: E402
 from kikimimi.games.base import Referee, Scan  # noqa: E402
@@ -63,19 +62,8 @@ class Tablet:
 def console(table, tmp_path: Path) -> Iterator[str]:
     journal = Path(table.config.journal)
     app = create_app(socket_path(journal), evening(journal), language="en")
-    listener = serve.bind("127.0.0.1:0")
-    server = serve.WebThread(app, listener).start()
-    url = f"http://127.0.0.1:{listener.getsockname()[1]}"
-    try:
-        deadline = time.monotonic() + 10
-        while time.monotonic() < deadline:
-            with contextlib.suppress(httpx.HTTPError):
-                httpx.get(url + "/api/session", timeout=1)
-                break
-            time.sleep(0.05)
+    with serving_app(app) as url:
         yield url
-    finally:
-        server.stop()
 
 
 def tablet(url: str, table) -> Tablet:

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import httpx
 import pytest
+from web_helpers import serving_app
 
 from kikimimi.console.web import serve
 from kikimimi.console.web.access import evening
@@ -26,19 +27,8 @@ def console_url(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[str
     monkeypatch.setattr(serve, "IDLE_SECONDS", 1.0)
     journal = tmp_path / "journal.sqlite"
     app = create_app(tmp_path / "no-table.sock", evening(journal), language="en")
-    listener = serve.bind("127.0.0.1:0")
-    port = listener.getsockname()[1]
-    server = serve.WebThread(app, listener).start()
-    try:
-        deadline = time.monotonic() + 10
-        while time.monotonic() < deadline:
-            with contextlib.suppress(httpx.HTTPError):
-                httpx.get(f"http://127.0.0.1:{port}/api/session", timeout=1)
-                break
-            time.sleep(0.05)
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        server.stop()
+    with serving_app(app) as url:
+        yield url
 
 
 def connect(url: str) -> socket.socket:

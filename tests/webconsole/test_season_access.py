@@ -9,7 +9,6 @@ depth answers 400; the cap on following pages is exact under simultaneous reques
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import subprocess
@@ -21,9 +20,8 @@ from pathlib import Path
 
 import httpx
 import pytest
-from web_helpers import write_config
+from web_helpers import serving_app, write_config
 
-from kikimimi.console.web import serve
 from kikimimi.console.web.access import WRONG_TRIES, Access, access_path
 from kikimimi.console.web.server import MAX_STREAMS, create_app
 
@@ -33,19 +31,8 @@ def served(tmp_path: Path) -> Iterator[tuple[str, Access, Path]]:
     journal = tmp_path / "journal.sqlite"
     access = Access(journal)
     app = create_app(tmp_path / "no-table.sock", access, language="en")
-    listener = serve.bind("127.0.0.1:0")
-    server = serve.WebThread(app, listener).start()
-    url = f"http://127.0.0.1:{listener.getsockname()[1]}"
-    try:
-        deadline = time.monotonic() + 10
-        while time.monotonic() < deadline:
-            with contextlib.suppress(httpx.HTTPError):
-                httpx.get(url + "/api/session", timeout=1)
-                break
-            time.sleep(0.05)
+    with serving_app(app) as url:
         yield url, access, journal
-    finally:
-        server.stop()
 
 
 def client_from(url: str, address: str) -> httpx.Client:

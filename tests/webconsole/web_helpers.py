@@ -12,7 +12,7 @@ import sqlite3
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -159,3 +159,26 @@ def until(condition: Callable[[], Any], what: str, timeout: float = 10.0) -> Any
             return value
         assert time.monotonic() < deadline, f"timed out waiting for {what}"
         time.sleep(0.02)
+
+
+@contextlib.contextmanager
+def serving_app(app: Any) -> Iterator[str]:
+    """The web console's app served on a free local port by the product's own WebThread, once it answers;
+    its URL. Stopped on leaving."""
+    import httpx
+
+    from kikimimi.console.web import serve
+
+    listener = serve.bind("127.0.0.1:0")
+    server = serve.WebThread(app, listener).start()
+    url = f"http://127.0.0.1:{listener.getsockname()[1]}"
+    try:
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            with contextlib.suppress(httpx.HTTPError):
+                httpx.get(url + "/api/session", timeout=1)
+                break
+            time.sleep(0.05)
+        yield url
+    finally:
+        server.stop()
