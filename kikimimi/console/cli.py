@@ -132,7 +132,7 @@ def _attach(journal: Path, running: Exception, args: argparse.Namespace) -> int:
     """The table runs in another process (`kikimimi play`, a service, another console): its socket."""
     from kikimimi.console.app import run_console
     from kikimimi.console.link import LinkError, RemoteLink
-    from kikimimi.table.control import socket_path
+    from kikimimi.table.server import socket_path
 
     holder = getattr(running, "holder", "") or "another process"
     path = socket_path(journal)

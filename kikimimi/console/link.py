@@ -24,22 +24,11 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from kikimimi.games.base import Event, Say
-from kikimimi.table.control import (
-    BACKLOG,
-    MAX_LINE,
-    TableControl,
-    TableFacts,
-    TableHealth,
-    TableView,
-    connect,
-    effect_json,
-    event_json,
-    step_from,
-    to_line,
-    volume_level,
-)
+from kikimimi.table.codec import effect_json, event_json, step_from, to_line
+from kikimimi.table.control import TableControl, TableFacts, TableHealth, TableView, volume_level
 from kikimimi.table.live import LiveTable
 from kikimimi.table.loop import Step
+from kikimimi.table.server import BACKLOG, MAX_LINE, connect
 
 log = logging.getLogger(__name__)
 

@@ -16,9 +16,9 @@ from typing import Any
 from kikimimi.devices.hub import Hub
 from kikimimi.games.base import SPEAKER, Say, seat_of
 from kikimimi.table.config import TableConfig
-from kikimimi.table.control import ControlServer, serve_control
 from kikimimi.table.journal import Journal, JournalError, check_journal_file
 from kikimimi.table.loop import TableLoop
+from kikimimi.table.server import ControlServer, serve_control
 from kikimimi.voice.catalog import Line, catalog
 from kikimimi.voice.config import redirect_outputs
 from kikimimi.voice.router import Voice

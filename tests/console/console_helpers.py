@@ -21,9 +21,9 @@ from textual.widgets import Static
 from kikimimi.console.app import ConsoleApp
 from kikimimi.games.base import Scan
 from kikimimi.table.config import load_config
-from kikimimi.table.control import connect, socket_path
 from kikimimi.table.journal import Journal
 from kikimimi.table.live import LiveTable, open_table
+from kikimimi.table.server import connect, socket_path
 
 SIZE = (120, 40)
 DEAL = {

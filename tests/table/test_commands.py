@@ -67,7 +67,7 @@ def test_sigterm_stops_the_table_cleanly_and_keeps_the_game(sim_config):
     import signal
     import time
 
-    from kikimimi.table.control import connect, socket_path
+    from kikimimi.table.server import connect, socket_path
 
     proc = subprocess.Popen([sys.executable, "-m", "kikimimi", "play", "--config", str(sim_config)],
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)

@@ -23,8 +23,8 @@ from console_helpers import TableProcess, kikimimi, open_sim_table, write_config
 
 from kikimimi.console.link import RemoteLink  # noqa: E402
 from kikimimi.games.base import SPEAKER, Referee, Say, Scan  # noqa: E402
-from kikimimi.table.control import MAX_LINE, connect  # noqa: E402
 from kikimimi.table.messages import Announcement, NewGame, PauseRequest  # noqa: E402
+from kikimimi.table.server import MAX_LINE, connect  # noqa: E402
 
 # (what is sent, what the error reply says): every one answered, none of them stops the table.
 MALFORMED = [

@@ -12,8 +12,8 @@ from device_helpers import wait_for
 from table_helpers import SCRIPTS, write_config
 
 from kikimimi.games.base import SPEAKER, Referee, Say, Scan
+from kikimimi.table.codec import step_from, step_json, to_line
 from kikimimi.table.config import load_config
-from kikimimi.table.control import step_from, step_json, to_line
 from kikimimi.table.journal import Journal
 from kikimimi.table.live import open_table
 from kikimimi.table.loop import Step

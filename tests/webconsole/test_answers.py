@@ -25,7 +25,7 @@ from web_helpers import serving_app  # noqa: E402
 from kikimimi.console.web.access import evening  # noqa: E402
 from kikimimi.console.web.server import create_app  # noqa: E402
 from kikimimi.games.base import Referee, Scan  # noqa: E402
-from kikimimi.table.control import socket_path  # noqa: E402
+from kikimimi.table.server import socket_path  # noqa: E402
 
 
 class Tablet:

@@ -21,7 +21,7 @@ from chromium_helpers import CHROMIUM, chromium  # noqa: E402,F401
 from table_helpers import bot_script, journal_events, write_config  # noqa: E402,F401
 
 from kikimimi.console.web.access import access_path  # noqa: E402
-from kikimimi.table.control import connect, socket_path  # noqa: E402
+from kikimimi.table.server import connect, socket_path  # noqa: E402
 
 SIZES = {"tablet-portrait": (768, 1024), "tablet-landscape": (1024, 768), "phone": (390, 844)}
 

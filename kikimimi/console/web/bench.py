@@ -115,7 +115,7 @@ def _measure(home: Path, n: int, taps: int, sync_playwright: Any) -> dict[str, A
     from kikimimi.console.web.access import access_path
     from kikimimi.games.base import Referee
     from kikimimi.games.registry import DEFAULT_GAME, get_info
-    from kikimimi.table.control import socket_path
+    from kikimimi.table.server import socket_path
 
     port = _free_port()
     url = f"http://127.0.0.1:{port}"

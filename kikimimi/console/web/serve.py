@@ -152,7 +152,7 @@ def web_app(journal: Path, records: str | Path | None, language: str) -> tuple[A
     when the Priest asks: `kikimimi console --new-code`)."""
     from kikimimi.console.web.access import Access
     from kikimimi.console.web.server import create_app
-    from kikimimi.table.control import socket_path
+    from kikimimi.table.server import socket_path
 
     access = Access(journal)
     return create_app(socket_path(journal), access, records=records, language=language), access.current().code
