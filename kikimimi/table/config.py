@@ -23,6 +23,7 @@ default audio device (or the transcript when there is none).
 from __future__ import annotations
 
 import tomllib
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -95,6 +96,16 @@ class TableConfig:
             raise TableConfigError(f"{self.source}: [decks] {game} = {str(path)!r} is a deck of {deck.game}")
         _DECKS[(self.source, game)] = deck
         return deck
+
+    def cannot_play(self, game: str, setup: Mapping[str, Any]) -> str | None:
+        """Why this table cannot play a game (unknown, bad set-up, no deck, readers or earphones missing), else
+        None."""
+        try:
+            get_info(game).parse_setup(setup)
+            self.deck_for(game)
+        except (UnknownGame, SetupError, TableConfigError) as exc:
+            return str(exc)
+        return self.check_game(game, dict(setup))
 
     def check_game(self, game: str, setup: dict[str, Any]) -> str | None:
         """Why this table cannot play `game` with `setup` (readers or earphones missing), None if it can."""

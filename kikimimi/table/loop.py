@@ -22,13 +22,15 @@ from typing import Any, Protocol
 
 from kikimimi.devices.events import ReaderEvent
 from kikimimi.games.base import SPEAKER, Alert, Effect, Event, GameOver, Outcome, Referee, Say, Scan, hand, seat_of
-from kikimimi.games.registry import GameInfo, SetupError, UnknownGame, get_info
+from kikimimi.games.registry import GameInfo, UnknownGame, get_info
 from kikimimi.games.session import Session
 from kikimimi.table.alternation import AlternationWatch
 from kikimimi.table.clock import TurnClock
-from kikimimi.table.config import TableConfig, TableConfigError
-from kikimimi.table.journal import Journal, JournalError
+from kikimimi.table.config import TableConfig
+from kikimimi.table.journal import Journal
 from kikimimi.table.messages import Announcement, ClockTick, NewGame, PauseRequest, Submitted, TableAction
+from kikimimi.table.recording import GameRecorder
+from kikimimi.table.steps import StepFeed
 from kikimimi.words import counted
 
 log = logging.getLogger(__name__)
@@ -84,6 +86,10 @@ class TableStatus:
     unknown_tags: int = 0
     unsaved: int = 0  # events refused because the journal could not be written (a fed script stops at one)
 
+    def alert(self, key: str, **params: Any) -> None:
+        """Show the Priest something (the console's alerts), stamped with the wall clock."""
+        self.alerts.append((time.time(), Alert(key, params)))
+
 
 class TableLoop:
     """Owns the session; every change goes through `_handle` on the loop's own thread."""
@@ -92,30 +98,24 @@ class TableLoop:
                  hub: TableHub | None = None,
                  on_game_over: Callable[[str, Outcome], None] | None = None) -> None:
         self.config = config
-        self.journal = journal
         self.voice = voice
         self.hub = hub
         self.on_game_over = on_game_over
         self.info: GameInfo = config.info
         self.game = self.info.game
         self.deck = config.deck
-        self.session: Session = Session(self.game, self._setup(config.setup))
+        self.session: Session = Session(self.game, _without_game(config.setup))
         self.clock = TurnClock(self._queue_clock)
         self.two_tags = AlternationWatch()
         self._simulated = {spec.role for spec in config.readers if spec.protocol == "sim"}
         self.paused = False
         self.status = TableStatus()
-        self.listeners: list[Listener] = []
+        self.recorder = GameRecorder(journal, self.status)
+        self.steps = StepFeed()
+        self.listeners = self.steps.listeners  # told after every step (append and remove; never replaced)
         self._queue: queue.SimpleQueue[Any] = queue.SimpleQueue()
         self._threads: list[threading.Thread] = []
         self._stopping = threading.Event()
-        self._seq = 0  # events journaled in this game (undo is an event too, so not len(session.events))
-        self._processed = 0  # steps handled: what `wait_processed` counts
-        self._progress = threading.Condition()
-
-    @staticmethod
-    def _setup(setup: dict[str, Any]) -> dict[str, Any]:
-        return {k: v for k, v in setup.items() if k != "game"}
 
     # -- life cycle ----------------------------------------------------------------------------------
 
@@ -143,27 +143,27 @@ class TableLoop:
             self.hub.stop()
 
     def _resume_or_begin(self) -> None:
-        record = self.journal.unfinished() if self.journal else None
-        resumable = record is not None and self._playable(record.game, record.setup) is None
-        if record is not None and not resumable:
-            log.warning("journal: game %s (%s) cannot be resumed on this table: %s", record.id, record.game,
-                        self._playable(record.game, record.setup))
-        if record is not None and resumable:
+        journal = self.recorder.journal
+        record = journal.unfinished() if journal is not None else None
+        problem = self.config.cannot_play(record.game, record.setup) if record is not None else None
+        if record is not None and problem is not None:
+            log.warning("journal: game %s (%s) cannot be resumed on this table: %s", record.id, record.game, problem)
+        if journal is not None and record is not None and problem is None:
             self._use_game(get_info(record.game))
-            session = Session(self.game, self._setup(record.setup))
+            session = Session(self.game, _without_game(record.setup))
             outcome = None
-            for event in self.journal.events(record.id):
+            for event in journal.events(record.id):
                 for effect in session.feed(event):  # silent: the table already said it
                     if isinstance(effect, GameOver):
                         outcome = effect.outcome
             if self.game.is_over(session.state):
                 # Killed between the last event and writing the end: finish it now, then a new game.
-                self.journal.finish(record.id, outcome)
+                journal.finish(record.id, outcome)
                 log.info("game %s had ended before the stop; finished it in the journal", record.id)
                 self._begin({"game": record.game, **record.setup})
                 return
             self.session = session
-            self._seq = self.journal.last_seq(record.id)
+            self.recorder.resume(record.id)
             self.status.game_id = record.id
             self.status.resumed = True
             log.info("resuming %s game %s after %s", record.game, record.id, counted(len(session.events), "event"))
@@ -171,16 +171,6 @@ class TableLoop:
             self._clock_after_step()
         else:
             self._begin(self.config.setup)
-
-    def _playable(self, game: str, setup: Mapping[str, Any]) -> str | None:
-        """Why this table cannot play a game (unknown, no deck, readers or earphones missing), else None."""
-        try:
-            info = get_info(game)
-            info.parse_setup(setup)
-            self.config.deck_for(game)
-        except (UnknownGame, SetupError, TableConfigError) as exc:
-            return str(exc)
-        return self.config.check_game(game, dict(setup))
 
     def _use_game(self, info: GameInfo) -> None:
         """Switch the table to another game: its engine, deck and phrases (on the loop's thread)."""
@@ -196,16 +186,16 @@ class TableLoop:
         self.clock.stop()
         info = get_info(str(setup.get("game", self.info.id)))
         self._use_game(info)
-        setup = info.prepare_setup(self._setup(dict(setup)), random.Random())
+        setup = info.prepare_setup(_without_game(setup), random.Random())
         session = Session(self.game, setup)
         if self.voice is not None and getattr(self.voice, "used", None) is not None:
             self.voice.used = set(info.outputs(setup))  # a later audio fault is said for these outputs only
-        game_id = self.journal.begin_game(info.id, session.setup) if self.journal is not None else None
+        game_id = self.recorder.begin(info.id, session.setup)
         # Other threads read these without a lock: the new id and session first, the count that says
         # "a new game has begun" last.
         self.status.game_id = game_id
         self.session = session
-        self._seq = 0
+        self.recorder.seq = 0
         self._clock_after_step()
 
     # -- inputs (any thread) -------------------------------------------------------------------------
@@ -229,7 +219,7 @@ class TableLoop:
             raise ValueError(str(exc)) from None
         base = dict(self.session.setup) if info is self.info else {}
         complete = {"game": info.id, **info.parse_setup({**base, **setup})}  # SetupError is a ValueError
-        problem = self._playable(info.id, complete)
+        problem = self.config.cannot_play(info.id, complete)
         if problem:
             raise ValueError(problem)
         self._queue.put(NewGame(complete))
@@ -249,16 +239,15 @@ class TableLoop:
 
     @property
     def processed(self) -> int:
-        return self._processed
+        return self.steps.handled
 
     @property
     def journaled_events(self) -> int:
-        return self._seq
+        return self.recorder.seq
 
     def wait_processed(self, count: int, timeout: float = 5.0) -> bool:
         """Wait until `count` steps have been handled (taps, referee actions, unknown tags; not removals)."""
-        with self._progress:
-            return self._progress.wait_for(lambda: self._processed >= count, timeout)
+        return self.steps.wait_for(count, timeout)
 
     # -- the loop -------------------------------------------------------------------------------------
 
@@ -284,19 +273,19 @@ class TableLoop:
         if isinstance(item, ReaderEvent):
             self._reader_event(item)
         elif isinstance(item, NewGame):
-            if self.journal is not None and self.status.game_id and not self.game.is_over(self.session.state):
-                self._finish_in_journal(None)
+            if not self.game.is_over(self.session.state):
+                self.recorder.finish(None)  # abandoned
             self._begin(item.setup)
-            self._notify(Step(0, item, [], received=time.monotonic(), journaled=False))
+            self.steps.tell(Step(0, item, [], received=time.monotonic(), journaled=False))
         elif isinstance(item, Announcement):
             self._speak(list(item.says))
-            self._notify(Step(0, item, list(item.says), received=time.monotonic(), journaled=False))
+            self.steps.tell(Step(0, item, list(item.says), received=time.monotonic(), journaled=False))
         elif isinstance(item, PauseRequest):
             self.paused = item.paused
             says = [Say(SPEAKER, "table.paused" if self.paused else "table.unpaused")]
             self._speak(says)
             self._clock_after_step()
-            self._notify(Step(0, item, says, received=time.monotonic(), journaled=False))
+            self.steps.tell(Step(0, item, says, received=time.monotonic(), journaled=False))
         elif isinstance(item, ClockTick):
             self._clock_event(item.kind, item.seat, item.token)
         else:
@@ -319,8 +308,7 @@ class TableLoop:
     def _reader_event(self, event: ReaderEvent) -> None:
         if event.kind == "unreadable":  # a card that gave no UID: the Priest is told, the game goes on
             log.warning("reader %s: %s", event.reader, event.detail)
-            self.status.alerts.append((time.time(), Alert("reader.unreadable",
-                                                          {"reader": event.reader, "detail": event.detail})))
+            self.status.alert("reader.unreadable", reader=event.reader, detail=event.detail)
             return
         if event.kind != "tap":
             self.status.removed += 1
@@ -330,55 +318,30 @@ class TableLoop:
         if event.reader not in self._simulated and self.two_tags.tap(event.reader, event.uid, event.t):
             # The table cannot tell which tag was meant: the Priest checks the reader (no tag names here).
             log.warning("reader %s: two tags take turns on it; is a piece lying on the reader?", event.reader)
-            self.status.alerts.append((time.time(), Alert("reader.two_tags", {"reader": event.reader})))
+            self.status.alert("reader.two_tags", reader=event.reader)
         tag = self.deck.resolve(event.uid)
         if tag is None:
             # Not in the deck: answered on that reader's own output, logged with its UID, nothing changes.
             self.status.unknown_tags += 1
             _, effects = self.game.apply(self.session.state, Scan(event.reader, None, event.uid))
             self._effects(effects)
-            self._notify(Step(0, Scan(event.reader, None, event.uid), effects, event.uid, event.t, journaled=False))
+            self.steps.tell(Step(0, Scan(event.reader, None, event.uid), effects, event.uid, event.t, journaled=False))
             return
         self._apply(Scan(event.reader, tag, event.uid), event.uid, event.t)
 
     def _apply(self, event: Event, uid: str | None, received: float) -> None:
-        seq = self._seq + 1
-        journaled = False
-        if self.journal is not None and self.status.game_id is not None:
-            error = self._append(seq, event)
-            if error is not None:
-                # Not saved, so not applied: the table stops taking taps (each one says why) until the
-                # journal can be written again or the Priest decides; nothing is applied twice on resume.
-                log.error("journal: could not save event %d (%s): not applied", seq, error)
-                self.status.unsaved += 1
-                self.status.alerts.append((time.time(), Alert("journal.failed", {"error": error})))
-                effects: list[Effect] = [Say(self._output_of(event), "table.not_saved")]
-                self._speak([e for e in effects if isinstance(e, Say)])
-                self._notify(Step(0, event, effects, uid, received, journaled=False))
-                return
-            journaled = True
-        self._seq = seq
+        journaled = self.recorder.writing
+        if self.recorder.append(event) is not None:
+            # Not saved, so not applied: the table stops taking taps (each one says why) until the
+            # journal can be written again or the Priest decides; nothing is applied twice on resume.
+            not_saved = Say(_output_of(event), "table.not_saved")
+            self._speak([not_saved])
+            self.steps.tell(Step(0, event, [not_saved], uid, received, journaled=False))
+            return
         effects = self.session.feed(event)
         self._effects(effects, priest=isinstance(event, Referee) and event.action != "timeout")
         self._clock_after_step()
-        self._notify(Step(seq, event, effects, uid, received, journaled))
-
-    def _append(self, seq: int, event: Event) -> str | None:
-        """Append with one retry (a brief I/O error); the error's text when it still fails."""
-        for attempt in range(2):
-            try:
-                self.journal.append(self.status.game_id, seq, event)
-                return None
-            except Exception as exc:  # a full disk, a read-only file, a locked database
-                error = str(exc)
-                if attempt == 0:
-                    time.sleep(0.05)
-        return error
-
-    def _output_of(self, event: Event) -> str:
-        """Where a refusal of this event is said: a hand reader's own earphone, else the speaker."""
-        reader = getattr(event, "reader", None)
-        return reader if isinstance(reader, str) and seat_of(reader) is not None else SPEAKER
+        self.steps.tell(Step(self.recorder.seq, event, effects, uid, received, journaled))
 
     def _effects(self, effects: list[Effect], priest: bool = False) -> None:
         # A referee action the game refuses is the Priest's business: the console shows it (an alert),
@@ -386,41 +349,21 @@ class TableLoop:
         self._speak([e for e in effects if isinstance(e, Say) and not (priest and e.key == REFUSED)])
         for effect in effects:
             if isinstance(effect, Alert):
-                self.status.alerts.append((time.time(), effect))
+                self.status.alerts.append((time.time(), effect))  # the game's own alert, as it is
                 # The log may be on a screen players see: a piece that is in a hand is not named here
                 # (the console shows it when the Priest reveals the hands).
                 public = {k: v for k, v in effect.params.items() if k != "piece"}
                 log.warning("referee alert: %s %s", effect.key, public)
             elif isinstance(effect, GameOver):
-                if self.journal is not None and self.status.game_id:
-                    self._finish_in_journal(effect.outcome)
+                self.recorder.finish(effect.outcome)
                 if self.on_game_over is not None and self.status.game_id:
                     self.on_game_over(self.status.game_id, effect.outcome)
-
-    def _finish_in_journal(self, outcome: Outcome | None) -> None:
-        """Write the end of the current game; when the journal cannot take it, the Priest is told in one line
-        (a resumed table finishes a game whose events all ended it, so nothing is lost)."""
-        try:
-            self.journal.finish(self.status.game_id, outcome)
-        except JournalError as exc:
-            log.error("%s", exc)
-            self.status.alerts.append((time.time(), Alert("journal.failed", {"error": str(exc)})))
 
     def _speak(self, says: list[Say]) -> None:
         if self.voice is None:
             return
         for say in says:
             self.voice.say(say)
-
-    def _notify(self, step: Step) -> None:
-        for listener in list(self.listeners):
-            try:
-                listener(step)
-            except Exception:
-                log.exception("table listener failed")
-        with self._progress:
-            self._processed += 1
-            self._progress.notify_all()
 
     # -- views -------------------------------------------------------------------------------------------
 
@@ -430,3 +373,14 @@ class TableLoop:
 
     def report(self) -> dict[str, Any]:
         return self.game.report(self.session.state)
+
+
+def _without_game(setup: Mapping[str, Any]) -> dict[str, Any]:
+    """A set-up as its game takes it: the table's `game` key is the table's."""
+    return {k: v for k, v in setup.items() if k != "game"}
+
+
+def _output_of(event: Event) -> str:
+    """Where a refusal of this event is said: a hand reader's own earphone, else the speaker."""
+    reader = getattr(event, "reader", None)
+    return reader if isinstance(reader, str) and seat_of(reader) is not None else SPEAKER
