@@ -158,6 +158,21 @@ class BotSet:
 
 
 @dataclass(frozen=True)
+class EngineBots:
+    """The bots of an entry that declares none (the older way): the ones its engine lists itself (`bots()`,
+    the default one named `default_bot`)."""
+
+    game: GameEngine[Any]
+
+    def __call__(self) -> dict[str, BotFactory]:
+        return dict(self.game.bots())
+
+    @property
+    def default(self) -> str:
+        return self.game.default_bot
+
+
+@dataclass(frozen=True)
 class PackageModule:
     """One module of the game's package the entry names (its `report`), imported on first use."""
 
@@ -331,17 +346,15 @@ class GameInfo:
 
     # -- what the table asks for on demand ------------------------------------------------------------
 
-    def bot_factories(self) -> Mapping[str, BotFactory]:
-        """The game's bots by name (the default one named `default_bot`)."""
-        return self.bots() if self.bots is not None else self.game.bots()
-
     @property
-    def default_bot(self) -> str:
-        return self.bots.default if self.bots is not None else self.game.default_bot
+    def roster(self) -> BotSet | EngineBots:
+        """The game's bots: `roster()` gives their factories by name, `roster.default` the default one's name."""
+        return self.bots if self.bots is not None else EngineBots(self.game)
 
     def new_bots(self, seed: int, setup: Mapping[str, Any] | None = None, name: str | None = None) -> Bots:
-        factories = self.bot_factories()
-        factory = factories.get(name or self.default_bot)
+        roster = self.roster
+        factories = roster()
+        factory = factories.get(name or roster.default)
         if factory is None:
             raise KeyError(f"{self.id} has no bot {name!r} (bots: {', '.join(factories) or 'none'})")
         return factory(seed, dict(setup or self.setup_defaults))

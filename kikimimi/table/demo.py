@@ -62,7 +62,7 @@ def _play(table: LiveTable, args: argparse.Namespace, console: Console) -> int:
                   + ", ".join(f"{n} {s}" for n, s in audio.items()), style="dim")
     log_steps(table, console, seat=args.seat)
     tapper = SimTapper(loop, table.hub)
-    bot_names = tuple(info.bot_factories())
+    bot_names = tuple(info.roster())
     name = getattr(args, "bots", None) or ("strong" if args.seat and "strong" in bot_names else None)
     if name and name not in bot_names:
         console.print(f"[red]kikimimi demo: --bots {name}: {info.title('en')} has bots {', '.join(bot_names)}[/red]")

@@ -48,8 +48,8 @@ def test_the_registry_entry_is_complete(info):
     assert info.pieces and len(set(info.pieces)) == len(info.pieces)
     assert not set(info.pieces) & set(info.controls)
     assert isinstance(info.game, GameEngine), "an engine builds on the shared base"
-    assert info.bot_factories() and info.privacy_check(), "a game declares its bots and what is private"
-    assert info.default_bot in info.bot_factories()
+    assert info.roster() and info.privacy_check(), "a game declares its bots and what is private"
+    assert info.roster.default in info.roster()
     assert info.view_function() is not None, "a game shows a console panel (the UI of its view module)"
     assert info.data_file("decks", f"{info.id}-sim.toml", data_dir("devices") / "decks").exists()
     assert info.data_file("tables", f"{info.id}-sim.toml", data_dir("devices") / "tables").exists()

@@ -18,7 +18,7 @@ def test_a_shipped_engine_takes_its_tags_and_seats_from_its_entry(info):
     assert isinstance(inspect.getattr_static(engine, "tags"), property), "the engine says its own tags"
     assert info.game.tags == frozenset(info.pieces) | frozenset(info.controls)
     assert info.game.seats == info.seats[0]
-    assert info.bots is not None and info.default_bot in info.bot_factories()
+    assert info.bots is not None and info.roster.default in info.roster()
 
 
 def test_an_engine_that_says_other_tags_than_its_entry_is_refused():

@@ -627,4 +627,4 @@ def test_the_registry_plays_the_engine_class_itself_with_its_capabilities():
     info = get_info("trident")
     assert type(info.game) is Trident
     assert Trident.ladder is ladder.LADDER and Trident.privacy is invariants.privacy_leaks
-    assert info.invariant_check() is not None and info.privacy_check() is not None and "bot" in info.bot_factories()
+    assert info.invariant_check() is not None and info.privacy_check() is not None and "bot" in info.roster()
