@@ -30,8 +30,8 @@ from typing import Any
 
 from kikimimi.devices.config import ReaderSpec, parse_readers
 from kikimimi.devices.deck import Deck, DeckError, load_deck
-from kikimimi.games.base import SPEAKER, hand
-from kikimimi.games.registry import DEFAULT_GAME, GameInfo, SetupError, UnknownGame, game_ids, get_info
+from kikimimi.games.base import SPEAKER, SetupError, hand
+from kikimimi.games.registry import DEFAULT_GAME, GameInfo, UnknownGame, game_ids, get_info
 from kikimimi.paths import data_dir, data_home, not_utf8
 from kikimimi.voice.catalog import LANGUAGES
 from kikimimi.voice.config import OutputSpec, VoiceSpec, parse_voice
@@ -227,7 +227,7 @@ def _records_url(section: Any, where: str) -> str | None:
     if url is None:
         return None
     scheme = url.split("://", 1)[0] if isinstance(url, str) and "://" in url else ""
-    if scheme.split("+")[0] not in ("postgresql", "postgres", "sqlite"):
+    if not isinstance(url, str) or scheme.split("+")[0] not in ("postgresql", "postgres", "sqlite"):
         shown = f"a {scheme}:// URL" if scheme else repr(url) if not isinstance(url, str) else "not a URL"
         raise TableConfigError(f'{where}: [records] url is {shown}; give a database URL such as '
                                f'"postgresql://kikimimi@db.club.lan/records" or "sqlite:////var/lib/kikimimi/records.sqlite"')

@@ -15,9 +15,10 @@ from collections.abc import Iterable, Sequence
 from kikimimi.devices.deck import Deck
 from kikimimi.devices.hub import Hub
 from kikimimi.games.base import Event, Referee, Scan, seat_of
+from kikimimi.games.codec import event_to_json
 from kikimimi.shown import echoed
 from kikimimi.table.loop import TableLoop
-from kikimimi.table.script import event_to_json, read_script
+from kikimimi.table.script import read_script
 
 log = logging.getLogger(__name__)
 

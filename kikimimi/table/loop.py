@@ -61,6 +61,8 @@ LoopMessage = ReaderEvent | Submitted | TableAction | ClockTick  # the queue's i
 class TableVoice(Protocol):
     """What the loop asks of the voice (kikimimi.voice.router's Voice)."""
 
+    used: set[str] | None  # outputs the game uses (their faults are said); a voice may not track them
+
     def say(self, effect: Say) -> None: ...
 
     def use_catalog(self, namespace: str) -> None: ...
@@ -104,7 +106,7 @@ class TableLoop:
         self.info: GameInfo = config.info
         self.game = self.info.game
         self.deck = config.deck
-        self.session: Session = Session(self.game, _without_game(config.setup))
+        self.session: Session[Any] = Session(self.game, _without_game(config.setup))
         self.clock = TurnClock(self._queue_clock)
         self.two_tags = AlternationWatch()
         self._simulated = {spec.role for spec in config.readers if spec.protocol == "sim"}
@@ -167,7 +169,8 @@ class TableLoop:
             self.status.game_id = record.id
             self.status.resumed = True
             log.info("resuming %s game %s after %s", record.game, record.id, counted(len(session.events), "event"))
-            self._speak([Say(SPEAKER, "table.resuming"), *self.game.summary(session.state)])
+            summary = [e for e in self.game.summary(session.state) if isinstance(e, Say)]  # phrases only
+            self._speak([Say(SPEAKER, "table.resuming"), *summary])
             self._clock_after_step()
         else:
             self._begin(self.config.setup)
@@ -285,7 +288,7 @@ class TableLoop:
             says = [Say(SPEAKER, "table.paused" if self.paused else "table.unpaused")]
             self._speak(says)
             self._clock_after_step()
-            self.steps.tell(Step(0, item, says, received=time.monotonic(), journaled=False))
+            self.steps.tell(Step(0, item, [*says], received=time.monotonic(), journaled=False))
         elif isinstance(item, ClockTick):
             self._clock_event(item.kind, item.seat, item.token)
         else:

@@ -23,7 +23,7 @@ class ReplayStep:
 
 @dataclass
 class Replay:
-    session: Session
+    session: Session[Any]
     lang: str
     info: GameInfo
     steps: list[ReplayStep] = field(default_factory=list)

@@ -8,6 +8,7 @@ import signal
 import sys
 import threading
 from collections.abc import Callable
+from types import FrameType
 
 from rich.console import Console
 from rich.logging import RichHandler
@@ -47,7 +48,7 @@ def log_steps(table: LiveTable, console: Console, seat: int | None = None) -> No
 
 
 def _stop_on_sigterm(stop: threading.Event) -> None:
-    def handler(signum, frame):  # noqa: ARG001 - signal's calling convention
+    def handler(signum: int, frame: FrameType | None) -> None:  # noqa: ARG001 - signal's calling convention
         stop.set()
 
     signal.signal(signal.SIGTERM, handler)

@@ -14,9 +14,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from kikimimi.devices.deck import Deck
-from kikimimi.games.base import Event, Referee, Scan, seat_of
+from kikimimi.games.base import Event, Referee, Scan, SetupError, seat_of
 from kikimimi.games.codec import event_to_json  # noqa: F401 - scripts are written by the one codec
-from kikimimi.games.registry import DEFAULT_GAME, GameInfo, SetupError, UnknownGame, game_ids, get_info
+from kikimimi.games.registry import DEFAULT_GAME, GameInfo, UnknownGame, game_ids, get_info
 from kikimimi.shown import echoed
 
 SCAN_KEYS = {"scan", "piece", "uid", "t"}

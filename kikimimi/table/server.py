@@ -38,7 +38,7 @@ import socket
 import struct
 import threading
 from collections import deque
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -354,7 +354,7 @@ _OPS: dict[str, Callable[[TableControl, Mapping[str, Any]], dict[str, Any]]] = {
 
 
 @contextlib.contextmanager
-def _short_path(path: Path):  # noqa: ANN202 - a context manager of str
+def _short_path(path: Path) -> Iterator[str]:
     """A name for `path` that fits a Unix socket address (108 bytes): the path itself, or one through the
     folder's descriptor (/proc/self/fd/N/name) when a deep data folder makes it too long."""
     if len(os.fsencode(path)) < 100:
