@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import html
 import os
 import re
@@ -23,7 +22,7 @@ from kikimimi.games.base import Scan
 from kikimimi.table.config import load_config
 from kikimimi.table.journal import Journal
 from kikimimi.table.live import LiveTable, open_table
-from kikimimi.table.server import connect, socket_path
+from kikimimi.table.server import socket_path
 
 SIZE = (120, 40)
 DEAL = {
@@ -68,15 +67,6 @@ def journaled(table) -> list:
         book.close()
 
 
-def wait_for(condition: Callable[[], bool], timeout: float = 5.0) -> bool:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if condition():
-            return True
-        time.sleep(0.01)
-    return condition()
-
-
 def drive(table: LiveTable, script: Callable[[ConsoleApp, Any], Awaitable[None]], **options: Any) -> ConsoleApp:
     """Run the console on `table` under Textual's Pilot and play `script(app, pilot)`."""
     app = ConsoleApp(table, **options)
@@ -113,7 +103,8 @@ def screen_text(app: ConsoleApp) -> str:
 # -- a table in its own process (the console attaches to it over its control socket) ---------------------
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "table"))
-from table_helpers import journal_events, write_config  # noqa: E402
+from table_helpers import journal_events, socket_answers, write_config  # noqa: E402
+from waiting import wait_until  # noqa: E402
 
 
 class TableProcess:
@@ -134,14 +125,10 @@ class TableProcess:
 
     def wait_ready(self, timeout: float = 20.0) -> TableProcess:
         """Until the table's control socket answers (its game is loaded and the loop runs by then)."""
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            assert self.proc.poll() is None, f"the table exited ({self.proc.returncode}): {self.stderr()}"
-            with contextlib.suppress(OSError):
-                connect(self.socket, timeout=1.0).close()
-                return self
-            time.sleep(0.05)
-        raise AssertionError(f"the table's control socket {self.socket} did not answer in {timeout} s")
+        wait_until(lambda: socket_answers(self.socket), timeout, f"the table's control socket {self.socket}",
+                   every=0.05, gone=lambda: None if self.proc.poll() is None else
+                   f"the table exited ({self.proc.returncode}): {self.stderr()}")
+        return self
 
     def events(self) -> list[dict[str, Any]]:
         return journal_events(self.journal)

@@ -12,8 +12,8 @@ from console_helpers import (
     settle,
     shown,
     submit_all,
-    wait_for,
 )
+from waiting import wait_until
 
 from kikimimi.games.base import Scan
 from kikimimi.table.messages import Announcement
@@ -43,7 +43,7 @@ def test_repeat_the_last_public_announcement_through_the_loop(table):
         await settle(pilot, table)
         assert app.messages[-1] == "Nothing public has been said yet."
         submit_all(table, [*deal_events(), Scan("field", "heart-3")])
-        assert wait_for(lambda: "Heart, seat 1." in said("speaker"))
+        wait_until(lambda: "Heart, seat 1." in said("speaker"), 5, "the tap said on the speaker")
         before.update({out: said(out) for out in ("speaker", "hand:1", "hand:2", "hand:3")})
         await settle(pilot, table)
         n = table.loop.processed
@@ -53,7 +53,7 @@ def test_repeat_the_last_public_announcement_through_the_loop(table):
 
     drive(table, script)
     last = before["speaker"][-1:]  # the start piece's announcement: one phrase, the piece and the seat to move
-    assert wait_for(lambda: said("speaker") == before["speaker"] + last)
+    wait_until(lambda: said("speaker") == before["speaker"] + last, 5, "the last lines said again")
     assert all(said(out) == before[out] for out in ("hand:1", "hand:2", "hand:3"))  # nothing private repeated
     assert len(table.loop.session.events) == 16  # a repeat is not an event
     repeat = steps[-1]  # the loop's own step, as its type: an announcement of what the speaker said last

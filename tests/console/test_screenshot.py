@@ -12,7 +12,8 @@ import os
 import re
 from pathlib import Path
 
-from console_helpers import drive, known_position, settle, submit_all, wait_for
+from console_helpers import drive, known_position, settle, submit_all
+from waiting import wait_until
 
 DOCS = Path(__file__).parents[2] / "docs"
 _TEXT = re.compile(r'<text class="[^"]*-r\d+" x="([\d.]+)" y="([\d.]+)" textLength="([\d.]+)"[^>]*>([^<]*)</text>')
@@ -54,11 +55,11 @@ def test_main_screen_matches_the_kept_screenshot(table, tmp_path):
         submit_all(table, known_position())
         # This table has no voice pack: the Priest is told at start (the check runs on its own thread, so it
         # is waited for, to keep the alerts in one order).
-        assert wait_for(lambda: any(a.key == "voice.pack_incomplete" for _, a in table.loop.status.alerts))
+        wait_until(lambda: any(a.key == "voice.pack_incomplete" for _, a in table.loop.status.alerts), 5, "the alert")
         n = table.loop.processed
         table.hub.simulated("field").tap_and_remove("deadbeef")  # an unknown tag: one alert
         assert table.loop.wait_processed(n + 1)
-        assert wait_for(lambda: all(h.status == "ok" for h in table.hub.health().values()))
+        wait_until(lambda: all(h.status == "ok" for h in table.hub.health().values()), 5, "every reader ok")
         await settle(pilot, table)
         app.refresh_health()
         await settle(pilot, table)

@@ -4,6 +4,8 @@ import os
 import time
 import tty
 
+from waiting import wait_until
+
 from kikimimi.devices.config import parse_readers
 from kikimimi.devices.hub import Hub
 
@@ -20,13 +22,7 @@ def events_until_quiet(hub: Hub, quiet: float = 1.0, limit: float = 10.0) -> lis
 
 
 def wait_for(predicate, limit: float = 10.0, what: str = "condition"):
-    end = time.monotonic() + limit
-    while time.monotonic() < end:
-        value = predicate()
-        if value:
-            return value
-        time.sleep(0.01)
-    raise AssertionError(f"timed out waiting for {what}")
+    return wait_until(predicate, limit, what)
 
 
 def summary(events) -> list[tuple[str, str, str]]:

@@ -9,6 +9,7 @@ import subprocess
 import sys
 
 import pytest
+from waiting import wait_until
 
 from kikimimi.cli import main
 
@@ -108,7 +109,6 @@ def test_an_abandoned_meetings_game_is_finished_in_the_journal(tmp_path, monkeyp
     from the journal. The meeting is played on the simulated table in its own process and stopped with
     Ctrl-C (SIGINT) mid-game, as the Priest would."""
     import signal
-    import time
 
     from kikimimi.records.ontable import meeting_setup
     from kikimimi.table.journal import Journal
@@ -136,10 +136,8 @@ def test_an_abandoned_meetings_game_is_finished_in_the_journal(tmp_path, monkeyp
         return next((gid for gid, setup in rows if json.loads(setup).get("rules") == "competition"), None)
 
     try:
-        deadline = time.monotonic() + 60
-        while (game := meeting_game()) is None:
-            assert table.poll() is None and time.monotonic() < deadline, table.stdout.read() if table.stdout else ""
-            time.sleep(0.1)
+        game = wait_until(meeting_game, 60, "the competition game in the journal", every=0.1,
+                          gone=lambda: None if table.poll() is None else f"the table exited: {table.stdout.read()}")
     finally:
         table.send_signal(signal.SIGINT)
         said, _ = table.communicate(timeout=30)

@@ -10,6 +10,7 @@ from typing import Any
 from kikimimi.games.trident.bots import BotTable
 from kikimimi.games.trident.engine import Trident
 from kikimimi.table.script import event_to_json
+from kikimimi.table.server import connect
 
 SCRIPTS = Path(__file__).parents[1] / "scripts"
 
@@ -54,3 +55,12 @@ def journal_events(journal: Path) -> list[dict[str, Any]]:
     finally:
         db.close()
     return [json.loads(row[0]) for row in rows]
+
+
+def socket_answers(path: Path) -> bool:
+    """Whether a table's control socket at `path` takes a connection."""
+    try:
+        connect(path, timeout=1.0).close()
+    except OSError:
+        return False
+    return True

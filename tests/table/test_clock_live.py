@@ -4,10 +4,9 @@ the same seat; bots play a whole game with the clock on."""
 
 from __future__ import annotations
 
-import time
-
 import pytest
 from table_helpers import write_config
+from waiting import wait_until
 
 from kikimimi.games.registry import game_ids
 from kikimimi.table.config import load_config
@@ -32,15 +31,6 @@ def set_numbers(table) -> None:
         tapper.perform(bots.next_event(table.loop.state))
 
 
-def wait_for(predicate, timeout: float = 5.0) -> bool:
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if predicate():
-            return True
-        time.sleep(0.05)
-    return False
-
-
 def test_a_seat_that_does_not_move_loses_its_turn_and_the_timeout_is_journaled(tmp_path):
     config = numeron_config(tmp_path)
     table = open_table(config, transcript_only=True)
@@ -49,7 +39,7 @@ def test_a_seat_that_does_not_move_loses_its_turn_and_the_timeout_is_journaled(t
         set_numbers(table)
         first = table.loop.report()["turn"]
         assert table.loop.clock.remaining()[0] == first
-        assert wait_for(lambda: table.loop.report()["turn"] not in (None, first), timeout=4)
+        wait_until(lambda: table.loop.report()["turn"] not in (None, first), 4, "the turn to move on", every=0.05)
         game_id = table.loop.status.game_id
     finally:
         table.close()

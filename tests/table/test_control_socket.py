@@ -13,13 +13,13 @@ import socket
 import stat
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "console"))
 from console_helpers import TableProcess, kikimimi, open_sim_table, write_config  # noqa: E402
+from waiting import exited, wait_until  # noqa: E402
 
 from kikimimi.console.link import RemoteLink  # noqa: E402
 from kikimimi.games.base import SPEAKER, Referee, Say, Scan  # noqa: E402
@@ -104,12 +104,11 @@ def test_the_socket_is_its_owners_only_and_a_malformed_request_gets_an_error_whi
     try:
         assert again.ask(b'{"id": 1, "op": "submit", "event": {"scan": "hand:3", "piece": "clover-1"}}') == \
             {"id": 1, "ok": True}
-        deadline = time.monotonic() + 5
-        while len(running.events()) == before and time.monotonic() < deadline:
-            time.sleep(0.02)
+        wait_until(lambda: len(running.events()) != before, 5, "the tap in the journal", every=0.02)
         assert running.events()[-1] == {"scan": "hand:3", "piece": "clover-1"}
         assert again.ask(b'{"id": 2, "op": "submit", "event": {"referee": "undo"}}')["ok"]
-        _wait(lambda: running.events()[-1] == {"referee": "undo"})  # the table as the next test finds it
+        # the table as the next test finds it
+        wait_until(lambda: running.events()[-1] == {"referee": "undo"}, 5, "the undo in the journal")
     finally:
         again.close()
     assert running.proc.poll() is None
@@ -128,11 +127,12 @@ def test_every_attached_console_gets_every_step_and_one_that_vanishes_disturbs_n
     try:
         events = first.view().events
         first.submit(Scan("hand:1", "heart-1"))
-        _wait(lambda: len(seen["second"]) > earlier)  # two consoles' requests have no order between them
+        # two consoles' requests have no order between them
+        wait_until(lambda: len(seen["second"]) > earlier, 5, "the second console's step")
         vanishing.sock.close()  # gone without a word, with pushes waiting for it
         second.submit(Scan("hand:2", "heart-2"))
         second.submit(Referee("undo"))
-        _wait(lambda: min(len(seen["first"]), len(seen["second"])) >= earlier + 3)
+        wait_until(lambda: min(len(seen["first"]), len(seen["second"])) >= earlier + 3, 5, "both consoles' steps")
         assert seen["first"] == seen["second"]
         assert [event for _, event in seen["first"][earlier:]] == [Scan("hand:1", "heart-1"),
                                                                   Scan("hand:2", "heart-2"), Referee("undo")]
@@ -161,7 +161,7 @@ def test_an_attached_console_gets_the_tables_own_steps_as_their_types(running):
             events = [step.event for step in steps[earlier:]]
             return steps[earlier + events.index(PauseRequest(True)):] if PauseRequest(True) in events else []
 
-        _wait(lambda: len(ours()) >= 4)
+        wait_until(lambda: len(ours()) >= 4, 5, "four steps of our own")
         assert [step.event for step in ours()] == [PauseRequest(True), PauseRequest(False), Announcement((hello,)),
                                                    NewGame(setup)]
         assert all(step.seq == 0 and not step.journaled for step in ours())
@@ -174,10 +174,7 @@ def test_a_stale_socket_from_a_killed_table_is_replaced_and_the_next_table_serve
     table = TableProcess(tmp_path / "t").wait_ready()
     RemoteLink.attach(table.socket).submit(Scan("hand:1", "heart-1"))
     # The tap's own signal, the journal's row, before the kill (a clock here lost the race on a loaded machine).
-    deadline = time.monotonic() + 60
-    while not table.events():
-        assert time.monotonic() < deadline, f"the tap never reached the journal: {table.stderr()}"
-        time.sleep(0.02)
+    wait_until(table.events, 60, lambda: f"the tap to reach the journal: {table.stderr()}", every=0.02)
     table.stop(signal.SIGKILL)
     assert table.socket.exists()  # a killed table cannot remove it
     with pytest.raises(ConnectionRefusedError):
@@ -218,7 +215,8 @@ def test_a_tool_on_the_readers_holds_the_lock_so_no_table_starts_under_it(tmp_pa
     watch = subprocess.Popen(kikimimi("devices", "watch", "sim", "--config", str(config), "--seconds", "20"),
                              env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     try:
-        _wait(lambda: f"{watch.pid} " in _holder(journal), timeout=10)  # no table runs: it watches
+        # no table runs: it watches
+        wait_until(lambda: f"{watch.pid} " in _holder(journal), 10, "the watcher to hold the lock")
         play = subprocess.run(kikimimi("play", "--config", str(config), "--text-only"), env=env,
                               capture_output=True, text=True, timeout=30)
         assert play.returncode == 2
@@ -228,12 +226,6 @@ def test_a_tool_on_the_readers_holds_the_lock_so_no_table_starts_under_it(tmp_pa
         watch.wait(timeout=15)
     assert watch.returncode == 0, watch.stderr.read()
     assert _holder(journal) == ""
-
-
-def _wait(condition, timeout: float = 5.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition() and time.monotonic() < deadline:
-        time.sleep(0.02)
 
 
 def _holder(journal: Path) -> str:
@@ -266,10 +258,8 @@ def test_a_sigterm_while_the_table_opens_closes_it_cleanly(tmp_path):
     file left behind, the lock free for the next start."""
     table = TableProcess(tmp_path / "t")
     lock = Path(f"{table.journal}.lock")
-    deadline = time.monotonic() + 20
-    while not lock.exists():  # open_table's first step: from here on it is opening
-        assert table.proc.poll() is None and time.monotonic() < deadline, table.stderr()
-        time.sleep(0.002)
+    wait_until(lock.exists, 20, lambda: f"the table's lock: {table.stderr()}", every=0.002,  # open_table's first
+               gone=exited(table.proc, "the table"))  # step: from here on it is opening
     table.proc.send_signal(signal.SIGTERM)
     assert table.proc.wait(timeout=20) == 0, table.stderr()
     assert not table.socket.exists()

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import threading
-import time
+
+from waiting import wait_until
 
 from kikimimi.games.trident.bots import BotTable
 from kikimimi.records import RecordStore
@@ -31,10 +32,8 @@ def test_a_half_trial_on_the_table_records_every_game(sim_config, tmp_path):
     played: list[str] = []
     try:
         for seed in range(5):
-            deadline = time.monotonic() + 10
-            while (table.loop.journaled_events or table.loop.state.rules != "competition") and runner.is_alive():
-                assert time.monotonic() < deadline, "the next game did not start"
-                time.sleep(0.01)
+            wait_until(lambda: not (table.loop.journaled_events or table.loop.state.rules != "competition")
+                       or not runner.is_alive(), 10, "the next game to start")
             played.append(table.loop.status.game_id)
             bots = BotTable(seed)
             while (event := bots.next_event(table.loop.state)) is not None:

@@ -12,6 +12,7 @@ import time
 
 import pytest
 from table_helpers import bot_script, journal_events, write_config
+from waiting import exited, wait_until
 
 from kikimimi.table.config import load_config
 from kikimimi.table.journal import Journal
@@ -42,17 +43,6 @@ def events_now(folder) -> list | None:
         return None
 
 
-def wait_for(check, timeout: float, what: str, proc: subprocess.Popen):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = check()
-        if value:
-            return value
-        assert proc.poll() is None, f"the first table exited ({proc.returncode}) before {what}"
-        time.sleep(0.05)
-    raise AssertionError(f"timed out waiting for {what}")
-
-
 def test_a_second_play_refuses_and_a_sigkilled_table_leaves_no_stale_lock(tmp_path):
     config = write_config(tmp_path)
     script = bot_script(23, tmp_path)
@@ -66,7 +56,8 @@ def test_a_second_play_refuses_and_a_sigkilled_table_leaves_no_stale_lock(tmp_pa
                                       "--text-only"),
                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     try:
-        wait_for(lambda: events_now(tmp_path) == first_events, 30, "the first table's events", first)
+        wait_until(lambda: events_now(tmp_path) == first_events, 30, "the first table's events", every=0.05,
+                   gone=exited(first, "the first table"))
 
         second = subprocess.run(kikimimi("play", "--config", str(config)), capture_output=True, text=True,
                                 timeout=30)

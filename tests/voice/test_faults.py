@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import numpy as np
 import pytest
 from voice_helpers import fake_sounddevice, needs_portaudio, player_job, read_raw, record, run_player, tone
+from waiting import wait_until
 
 from kikimimi.games.base import Say
 from kikimimi.voice import router as router_module
@@ -73,17 +73,13 @@ def test_device_vanishing_mid_game_falls_back_then_comes_back(
         assert voice.health()["hand:1"].status == "ok"
         present["card"] = False
         sd.streams[-1].active = False  # the device went away: PortAudio stops the stream
-        deadline = time.monotonic() + 5
-        while voice.health()["hand:1"].status != "fallback" and time.monotonic() < deadline:
-            time.sleep(0.01)
+        wait_until(lambda: voice.health()["hand:1"].status == "fallback", 5, "hand:1 to fall back to text")
         assert voice.health()["hand:1"].status == "fallback"
         voice.say(Say("hand:1", "test.hello"))  # the game goes on: text to the transcript
         assert voice.wait_idle(timeout=5)
         assert voice.transcript.lines[-1][1].text == "Hello table."
         present["card"] = True  # plugged in again: the watchdog reopens it
-        deadline = time.monotonic() + 5
-        while voice.health()["hand:1"].status != "ok" and time.monotonic() < deadline:
-            time.sleep(0.01)
+        wait_until(lambda: voice.health()["hand:1"].status == "ok", 5, "hand:1 reopened")
         assert voice.health()["hand:1"].status == "ok" and len(sd.streams) >= 2
     finally:
         voice.close()

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -20,6 +19,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "console"))
 from console_helpers import journaled, submit_all  # noqa: E402
+from waiting import wait_until  # noqa: E402
 from web_helpers import serving_app  # noqa: E402
 
 from kikimimi.console.web.access import evening  # noqa: E402
@@ -39,17 +39,17 @@ class Tablet:
 
     def snapshot(self, reveal: bool = False, after: int = -1) -> dict[str, Any]:
         """The first snapshot of a fresh stream whose table is attached and past version `after`."""
-        deadline = time.monotonic() + 10
-        while time.monotonic() < deadline:
-            with self.client.stream("GET", f"/api/events?reveal={int(reveal)}") as stream:
-                for line in stream.iter_lines():
-                    if line.startswith("data: "):
-                        data = json.loads(line[6:])
-                        if data.get("connected") and data["version"] > after:
-                            return data
-                        break
-            time.sleep(0.05)
-        raise AssertionError("no snapshot of the attached table")
+        return wait_until(lambda: self._first_snapshot(reveal, after), 10, "a snapshot of the attached table",
+                          every=0.05)
+
+    def _first_snapshot(self, reveal: bool, after: int) -> dict[str, Any] | None:
+        """A fresh stream's first snapshot when its table is attached and past version `after`, else None."""
+        with self.client.stream("GET", f"/api/events?reveal={int(reveal)}") as stream:
+            for line in stream.iter_lines():
+                if line.startswith("data: "):
+                    data = json.loads(line[6:])
+                    return data if data.get("connected") and data["version"] > after else None
+        return None
 
     def act(self, **body: Any) -> httpx.Response:
         return self.client.post("/api/act", json=body)

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import re
 import subprocess
-import time
 from pathlib import Path
 
+from waiting import wait_until
 from web_helpers import WebTable, kikimimi
 
 from kikimimi.console.web.serve import DEFAULT_LISTEN
@@ -38,9 +38,7 @@ def test_the_boot_guides_log_command_shows_the_code_and_the_whole_qr_code(tmp_pa
     assert "port " + DEFAULT_LISTEN.rsplit(":", 1)[1] in guide
     table = WebTable(tmp_path / "t")
     try:
-        deadline = time.monotonic() + 10
-        while "scan to open" not in table.table.out.read_text() and time.monotonic() < deadline:
-            time.sleep(0.05)
+        wait_until(lambda: "scan to open" in table.table.out.read_text(), 10, "the table's QR line", every=0.05)
         # The service's log as `journalctl -o cat` gives it: the table's output, and more lines after it.
         log = table.table.out.read_text() + "".join(f"a later line {n}\n" for n in range(40))
     finally:

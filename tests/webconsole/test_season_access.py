@@ -20,6 +20,7 @@ from pathlib import Path
 
 import httpx
 import pytest
+from waiting import wait_until
 from web_helpers import serving_app, write_config
 
 from kikimimi.console.web.access import WRONG_TRIES, Access, access_path
@@ -139,9 +140,7 @@ def test_the_cap_on_following_pages_is_exact(served):
     for page in pages:
         page.start()
     go.set()
-    deadline = time.monotonic() + 15
-    while len(statuses) < len(pages) and time.monotonic() < deadline:
-        time.sleep(0.02)
+    wait_until(lambda: len(statuses) >= len(pages), 15, "every page's answer", every=0.02)
     done.set()
     for page in pages:
         page.join(15)

@@ -11,17 +11,17 @@ import socket
 import sqlite3
 import subprocess
 import sys
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "table"))
 from chromium_helpers import CHROMIUM, chromium  # noqa: E402,F401
-from table_helpers import bot_script, journal_events, write_config  # noqa: E402,F401
+from table_helpers import bot_script, journal_events, socket_answers, write_config  # noqa: E402,F401
+from waiting import wait_until  # noqa: E402
 
 from kikimimi.console.web.access import access_path  # noqa: E402
-from kikimimi.table.server import connect, socket_path  # noqa: E402
+from kikimimi.table.server import socket_path  # noqa: E402
 
 SIZES = {"tablet-portrait": (768, 1024), "tablet-landscape": (1024, 768), "phone": (390, 844)}
 
@@ -83,16 +83,12 @@ class WebTable:
             raise
 
     def wait_ready(self, timeout: float = 20.0) -> WebTable:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            assert self.table is not None and self.table.proc.poll() is None, \
-                f"the table exited: {self.table.stderr() if self.table else ''}"
-            with contextlib.suppress(OSError):
-                connect(socket_path(self.journal), timeout=1.0).close()
-                if not self.web or answers(self.port):
-                    return self
-            time.sleep(0.05)
-        raise AssertionError(f"the table (and its web console on {self.port}) did not start in {timeout} s")
+        table = self.table
+        assert table is not None
+        wait_until(lambda: socket_answers(socket_path(self.journal)) and (not self.web or answers(self.port)),
+                   timeout, f"the table (and its web console on {self.port}) to start", every=0.05,
+                   gone=lambda: None if table.proc.poll() is None else f"the table exited: {table.stderr()}")
+        return self
 
     def stop(self) -> int:
         return self.table.stop() if self.table is not None else 0
@@ -152,13 +148,7 @@ def logged_in(browser: Any, table: WebTable, size: str = "tablet-portrait") -> A
 
 
 def until(condition: Callable[[], Any], what: str, timeout: float = 10.0) -> Any:
-    deadline = time.monotonic() + timeout
-    while True:
-        value = condition()
-        if value:
-            return value
-        assert time.monotonic() < deadline, f"timed out waiting for {what}"
-        time.sleep(0.02)
+    return wait_until(condition, timeout, what, every=0.02)
 
 
 @contextlib.contextmanager
@@ -173,12 +163,16 @@ def serving_app(app: Any) -> Iterator[str]:
     server = serve.WebThread(app, listener).start()
     url = f"http://127.0.0.1:{listener.getsockname()[1]}"
     try:
-        deadline = time.monotonic() + 10
-        while time.monotonic() < deadline:
-            with contextlib.suppress(httpx.HTTPError):
-                httpx.get(url + "/api/session", timeout=1)
-                break
-            time.sleep(0.05)
+        wait_until(lambda: _get_answers(httpx, url + "/api/session"), 10, f"the console's app on {url}", every=0.05)
         yield url
     finally:
         server.stop()
+
+
+def _get_answers(httpx: Any, url: str) -> bool:
+    """Whether an HTTP GET of `url` is answered at all (any status)."""
+    try:
+        httpx.get(url, timeout=1)
+    except httpx.HTTPError:
+        return False
+    return True
