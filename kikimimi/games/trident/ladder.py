@@ -349,62 +349,9 @@ def replay(history: Iterable[MeetingResult], *, name: str = "", title_form: str 
     changes: list[Change] = []
     for meeting in sorted(history, key=lambda m: (m.order, m.meeting_id)):
         if meeting.official:
-            walk.meetings += 1
-            demote = _play_official(walk, meeting)
-            if walk.rank is Rank.UNREGISTERED:
-                _set_rank(walk, Rank.APPRENTICE, meeting)
-                changes.append(
-                    Change(name, meeting.meeting_id, "registered", "", "Apprentice", "played an official meeting")
-                )
-            changes += _settle_peerage(walk, name, form, meeting, "four wins in a row")
-            if demote:
-                before = walk.rank
-                _set_rank(walk, Rank(before - 1), meeting)
-                walk.demotions += 1
-                changes.append(
-                    Change(
-                        name,
-                        meeting.meeting_id,
-                        "demoted",
-                        before.title(form),
-                        walk.rank.title(form),
-                        f"two crashes in a row; wins now {walk.wins}",
-                    )
-                )
-                continue  # a meeting that demotes does not also promote
-            while (up := _promotable(walk)) is not None:
-                before = walk.rank
-                _set_rank(walk, up, meeting)
-                changes.append(
-                    Change(
-                        name,
-                        meeting.meeting_id,
-                        "promoted",
-                        before.title(form),
-                        up.title(form),
-                        _why(up, walk),
-                    )
-                )
+            changes += _walk_official(walk, meeting, name, form)
         elif meeting.won_contest:
-            walk.contests_won += 1
-            if walk.peerage >= MAX_PEERAGE:
-                continue  # no next peerage to give, so nothing gained this way and no promotion
-            walk.contest_peerages += 1
-            changes += _settle_peerage(walk, name, form, meeting, "won a contest")
-            if walk.rank < Rank.KING:
-                before = walk.rank
-                _set_rank(walk, Rank(before + 1), meeting)
-                verb: Literal["registered", "promoted"] = "registered" if before is Rank.UNREGISTERED else "promoted"
-                changes.append(
-                    Change(
-                        name,
-                        meeting.meeting_id,
-                        verb,
-                        before.title(form) if before else "",
-                        walk.rank.title(form),
-                        "won a contest and gained a peerage",
-                    )
-                )
+            changes += _walk_contest_won(walk, meeting, name, form)
     status = PlayerStatus(
         name=name,
         title_form=form,
@@ -426,6 +373,46 @@ def replay(history: Iterable[MeetingResult], *, name: str = "", title_form: str 
         rank_since_meeting=walk.rank_since_meeting,
     )
     return Replay(status, tuple(changes))
+
+
+def _walk_official(walk: _Walk, meeting: MeetingResult, name: str, form: str) -> list[Change]:
+    """An official meeting's games: registration, a peerage by a run, then a demotion or promotions."""
+    walk.meetings += 1
+    demote = _play_official(walk, meeting)
+    changes: list[Change] = []
+    if walk.rank is Rank.UNREGISTERED:
+        _set_rank(walk, Rank.APPRENTICE, meeting)
+        changes.append(Change(name, meeting.meeting_id, "registered", "", "Apprentice", "played an official meeting"))
+    changes += _settle_peerage(walk, name, form, meeting, "four wins in a row")
+    if demote:
+        before = walk.rank
+        _set_rank(walk, Rank(before - 1), meeting)
+        walk.demotions += 1
+        changes.append(Change(name, meeting.meeting_id, "demoted", before.title(form), walk.rank.title(form),
+                              f"two crashes in a row; wins now {walk.wins}"))
+        return changes  # a meeting that demotes does not also promote
+    while (up := _promotable(walk)) is not None:
+        before = walk.rank
+        _set_rank(walk, up, meeting)
+        changes.append(Change(name, meeting.meeting_id, "promoted", before.title(form), up.title(form),
+                              _why(up, walk)))
+    return changes
+
+
+def _walk_contest_won(walk: _Walk, meeting: MeetingResult, name: str, form: str) -> list[Change]:
+    """A contest won: a peerage and one rank up (nothing once the last peerage is held)."""
+    walk.contests_won += 1
+    if walk.peerage >= MAX_PEERAGE:
+        return []  # no next peerage to give, so nothing gained this way and no promotion
+    walk.contest_peerages += 1
+    changes = _settle_peerage(walk, name, form, meeting, "won a contest")
+    if walk.rank < Rank.KING:
+        before = walk.rank
+        _set_rank(walk, Rank(before + 1), meeting)
+        verb: Literal["registered", "promoted"] = "registered" if before is Rank.UNREGISTERED else "promoted"
+        changes.append(Change(name, meeting.meeting_id, verb, before.title(form) if before else "",
+                              walk.rank.title(form), "won a contest and gained a peerage"))
+    return changes
 
 
 def _why(rank: Rank, walk: _Walk) -> str:
@@ -518,23 +505,8 @@ def packed_status(meetings: Iterable[PackedMeeting], *, name: str = "", title_fo
                 if not w:
                     run = 0
                 else:
-                    lead = n - len(won.lstrip("1"))  # wins continuing the run from before
-                    if lead == n:
-                        made = n if run else n - 1
-                        run_peerages += (run + n) // 4 - run // 4
-                        run += n
-                        if run > longest:
-                            longest = run
-                    else:
-                        # Each later run of k wins makes k - 1 streaks and k // 4 peerages; the
-                        # leading one continues the run (a pair with the last win before).
-                        made = (w - lead) - won.count("01") + (lead if run else lead - 1 if lead else 0)
-                        run_peerages += won.count("1111", lead) + (run + lead) // 4 - run // 4
-                        if run + lead > longest:
-                            longest = run + lead
-                        if w - lead > longest:  # a later run might be longer
-                            longest = max(longest, *map(len, won[lead:].split("0")))
-                        run = n - len(won.rstrip("1"))
+                    made, peerages_made, run, longest = _runs(won, w, run, longest)
+                    run_peerages += peerages_made
                     if made:
                         streaks[now] = streaks.get(now, 0) + made
                 crashed = packed.translate(_CRASHED)
@@ -544,13 +516,7 @@ def packed_status(meetings: Iterable[PackedMeeting], *, name: str = "", title_fo
                 else:
                     crashes += c
                     if now in _DEMOTABLE_LEVELS:
-                        # The game where crashes in a row first reach two (one demotion a meeting).
-                        if crash_run == 1 and crashed[0] == "1":
-                            at = 0
-                        else:
-                            start = n - len(crashed.lstrip("1")) if crash_run >= 2 else 0
-                            at = crashed.find("11", start)
-                            at = at + 1 if at >= 0 else -1
+                        at = _second_crash(crashed, crash_run)
                         if at >= 0:
                             demote = True
                             upto = won.count("1", 0, at + 1)  # the wins counted when the penalty came
@@ -598,6 +564,35 @@ def packed_status(meetings: Iterable[PackedMeeting], *, name: str = "", title_fo
         rank_since=since,
         rank_since_meeting=since_meeting,
     )
+
+
+def _runs(won: str, w: int, run: int, longest: int) -> tuple[int, int, int, int]:
+    """A meeting's `w` wins (`won`: "1" a win, "0" not, in play order; w > 0) after a run of `run` wins
+    before it: (streaks made, peerages made by runs, the run after it, the longest run so far)."""
+    n = len(won)
+    lead = n - len(won.lstrip("1"))  # wins continuing the run from before
+    if lead == n:
+        made = n if run else n - 1
+        return made, (run + n) // 4 - run // 4, run + n, max(longest, run + n)
+    # Each later run of k wins makes k - 1 streaks and k // 4 peerages; the leading one continues the
+    # run (a pair with the last win before).
+    made = (w - lead) - won.count("01") + (lead if run else lead - 1 if lead else 0)
+    peerages = won.count("1111", lead) + (run + lead) // 4 - run // 4
+    if run + lead > longest:
+        longest = run + lead
+    if w - lead > longest:  # a later run might be longer
+        longest = max(longest, *map(len, won[lead:].split("0")))
+    return made, peerages, n - len(won.rstrip("1")), longest
+
+
+def _second_crash(crashed: str, crash_run: int) -> int:
+    """The game where crashes in a row first reach two (one demotion a meeting), in a meeting's games
+    (`crashed`: "1" a crash) after `crash_run` crashes in a row before it; -1 when they do not."""
+    if crash_run == 1 and crashed[0] == "1":
+        return 0
+    start = len(crashed) - len(crashed.lstrip("1")) if crash_run >= 2 else 0
+    at = crashed.find("11", start)
+    return at + 1 if at >= 0 else -1
 
 
 # -- meetings: how the Trident's meetings are played and stood --------------------------------------
