@@ -80,7 +80,6 @@ def _process_age() -> float:
 def measure(lang: str, n: int, device: str | int, plays: int = 40) -> dict[str, Any]:
     from dataclasses import replace
 
-    from kikimimi.devices.simdeck import sim_uid
     from kikimimi.table.config import load_config
     from kikimimi.table.live import open_table
     from kikimimi.voice.catalog import Catalog, catalog
@@ -123,25 +122,7 @@ def measure(lang: str, n: int, device: str | int, plays: int = 40) -> dict[str, 
             figures["health"] = {k: f"{h.status}: {h.detail}" for k, h in table.voice.health().items()}
             if table.voice.devices and table.voice.devices[0].stream is not None:
                 figures["block_ms"] = 1000 * table.voice.devices[0].stream.latency
-            # Deal five pieces to each seat; then tap them again and again (each tap: its name, privately).
-            pieces = config.info.pieces  # the table's game (the default: the Trident)
-            hands = {seat: list(pieces[(seat - 1) * 5:seat * 5]) for seat in (1, 2, 3)}
-            delays = []
-            for i in range(n):
-                seat = 1 + i % 3
-                piece = hands[seat][(i // 3) % 5]
-                output = f"hand:{seat}"
-                frames.clear()
-                tapped = time.perf_counter()
-                table.hub.simulated(output).tap_and_remove(sim_uid(piece, 0, config.info))
-                deadline = tapped + 2.0
-                while not any(o == output for o, _ in frames) and time.perf_counter() < deadline:
-                    time.sleep(0.0002)
-                hits = [t for o, t in frames if o == output]
-                if hits:
-                    delays.append(hits[0] - tapped)
-                table.voice.wait_idle(timeout=5)
-                time.sleep(0.02)
+            delays = _hand_taps(table, config, frames, n)
             if delays:
                 figures["tap_to_sound"] = _spread(delays)
             live, cached = _field_plays(table, config, frames, plays)
@@ -162,6 +143,32 @@ def _spread(seconds: list[float]) -> dict[str, Any]:
     ms = np.array(seconds) * 1000
     return {"count": len(ms), "p50_ms": float(np.percentile(ms, 50)), "p99_ms": float(np.percentile(ms, 99)),
             "max_ms": float(ms.max())}
+
+
+def _hand_taps(table: LiveTable, config: TableConfig, frames: list[tuple[str, float]], n: int) -> list[float]:
+    """Five pieces dealt to each seat, tapped again and again: each tap -> the seat's first frame of its name
+    (said privately)."""
+    from kikimimi.devices.simdeck import sim_uid
+
+    pieces = config.info.pieces  # the table's game (the default: the Trident)
+    hands = {seat: list(pieces[(seat - 1) * 5:seat * 5]) for seat in (1, 2, 3)}
+    delays = []
+    for i in range(n):
+        seat = 1 + i % 3
+        piece = hands[seat][(i // 3) % 5]
+        output = f"hand:{seat}"
+        frames.clear()
+        tapped = time.perf_counter()
+        table.hub.simulated(output).tap_and_remove(sim_uid(piece, 0, config.info))
+        deadline = tapped + 2.0
+        while not any(o == output for o, _ in frames) and time.perf_counter() < deadline:
+            time.sleep(0.0002)
+        hits = [t for o, t in frames if o == output]
+        if hits:
+            delays.append(hits[0] - tapped)
+        table.voice.wait_idle(timeout=5)
+        time.sleep(0.02)
+    return delays
 
 
 def _field_plays(table: LiveTable, config: TableConfig, frames: list[tuple[str, float]],

@@ -152,18 +152,7 @@ def _resolve(base: Path, value: str, shipped: str) -> Path:
 
 def load_config(path: str | Path | None = None, overrides: dict[str, Any] | None = None) -> TableConfig:
     source = Path(path) if path else default_config_path()
-    try:
-        raw = tomllib.loads(source.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise TableConfigError(
-            f"{source}: no such table configuration (examples: {default_config_path().parent})"
-        ) from None
-    except OSError as exc:
-        raise TableConfigError(f"{source}: cannot read: {exc.strerror}") from exc
-    except UnicodeDecodeError as exc:
-        raise TableConfigError(not_utf8(source, exc)) from None
-    except tomllib.TOMLDecodeError as exc:
-        raise TableConfigError(f"{source}: not valid TOML: {exc}") from exc
+    raw = _read_toml(source)
     raw.update(overrides or {})
     where = str(source)
     game = raw.get("game", DEFAULT_GAME)
@@ -187,20 +176,7 @@ def load_config(path: str | Path | None = None, overrides: dict[str, Any] | None
     if not isinstance(debounce, int | float) or not 0 <= debounce <= 5:
         raise TableConfigError(f"{where}: debounce = {debounce!r}; give seconds between 0 and 5 (default 0.3)")
     base = source.parent
-    deck_value = raw.get("deck", f"{info.id}-sim.toml")
-    try:
-        deck = load_deck(_resolve(base, str(deck_value), "decks"))
-    except DeckError as exc:
-        raise TableConfigError(f"{where}: deck = {deck_value!r}: {exc}") from exc
-    if deck.game != info.id:
-        raise TableConfigError(f"{where}: deck = {deck_value!r} is a deck of {deck.game}, but game = {info.id!r}")
-    decks_table = raw.get("decks", {})
-    if not isinstance(decks_table, dict):
-        raise TableConfigError(f"{where}: [decks] must map game ids to deck files")
-    for name in decks_table:
-        if name not in game_ids():
-            raise TableConfigError(f"{where}: [decks] {name}: unknown game; known: {game_ids()}")
-    deck_paths = {name: _resolve(base, str(value), "decks") for name, value in decks_table.items()}
+    deck, deck_paths = _decks(raw, info, base, where)
     journal = Path(str(raw["journal"])).expanduser() if "journal" in raw else data_home() / "journal.sqlite"
     if not journal.is_absolute():
         journal = base / journal
@@ -217,6 +193,40 @@ def load_config(path: str | Path | None = None, overrides: dict[str, Any] | None
         raise TableConfigError(problem)
     return TableConfig(source, info.id, game_setup, language, deck, journal, float(debounce), readers, voice,
                        outputs, raw, deck_paths, _records_url(raw.get("records", {}), where))
+
+
+def _read_toml(source: Path) -> dict[str, Any]:
+    """A configuration file's TOML; TableConfigError says in one line why it cannot be read."""
+    try:
+        return tomllib.loads(source.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise TableConfigError(
+            f"{source}: no such table configuration (examples: {default_config_path().parent})"
+        ) from None
+    except OSError as exc:
+        raise TableConfigError(f"{source}: cannot read: {exc.strerror}") from exc
+    except UnicodeDecodeError as exc:
+        raise TableConfigError(not_utf8(source, exc)) from None
+    except tomllib.TOMLDecodeError as exc:
+        raise TableConfigError(f"{source}: not valid TOML: {exc}") from exc
+
+
+def _decks(raw: Mapping[str, Any], info: GameInfo, base: Path, where: str) -> tuple[Deck, dict[str, Path]]:
+    """The configured game's deck (loaded) and the `[decks]` of the other games it may play (paths)."""
+    deck_value = raw.get("deck", f"{info.id}-sim.toml")
+    try:
+        deck = load_deck(_resolve(base, str(deck_value), "decks"))
+    except DeckError as exc:
+        raise TableConfigError(f"{where}: deck = {deck_value!r}: {exc}") from exc
+    if deck.game != info.id:
+        raise TableConfigError(f"{where}: deck = {deck_value!r} is a deck of {deck.game}, but game = {info.id!r}")
+    decks_table = raw.get("decks", {})
+    if not isinstance(decks_table, dict):
+        raise TableConfigError(f"{where}: [decks] must map game ids to deck files")
+    for name in decks_table:
+        if name not in game_ids():
+            raise TableConfigError(f"{where}: [decks] {name}: unknown game; known: {game_ids()}")
+    return deck, {name: _resolve(base, str(value), "decks") for name, value in decks_table.items()}
 
 
 def _records_url(section: Any, where: str) -> str | None:
