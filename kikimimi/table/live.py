@@ -180,14 +180,16 @@ def open_table(
             owner.release()
         raise
     table.owner = owner
-    if owner is not None:
-        table.control = serve_control(table)  # the table is ours: consoles of other processes attach here
     if start:
         try:
             table.loop.start()  # a damaged journal may show only now (resuming writes the end of a game)
         except BaseException:
             table.close()
             raise
+    if owner is not None:
+        # The table is ours: consoles of other processes attach here, once its game is resumed or begun
+        # (one attached earlier would start from the state before the resume, which no step corrects).
+        table.control = serve_control(table)
     table.ready_seconds = time.perf_counter() - started
     return table
 
