@@ -399,22 +399,22 @@ def import_results(store: RecordStore, path: str | Path, *, dry_run: bool = Fals
     with contextlib.ExitStack() as stack:
         if not dry_run:
             stack.enter_context(store.transaction())
-        labels = store.meeting_labels()  # read once the transaction holds the file: nobody adds one meanwhile
+        labels = store.meetings.labels()  # read once the transaction holds the file: nobody adds one meanwhile
         for sheet in sorted(sheets, key=lambda s: (s.held_at, s.first_line)):
             if sheet.label in labels:
                 skipped.append(sheet.label)
                 continue
-            new_players += [p for p in sheet.players if store.find_player(p) is None and p not in new_players]
+            new_players += [p for p in sheet.players if store.players.find(p) is None and p not in new_players]
             if dry_run:
                 continue
             try:
                 with store.savepoint():  # a refused meeting is undone alone: the others are still checked
-                    meeting_id = store.start_meeting(sheet.kind, sheet.players, game=sheet.game, label=sheet.label,
+                    meeting_id = store.meetings.start(sheet.kind, sheet.players, game=sheet.game, label=sheet.label,
                                                      held_at=sheet.held_at, add_unknown=True)
-                    for answer in store.record_many(meeting_id, [GameItem(r) for r in sheet.ordered()]):
+                    for answer in store.games.record_many(meeting_id, [GameItem(r) for r in sheet.ordered()]):
                         if isinstance(answer, RecordError):
                             raise answer
-                    store.settle_meeting(meeting_id, contest_winner=sheet.winner)
+                    store.meetings.settle(meeting_id, contest_winner=sheet.winner)
             except (RecordError, ResultError) as exc:
                 problems.append(f"{path} line {sheet.first_line}: meeting {sheet.label!r}: {exc}")
                 continue
@@ -423,5 +423,5 @@ def import_results(store: RecordStore, path: str | Path, *, dry_run: bool = Fals
             raise SheetError([*problems, f"{path}: nothing was imported; put the lines above right and import "
                                          "the file again"])
         # Derived once for the whole file (each player's ladder replayed once, not once per meeting).
-        changes = [c.text() for found in store.meetings_changes(imported) for c in found]
+        changes = [c.text() for found in store.ladder.changes_many(imported) for c in found]
     return ImportSummary(imported, skipped, new_players, changes)

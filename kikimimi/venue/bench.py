@@ -283,7 +283,7 @@ def measure(url: str, label: str, tables: int, games: int, pace: float, seed: in
     kind = {10: "full", 5: "half"}.get(games, "contest")
     players = [f"Player {n:03d}" for n in range(1, 3 * tables + 1)]
     with RecordStore(url) as store:
-        meeting = store.start_meeting(kind, players, add_unknown=True, tables=tables,
+        meeting = store.meetings.start(kind, players, add_unknown=True, tables=tables,
                                       label=f"bench {secrets.token_hex(3)}")
     token = secrets.token_urlsafe(16)
     port = _free_port()
@@ -338,9 +338,9 @@ def measure(url: str, label: str, tables: int, games: int, pace: float, seed: in
         journal_ids, acked_ids = _tables_games(sims, meeting)
         host_errors = _host_errors(log)
     with RecordStore(url) as store:
-        recorded = store.games(meeting)
-        per_table = [t.games_played for t in store.meeting_tables(meeting)]
-        status = store.meeting(meeting).status
+        recorded = store.games.in_meeting(meeting)
+        per_table = [t.games_played for t in store.tables.all(meeting)]
+        status = store.meetings.get(meeting).status
     recorded_ids = [g.journal_game_id for g in recorded]
     doubled = len(recorded_ids) - len(set(recorded_ids))
     latencies = sorted(timeline.shown[key] - timeline.ended[key] for key in timeline.shown if key in timeline.ended)

@@ -131,7 +131,7 @@ def _host(args: argparse.Namespace) -> int:
     opener = store_opener(args.db)
     try:  # the database and the meeting are checked before serving: a typo is said now, not per request
         with opener() as store:
-            meeting = store.meeting(args.meeting) if args.meeting is not None else store.current_meeting()
+            meeting = store.meetings.get(args.meeting) if args.meeting is not None else store.meetings.current()
             workers = 1 if store.dialect == "sqlite" else 4  # SQLite takes one writer at a time
     except (RecordError, SchemaError, OSError) as exc:
         _err(str(exc))

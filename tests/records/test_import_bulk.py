@@ -36,19 +36,19 @@ def test_a_bulk_import_stores_and_says_what_meeting_by_meeting_gives(tmp_path):
     (tmp_path / "r.jsonl").write_text(text)
     with RecordStore(tmp_path / "bulk.sqlite") as store:
         summary = import_results(store, tmp_path / "r.jsonl")
-        bulk_ladder = store.ladder_statuses()
+        bulk_ladder = store.ladder.by_name()
 
     changes: list[str] = []
     with RecordStore(tmp_path / "each.sqlite") as store:
         for sheet in sorted(parse_sheets(text.splitlines()), key=lambda s: (s.held_at, s.first_line)):
-            meeting = store.start_meeting(sheet.kind, sheet.players, game=sheet.game, label=sheet.label,
+            meeting = store.meetings.start(sheet.kind, sheet.players, game=sheet.game, label=sheet.label,
                                           held_at=sheet.held_at, add_unknown=True)
-            store.record_many(meeting, [GameItem(r) for r in sheet.ordered()])
-            store.settle_meeting(meeting)
-            # Each player's ladder replayed when the meeting is finished, as `finish_meeting` did before.
-            changes += [c.text() for name in store.meeting(meeting).players
-                        for c in store.replay(name, sheet.game).changes_in(meeting)]
-        each_ladder = store.ladder_statuses()
+            store.games.record_many(meeting, [GameItem(r) for r in sheet.ordered()])
+            store.meetings.settle(meeting)
+            # Each player's ladder replayed when the meeting is finished, as `meetings.finish` did before.
+            changes += [c.text() for name in store.meetings.get(meeting).players
+                        for c in store.ladder.replay(name, sheet.game).changes_in(meeting)]
+        each_ladder = store.ladder.by_name()
 
     assert len(summary.imported) == 40 and len(changes) >= 3  # promotions happened, so the figures can differ
     assert summary.changes == changes
