@@ -188,7 +188,7 @@ def measure(store: RecordStore, players: int, games: int, repeat: int, target: s
         store.meetings.finish(meeting)
         warm.append(_timed(store))
     def median(runs: list[Stopwatch], clock: str) -> float:
-        return round(statistics.median(getattr(sw, clock) for sw in runs), 3)
+        return round(float(statistics.median(getattr(sw, clock) for sw in runs)), 3)
 
     return {
         "database": store.dialect, "url": store.url, **counts, "load_s": round(loaded.wall, 2),
@@ -260,7 +260,7 @@ def load_synthetic(store: RecordStore, players: int, games: int) -> dict[str, in
                 rows["games"].append({"id": game_id, "meeting_id": meeting_id, "number": number, "table_no": 1,
                                       "round": number, "journal_game_id": None, "reason": "", "recorded_at": held_at,
                                       "game": DEFAULT_GAME, "details": "{}"})
-                rows["results"] += [{"game_id": game_id, "player_id": seated[r.seat - 1], "seat": r.seat,
+                rows["results"] += [{"game_id": game_id, "player_id": seated[int(r.player) - 1], "seat": r.seat,
                                      "place": r.place, "score": r.score, "won": int(r.won),
                                      "details": json.dumps(dict(r.details), sort_keys=True)}
                                     for r in results_from_outcome(seat_numbers, outcome, rules)]
@@ -280,7 +280,10 @@ def _bulk_insert(conn: sa.Connection, table: sa.Table, rows: list[dict[str, Any]
         return
     columns = list(rows[0])
     if conn.dialect.name == "postgresql":
-        cursor = conn.connection.driver_connection.cursor()
+        driver = conn.connection.driver_connection
+        if driver is None:
+            raise RuntimeError("the records connection is closed")
+        cursor = driver.cursor()
         with cursor.copy(f"COPY {table.name} ({', '.join(columns)}) FROM STDIN") as copy:
             for row in rows:
                 copy.write_row([row[c] for c in columns])

@@ -79,7 +79,7 @@ def _game(text: str) -> str:
 GAME_HELP = "a registered game ({}); default: {}"
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     db = _db_parent()
 
     players = subparsers.add_parser("players", help="the club's players, their ranks and titles")
@@ -165,7 +165,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
 Handler = Callable[[argparse.Namespace, "RecordStore"], int]
 
 
-def _records(args: argparse.Namespace) -> str | Path:
+def _records(args: argparse.Namespace) -> str | os.PathLike[str]:
     """--db, else $KIKIMIMI_RECORDS_URL, else the [records] url of the table config given (--config),
     else the SQLite file in the data folder."""
     config_url = None
@@ -347,7 +347,7 @@ def _result_source(results: str | None, rules: AnyLadder | None) -> Callable[[Ma
 
         return from_file
 
-    guided = []
+    guided: list[bool] = []
 
     def from_keyboard(seat_players: Mapping[int, str]) -> Outcome:
         if not guided:  # once, before the first prompt: what the signs mean

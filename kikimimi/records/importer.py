@@ -317,17 +317,17 @@ def parse_csv(text: str | Iterable[str], source: str = "results") -> list[SheetM
                             f"got {cells.get('game', '')!r}")
             continue
         key = (str(cells.get("meeting", "")), cells["game"])
-        first, game = games.setdefault(key, (number, {k: cells[k] for k in ("meeting", "kind", "date", "game",
+        first_line, game = games.setdefault(key, (number, {k: cells[k] for k in ("meeting", "kind", "date", "game",
                                                                             "play", "winner") if k in cells}))
         for column in ("kind", "date", "play", "winner"):
             if column in cells and game.setdefault(column, cells[column]) != cells[column]:
-                problems.append(f"{source} line {number}: {column} {cells[column]!r} differs from line {first}'s "
+                problems.append(f"{source} line {number}: {column} {cells[column]!r} differs from line {first_line}'s "
                                 f"{game[column]!r} for the same game")
         game.setdefault("results", []).append(
             {k: cells[k] for k in (*RESULT_FIELDS, *own) if k in cells})
     if problems:
         raise SheetError(problems)
-    return _parse_games(((first, game) for first, game in games.values()), source)
+    return _parse_games(((line, game) for line, game in games.values()), source)
 
 
 MAX_LINE = 64 * 1024  # characters of one line of a sheet: a game's line is well under 1 KB

@@ -83,8 +83,8 @@ def run_meeting(
                               "(`kikimimi venue join`), not here")
         kind, players, game = info.kind, info.players, info.game
         due = info.games_due if info.games_due is not None else games
-        if due is None:
-            raise RecordError("resuming a contest needs its number of games (--games N)")
+    if due is None:  # a new meeting's kind was checked as it was opened: only a resumed contest lacks it
+        raise RecordError("resuming a contest needs its number of games (--games N)")
     info = store.meetings.get(meeting_id)
     seat_players = {seat: name for seat, name in enumerate(info.players, start=1)}
     say(f"Meeting {meeting_id}, {kind}: " + ", ".join(f"seat {s} {n}" for s, n in seat_players.items()) + ".")

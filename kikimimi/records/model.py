@@ -11,8 +11,9 @@ from typing import Any
 
 from kikimimi.games.registry import DEFAULT_GAME
 from kikimimi.records.kinds import GAMES_PER_MEETING, OFFICIAL_KINDS, title_forms
-from kikimimi.records.names import RecordError, printable
+from kikimimi.records.names import RecordError
 from kikimimi.records.results import PlayerResult
+from kikimimi.shown import printable
 
 MAX_ID = 2**31 - 1  # the largest row id every store holds (PostgreSQL's integer): a larger one names nothing
 STORED_NUMBER = 10**12  # a stored score beyond it is not a game's (a sum of many stays exact)

@@ -177,8 +177,8 @@ class RecordStore:
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
-            problem = folder_problem(path.parent, exc) or f"cannot create {path.parent}: {exc.strerror}"
-            raise schema.SchemaError(f"{where}: {problem}{fix}") from None
+            why = folder_problem(path.parent, exc) or f"cannot create {path.parent}: {exc.strerror}"
+            raise schema.SchemaError(f"{where}: {why}{fix}") from None
         # Owner only, whoever creates it (an admin's `sudo -u kikimimi ... players add` has umask 022);
         # a folder we cannot write is reported below, by what opening the database says.
         with contextlib.suppress(OSError):

@@ -113,9 +113,12 @@ def _store(args: argparse.Namespace) -> Iterator[tuple[str | None, str]]:
     if not args.sqlite:
         try:
             from testbed.pgcluster import ClusterUnavailable, throwaway_cluster
-        except ImportError:
-            ClusterUnavailable, throwaway_cluster = None, None  # noqa: N806 - the store's PostgreSQL is not here yet
-        if throwaway_cluster is not None:
+        except ImportError:  # an install without the repository's testbed/
+            if args.postgres:
+                yield None, ("--postgres: a throwaway PostgreSQL comes from the repository's testbed/: "
+                             "run it from a checkout, or give --db URL")
+                return
+        else:
             try:
                 with throwaway_cluster(fsync=True) as url:
                     yield url, "PostgreSQL (throwaway server, fsync on)"
@@ -125,10 +128,6 @@ def _store(args: argparse.Namespace) -> Iterator[tuple[str | None, str]]:
                     yield None, f"--postgres: {exc}"
                     return
                 print(f"bench meeting: no PostgreSQL ({exc}); measuring on SQLite", file=sys.stderr)
-        elif args.postgres:
-            yield None, ("--postgres: a throwaway PostgreSQL comes from the repository's testbed/: "
-                         "run it from a checkout, or give --db URL")
-            return
     with tempfile.TemporaryDirectory(prefix="kikimimi-bench-meeting-") as folder:
         if not args.full_disk:
             yield str(Path(folder) / "records.sqlite"), "SQLite (throwaway file, synchronous FULL)"

@@ -24,7 +24,7 @@ DEFAULT_LISTEN = "0.0.0.0:8765"
 log = logging.getLogger(__name__)
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     venue = subparsers.add_parser("venue", help="a meeting over several tables: the host, each table, the status")
     sub = venue.add_subparsers(dest="venue_command", metavar="ACTION", required=True)
 

@@ -33,7 +33,7 @@ import logging
 import threading
 import time
 from collections import Counter
-from collections.abc import AsyncIterator, Callable, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -831,7 +831,9 @@ def create_app(store_factory: StoreFactory, *, token: str | None, meeting_id: in
     `connected_seconds`: how long a table may be silent before it is shown lost."""
     host = Host(store_factory, token, meeting_id, workers, contest_games, connected_seconds)
 
-    def api(handler: Callable[..., Any]) -> Callable[[Request], Any]:
+    Handler = Callable[[Request, int], Awaitable[Response]]  # a request to one meeting
+
+    def api(handler: Handler) -> Callable[[Request], Awaitable[Response]]:
         async def endpoint(request: Request) -> Response:
             try:
                 meeting = await host.resolve(request.path_params["meeting"])
@@ -862,7 +864,7 @@ def create_app(store_factory: StoreFactory, *, token: str | None, meeting_id: in
         return StreamingResponse(host.streams.counted(address, host.events(meeting, request)),
                                  media_type="text/event-stream", headers=headers)
 
-    def table_post(action: Callable[..., Any]) -> Callable[..., Any]:
+    def table_post(action: Callable[[int, int, Mapping[str, Any]], Awaitable[dict[str, Any]]]) -> Handler:
         async def handler(request: Request, meeting: int) -> Response:
             table = _path_number(request.path_params["table"], "table", "tables are numbered from 1")
             host.authorize(request, meeting, table)
