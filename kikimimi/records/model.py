@@ -151,3 +151,17 @@ def seat_keys(value: Any) -> Any:
     return value
 
 
+
+
+@dataclass(frozen=True)
+class FinishedMeeting:
+    """A meeting played elsewhere (a paper sheet), to add to the records finished: its games at one table,
+    in the order played, and a contest's winner (None: the top of its standings)."""
+
+    kind: str
+    players: Sequence[str]
+    game: str
+    label: str | None
+    held_at: str
+    games: Sequence[GameItem]
+    winner: str | None = None

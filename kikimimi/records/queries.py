@@ -102,9 +102,25 @@ def driver_rows(conn: sa.Connection, query: sa.Select[Any]) -> Sequence[Any]:
         cursor.close()
 
 
-def ladder_games_in(conn: sa.Connection, meeting_id: int | None) -> list[str]:
-    """The games of the finished meetings (of one meeting) that have a ladder."""
+def ladder_games_in(conn: sa.Connection, meeting_ids: Sequence[int] | None) -> list[str]:
+    """The games of the finished meetings (of those meetings) that have a ladder."""
     query = sa.select(M.c.game).distinct().where(M.c.status == "finished")
-    if meeting_id is not None:
-        query = query.where(M.c.id == meeting_id)
+    if meeting_ids is not None:
+        query = query.where(M.c.id.in_(meeting_ids))
     return [game for game in conn.execute(query).scalars() if game is not None and ladder(game) is not None]
+
+
+def games_and_players(conn: sa.Connection, meeting_ids: Sequence[int]) -> dict[int, tuple[str, tuple[str, ...]]]:
+    """Each meeting's game and players in seat order (as `read_meeting` gives them), a few reads for
+    many meetings; a meeting that is not there is left out."""
+    found: dict[int, tuple[str, list[str]]] = {}
+    ids = sorted({i for i in meeting_ids if 1 <= i <= MAX_ID})
+    for start in range(0, len(ids), FEW):
+        for mid, game, name in conn.execute(
+            sa.select(M.c.id, M.c.game, P.c.name)
+            .select_from(M.join(MP, MP.c.meeting_id == M.c.id).join(P, P.c.id == MP.c.player_id))
+            .where(M.c.id.in_(ids[start:start + FEW])).order_by(M.c.id, MP.c.position)
+        ):
+            found.setdefault(mid, (game or DEFAULT_GAME, []))[1].append(name)
+    return {mid: (game, tuple(names)) for mid, (game, names) in found.items()}
+

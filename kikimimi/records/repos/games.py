@@ -106,7 +106,7 @@ class GameRepository:
         prepared: list[Prepared | RecordError] = []
         for item in items:
             try:
-                prepared.append(_prepare(info, item, players, played))
+                prepared.append(prepare_game(info, item, players, played))
             except RecordError as exc:
                 prepared.append(exc)
         with self._store.writing() as conn:
@@ -191,7 +191,7 @@ class GameRepository:
         return {row[0]: (int(row[1]), int(row[2] or 0)) for row in rows}
 
 
-def _prepare(info: MeetingInfo, item: GameItem, seated: Mapping[int, list[tuple[int, str]]],
+def prepare_game(info: MeetingInfo, item: GameItem, seated: Mapping[int, list[tuple[int, str]]],
              played: Mapping[int, int]) -> Prepared:
     """One game checked against its meeting and table: (table, game row, result rows), or RecordError."""
     meeting_id, table, results = info.id, item.table, item.results

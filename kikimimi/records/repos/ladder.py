@@ -17,7 +17,7 @@ from kikimimi.games.ladder import AnyLadder
 from kikimimi.records.kinds import default_ladder_game, ladder
 from kikimimi.records.model import Player, stored_result
 from kikimimi.records.names import RecordError
-from kikimimi.records.queries import FEW, driver_rows, history_rows_query, summaries_query
+from kikimimi.records.queries import FEW, driver_rows, games_and_players, history_rows_query, summaries_query
 from kikimimi.records.schema import meeting_players as MP
 from kikimimi.records.schema import meetings as M
 
@@ -119,15 +119,20 @@ class LadderRepository:
         once for all of them: a ladder is causal, so a later meeting never moves an earlier one's changes."""
         replays: dict[tuple[str, str], Any] = {}
         found: list[list[Any]] = []
+        with self._store.reading() as conn:
+            meetings = games_and_players(conn, meeting_ids)
         for meeting_id in meeting_ids:
-            info = self._store.meetings.get(meeting_id)
-            if ladder(info.game) is None:
+            if meeting_id not in meetings:  # no players (edited by hand), or no such meeting: `get` says so
+                info = self._store.meetings.get(meeting_id)
+                meetings[meeting_id] = (info.game, info.players)
+            game, players = meetings[meeting_id]
+            if ladder(game) is None:
                 found.append([])
                 continue
-            for name in info.players:
-                if (info.game, name) not in replays:
-                    replays[info.game, name] = self.replay(name, info.game)
-            found.append([c for name in info.players for c in replays[info.game, name].changes_in(meeting_id)])
+            for name in players:
+                if (game, name) not in replays:
+                    replays[game, name] = self.replay(name, game)
+            found.append([c for name in players for c in replays[game, name].changes_in(meeting_id)])
         return found
 
 

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 import sqlalchemy as sa
 
-from kikimimi.games.registry import DEFAULT_GAME, UnknownGame, get_info
+from kikimimi.games.registry import DEFAULT_GAME, GameInfo, UnknownGame, get_info
 from kikimimi.records.kinds import MEETING_KINDS, ladder
 from kikimimi.records.model import MeetingInfo, now, table_sizes
 from kikimimi.records.names import RecordError, check_name, name_key
@@ -19,6 +19,35 @@ from kikimimi.records.standings import standings
 
 if TYPE_CHECKING:
     from kikimimi.records.store import RecordStore
+
+
+def checked_meeting(kind: str, players: Sequence[str], game: str, tables: int) -> tuple[GameInfo, list[str], list[int]]:
+    """A new meeting's kind, game, players and tables checked, before the records are asked anything: the
+    game, the players' names and each table's size; RecordError saying what is wrong."""
+    if kind not in MEETING_KINDS:
+        raise RecordError(f"meeting kind must be one of {', '.join(MEETING_KINDS)}, not {kind!r}")
+    try:
+        info = get_info(game)
+    except UnknownGame as exc:
+        raise RecordError(str(exc)) from None
+    names = [check_name(n) for n in players]
+    if len(names) < 2:
+        raise RecordError(f"a meeting needs at least 2 players, got {len(names)}")
+    if tables < 1:
+        raise RecordError(f"a meeting needs at least one table, not {tables}")
+    fewest, most = info.seats
+    seats = str(fewest) if fewest == most else f"{fewest} to {most}"
+    sizes = table_sizes(len(names), tables)
+    if tables == 1 and not fewest <= len(names) <= most:
+        raise RecordError(f"{info.id} is played by {seats} players, not {len(names)}")
+    misfit = next((n for n in (sizes[-1], sizes[0]) if not fewest <= n <= most), None)
+    if misfit is not None:
+        raise RecordError(
+            f"{len(names)} players at {tables} tables leaves tables of {misfit}; {info.id} seats {seats}"
+        )
+    if len({name_key(n) for n in names}) != len(names):
+        raise RecordError(f"a player is listed twice in {names}")
+    return info, names, sizes
 
 
 class MeetingRepository:
@@ -42,29 +71,7 @@ class MeetingRepository:
         ordered by the game's seat-choice order (its ladder's `seat_order`; the order given for a game
         without a ladder) and dealt table by table: the first ones fill table 1, the next table 2, ...
         """
-        if kind not in MEETING_KINDS:
-            raise RecordError(f"meeting kind must be one of {', '.join(MEETING_KINDS)}, not {kind!r}")
-        try:
-            info = get_info(game)
-        except UnknownGame as exc:
-            raise RecordError(str(exc)) from None
-        names = [check_name(n) for n in players]
-        if len(names) < 2:
-            raise RecordError(f"a meeting needs at least 2 players, got {len(names)}")
-        if tables < 1:
-            raise RecordError(f"a meeting needs at least one table, not {tables}")
-        fewest, most = info.seats
-        seats = str(fewest) if fewest == most else f"{fewest} to {most}"
-        sizes = table_sizes(len(names), tables)
-        if tables == 1 and not fewest <= len(names) <= most:
-            raise RecordError(f"{info.id} is played by {seats} players, not {len(names)}")
-        misfit = next((n for n in (sizes[-1], sizes[0]) if not fewest <= n <= most), None)
-        if misfit is not None:
-            raise RecordError(
-                f"{len(names)} players at {tables} tables leaves tables of {misfit}; {info.id} seats {seats}"
-            )
-        if len({name_key(n) for n in names}) != len(names):
-            raise RecordError(f"a player is listed twice in {names}")
+        info, names, sizes = checked_meeting(kind, players, game, tables)
         club = self._store.players
         unknown = [n for n in names if club.find(n) is None]
         if unknown and not add_unknown:
@@ -201,7 +208,7 @@ class MeetingRepository:
                 .values(status="finished", finished_at=now(), winner_id=winner_id)
             ).rowcount
             if changed:  # its games can no longer change: summarize them with the finish, or neither
-                self._store.summaries.write(conn, meeting_id)
+                self._store.summaries.write(conn, [meeting_id])
         if not changed:
             raise RecordError(f"meeting {meeting_id} was closed by someone else meanwhile")
 

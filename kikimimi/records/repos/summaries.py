@@ -4,12 +4,13 @@ results are the truth, and the summaries can be written again from them."""
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import TYPE_CHECKING, Any
 
 import sqlalchemy as sa
 
 from kikimimi.records.kinds import ladder
-from kikimimi.records.queries import history_rows_query, ladder_games_in
+from kikimimi.records.queries import FEW, history_rows_query, ladder_games_in
 from kikimimi.records.repos.ladder import packed_meetings
 from kikimimi.records.schema import meeting_summaries as S
 from kikimimi.records.schema import meetings as M
@@ -22,21 +23,29 @@ class SummaryRepository:
     def __init__(self, store: RecordStore) -> None:
         self._store = store
 
-    def write(self, conn: sa.Connection, meeting_id: int | None = None) -> int:
-        """Write the summaries of a finished meeting (None: of every finished meeting of every game with a
-        ladder) from its results, in the caller's transaction, packed by the game's ladder; returns how
+    def write(self, conn: sa.Connection, meeting_ids: Collection[int] | None = None) -> int:
+        """Write the summaries of finished meetings (None: of every finished meeting of every game with a
+        ladder) from their results, in the caller's transaction, packed by the game's ladder; returns how
         many rows."""
+        wanted = None if meeting_ids is None else set(meeting_ids)
+        few = wanted is not None and len(wanted) <= FEW  # more are read whole, and picked here
         rows: list[dict[str, Any]] = []
-        for game in ladder_games_in(conn, meeting_id):
+        for game in ladder_games_in(conn, sorted(wanted) if few and wanted is not None else None):
             rules = ladder(game)
             if rules is None:
                 continue
             query = history_rows_query(game)
-            if meeting_id is not None:
-                query = query.where(M.c.id == meeting_id)
+            if few and wanted is not None:
+                query = query.where(M.c.id.in_(sorted(wanted)))
             rows += [{"meeting_id": mid, "player_id": pid, "games": packed}
-                     for pid, mid, *_, packed in packed_meetings(rules, conn.execute(query))]
-        conn.execute(S.delete() if meeting_id is None else S.delete().where(S.c.meeting_id == meeting_id))
+                     for pid, mid, *_, packed in packed_meetings(rules, conn.execute(query))
+                     if wanted is None or mid in wanted]
+        if wanted is None:
+            conn.execute(S.delete())
+        else:
+            ordered = sorted(wanted)
+            for start in range(0, len(ordered), FEW):
+                conn.execute(S.delete().where(S.c.meeting_id.in_(ordered[start:start + FEW])))
         for start in range(0, len(rows), 10_000):
             conn.execute(S.insert(), rows[start:start + 10_000])
         return len(rows)
