@@ -402,7 +402,7 @@ def import_results(store: RecordStore, path: str | Path, *, dry_run: bool = Fals
         if not dry_run:
             stack.enter_context(store.transaction())
         labels = store.meetings.labels()  # read once the transaction holds the file: nobody adds one meanwhile
-        fresh = []
+        fresh: list[SheetMeeting] = []
         for sheet in sorted(sheets, key=lambda s: (s.held_at, s.first_line)):
             if sheet.label in labels:
                 skipped.append(sheet.label)
@@ -412,9 +412,9 @@ def import_results(store: RecordStore, path: str | Path, *, dry_run: bool = Fals
             for sheet in fresh:
                 new_players += [p for p in sheet.players if store.players.find(p) is None and p not in new_players]
         else:
-            found = _all_at_once(store, fresh)
-            if found is not None:
-                new_players, imported = found
+            at_once = _all_at_once(store, fresh)
+            if at_once is not None:
+                new_players, imported = at_once
             else:  # a meeting is refused: each meeting on its own, to say which ones and why
                 for sheet in fresh:
                     new_players += [p for p in sheet.players
