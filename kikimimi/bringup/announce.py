@@ -8,6 +8,7 @@ not spoken at all, only shown.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from kikimimi.devices.deck import Deck
 from kikimimi.games.base import FIELD, SPEAKER, Say, seat_of
@@ -33,7 +34,7 @@ class Heard:
     say: Say | None  # None when the reader's role has no output
 
 
-def phrase_for(tag_id: str | None, role: str, game: str | None = None) -> tuple[str, dict]:
+def phrase_for(tag_id: str | None, role: str, game: str | None = None) -> tuple[str, dict[str, Any]]:
     """The phrase key and parameters naming a tag, as its game would name it on that reader."""
     if tag_id is None:
         return "bringup.unknown_tag", {}

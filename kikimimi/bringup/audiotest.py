@@ -14,6 +14,7 @@ import sys
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TextIO
 
 from kikimimi.games.base import SPEAKER, Say, seat_of
 from kikimimi.voice.router import Voice
@@ -56,7 +57,7 @@ def audio_test(voice: Voice, report: Callable[[OutputCheck], None] | None = None
 NEXT, STOP = "next", "stop"
 
 
-def stdin_lines(stream=None) -> queue.Queue[str | None]:
+def stdin_lines(stream: TextIO | None = None) -> queue.Queue[str | None]:
     """Lines typed on stdin, as they come (a daemon thread reads them); None once stdin is closed."""
     lines: queue.Queue[str | None] = queue.Queue()
     source = sys.stdin if stream is None else stream

@@ -31,6 +31,11 @@ from kikimimi.devices.config import PROTOCOLS, ReaderConfigError
 from kikimimi.devices.events import ReaderHealth
 
 if TYPE_CHECKING:
+    from rich.console import Group
+
+    from kikimimi.bringup.audiotest import OutputCheck
+    from kikimimi.bringup.check import Step
+    from kikimimi.bringup.session import Bringup
     from kikimimi.table.config import TableConfig
 
 
@@ -83,7 +88,7 @@ def register(subparsers: Any) -> None:
     p.set_defaults(func=cmd_bringup)
 
 
-def _load(args: argparse.Namespace, err: Console):
+def _load(args: argparse.Namespace, err: Console) -> TableConfig | None:
     from kikimimi.table.config import TableConfigError, load_config
 
     try:
@@ -143,11 +148,11 @@ def _bringup(config: TableConfig, args: argparse.Namespace, err: Console) -> int
         session.close()
 
 
-def _check(session, args: argparse.Namespace) -> int:
+def _check(session: Bringup, args: argparse.Namespace) -> int:
     from kikimimi.bringup.check import default_report_path, run_check
     from kikimimi.paths import data_home
 
-    def prompt(step) -> None:
+    def prompt(step: Step) -> None:
         if not args.json:
             print(f"check: tap {step.tag} on {step.role}", flush=True)
 
@@ -161,14 +166,15 @@ def _check(session, args: argparse.Namespace) -> int:
     return 0 if report.passed else 1
 
 
-def _audio_test(session, args: argparse.Namespace, err: Console) -> int:
+def _audio_test(session: Bringup, args: argparse.Namespace, err: Console) -> int:
     from kikimimi.bringup.audiotest import audio_test, audio_test_repeat, stdin_lines
 
     out = Console(highlight=False, soft_wrap=True)
 
-    def report(check) -> None:
+    def report(check: OutputCheck) -> None:
         if args.json:
-            record = {"output": check.output, "said": check.text, "status": check.status, "detail": check.detail}
+            record: dict[str, str | int] = {"output": check.output, "said": check.text, "status": check.status,
+                                            "detail": check.detail}
             if args.repeat:
                 record["times"] = check.times
             print(json.dumps(record, ensure_ascii=False), flush=True)
@@ -194,7 +200,7 @@ def _audio_test(session, args: argparse.Namespace, err: Console) -> int:
     return 1 if bad else 0
 
 
-def _live(session, args: argparse.Namespace, err: Console) -> int:
+def _live(session: Bringup, args: argparse.Namespace, err: Console) -> int:
     from kikimimi.bringup.simtaps import feed_stdin
 
     sims = [s.role for s in session.config.readers if s.protocol == "sim"]
@@ -219,18 +225,18 @@ def _stop_at(args: argparse.Namespace) -> float | None:
     return time.monotonic() + args.seconds if args.seconds else None
 
 
-def _done(session, args: argparse.Namespace, end: float | None) -> bool:
+def _done(session: Bringup, args: argparse.Namespace, end: float | None) -> bool:
     if end is not None and time.monotonic() >= end:
         return True
     return bool(args.taps) and len(session.heard) >= args.taps
 
 
-def _watch_live(session, args: argparse.Namespace) -> None:
+def _watch_live(session: Bringup, args: argparse.Namespace) -> None:
     from rich.live import Live
 
     from kikimimi.bringup.view import render
 
-    def view():
+    def view() -> Group:
         return render(session.rows(), session.outputs(), session.heard, session.text_of, args.latency)
 
     end = _stop_at(args)
@@ -240,7 +246,7 @@ def _watch_live(session, args: argparse.Namespace) -> None:
             live.update(view())
 
 
-def _watch_plain(session, args: argparse.Namespace, err: Console) -> None:
+def _watch_plain(session: Bringup, args: argparse.Namespace, err: Console) -> None:
     end = _stop_at(args)
     seen_health = 0
     if not args.json:
@@ -263,7 +269,7 @@ def _watch_plain(session, args: argparse.Namespace, err: Console) -> None:
                   f"{session.text_of(heard)}", flush=True)
 
 
-def _auto_taps(session, roles: list[str], args: argparse.Namespace, err: Console) -> None:
+def _auto_taps(session: Bringup, roles: list[str], args: argparse.Namespace, err: Console) -> None:
     """--latency on simulated readers: tap each one `rounds` times, one answer at a time."""
     from kikimimi.bringup.simtaps import sample_uids
 
@@ -279,7 +285,7 @@ def _auto_taps(session, roles: list[str], args: argparse.Namespace, err: Console
             session.voice.wait_idle(timeout=10)
 
 
-def _summary(session, args: argparse.Namespace) -> int:
+def _summary(session: Bringup, args: argparse.Namespace) -> int:
     from kikimimi.bringup.view import outputs_table, reader_notes, readers_table
 
     session.voice.wait_idle(timeout=5)

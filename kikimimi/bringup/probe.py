@@ -14,6 +14,7 @@ import json
 import queue
 import time
 from collections.abc import Callable
+from types import ModuleType
 
 import numpy as np
 from rich.console import Console
@@ -48,7 +49,7 @@ def _device_arg(text: str) -> str | int:
 
 
 def channel_probe(
-    sd,
+    sd: ModuleType,
     device: str | int,
     channels: int = 0,
     latency: str | float = "high",

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 
 from rich.console import Group
 from rich.table import Table
@@ -36,7 +36,7 @@ def readers_table(rows: Iterable[ReaderRow], latency: bool = False) -> Table:
         table.add_column("tap→speech", justify="right", no_wrap=True)
     for r in rows:
         piece = "" if r.last_uid is None else (r.last_tag or Text("not in deck", style="yellow"))
-        cells: list = [r.role, _path(r), _status(r.status), r.last_uid or "-", piece, str(r.taps),
+        cells: list[str | Text] = [r.role, _path(r), _status(r.status), r.last_uid or "-", piece, str(r.taps),
                        Text(str(r.errors), style="red" if r.errors else "")]
         if latency:
             cells.append("-" if r.latency_ms is None else f"{r.latency_ms:.1f} ms")
@@ -71,7 +71,7 @@ def outputs_table(outputs: Mapping[str, OutputHealth]) -> Table:
     return table
 
 
-def recent_taps(heard: Iterable[Heard], text_of, limit: int = 6) -> Text:
+def recent_taps(heard: Iterable[Heard], text_of: Callable[[Heard], str], limit: int = 6) -> Text:
     lines = list(heard)[-limit:]
     text = Text()
     for h in lines:
@@ -82,8 +82,8 @@ def recent_taps(heard: Iterable[Heard], text_of, limit: int = 6) -> Text:
     return text
 
 
-def render(rows: list[ReaderRow], outputs: Mapping[str, OutputHealth], heard: Iterable[Heard], text_of,
-           latency: bool = False) -> Group:
+def render(rows: list[ReaderRow], outputs: Mapping[str, OutputHealth], heard: Iterable[Heard],
+           text_of: Callable[[Heard], str], latency: bool = False) -> Group:
     """Everything the live view shows, as one renderable."""
     return Group(readers_table(rows, latency), reader_notes(rows), outputs_table(outputs),
                  recent_taps(heard, text_of))

@@ -2,8 +2,8 @@
 
 `kikimimi bench standings --players 10000 --games 100` loads synthetic results of the default game
 (outcomes of its real bot games, recycled; full trials of three, bulk inserts, then the meeting
-summaries written from them as `rebuild_summaries()` does) into a fresh database, then times
-`RecordStore.ladder_statuses()` several times: a first read by a store opened anew each time (every
+summaries written from them as `store.summaries.rebuild()` does) into a fresh database, then times
+`store.ladder.by_name()` several times: a first read by a store opened anew each time (every
 finished meeting read from the database, every player replayed) and the reads after one more meeting
 is finished (only its players replayed again). `--db URL` measures an existing empty database;
 `--postgres` starts a throwaway PostgreSQL server with fsync on. Also here: a simulated table
@@ -33,8 +33,9 @@ from kikimimi.games.conformance import play_bot_game
 from kikimimi.games.registry import DEFAULT_GAME, get_info
 from kikimimi.records import schema
 from kikimimi.records.kinds import ladder, title_forms
+from kikimimi.records.queries import driver_rows, summaries_query
 from kikimimi.records.results import results_from_outcome
-from kikimimi.records.store import RecordStore, _driver_rows
+from kikimimi.records.store import RecordStore
 
 SEATS = get_info(DEFAULT_GAME).seat_count()  # the default game's, whose ladder the bench loads
 EPOCH = datetime(2024, 1, 1, tzinfo=UTC)
@@ -72,7 +73,7 @@ def report_table(url: str, meeting_id: int, table: int, games: int, seed: int, s
     numbers: list[int] = []
     failures: list[BaseException] = []
     with RecordStore(url) as store:
-        seats = store.meeting_table(meeting_id, table).seat_players
+        seats = store.tables.get(meeting_id, table).seat_players
         if start is not None:
             start.wait()
         for round_no, outcome in enumerate(table_outcomes(table, games, seed), start=1):
@@ -81,7 +82,7 @@ def report_table(url: str, meeting_id: int, table: int, games: int, seed: int, s
 
             def report(results: Any = results, journal: str = journal) -> None:
                 try:
-                    numbers.append(store.record_results(meeting_id, results, journal_game_id=journal, table=table))
+                    numbers.append(store.games.record(meeting_id, results, journal_game_id=journal, table=table))
                 except BaseException as exc:  # handed to the caller below, not lost in the thread
                     failures.append(exc)
 
@@ -130,7 +131,7 @@ def run(args: argparse.Namespace) -> int:
         except (RuntimeError, schema.SchemaError) as exc:  # RuntimeError: no throwaway PostgreSQL here
             print(f"bench standings: {exc}", file=sys.stderr)
             return 1
-        if store.players():
+        if store.players.all():
             print(f"bench standings: {store.url} already holds players; give an empty database", file=sys.stderr)
             return 2
         figures = measure(store, args.players, args.games, args.repeat, target)
@@ -160,7 +161,7 @@ def measure(store: RecordStore, players: int, games: int, repeat: int, target: s
     with Stopwatch() as loaded:
         counts = load_synthetic(store, players, games)
     with Stopwatch() as summarized:
-        store.rebuild_summaries()  # the bulk load wrote finished meetings directly: summarize them from the results
+        store.summaries.rebuild()  # the bulk load wrote finished meetings directly: summarize them from the results
     cold, warm = [], []
     for _ in range(repeat):
         # A store opened anew (as a host starting): nothing kept, every meeting read and every player
@@ -168,26 +169,26 @@ def measure(store: RecordStore, players: int, games: int, repeat: int, target: s
         with RecordStore(target) as fresh:
             cold.append(_timed(fresh))
     with RecordStore(target) as fresh:  # what was timed is right: some players against their own replay
-        statuses = fresh.ladder_statuses(DEFAULT_GAME)
-        for player in fresh.players()[:: max(1, players // 50)]:
-            if statuses[player.name] != fresh.status(player.name, DEFAULT_GAME):
-                raise RuntimeError(f"ladder_statuses gives {player.name} another status than their replay")
+        statuses = fresh.ladder.by_name(DEFAULT_GAME)
+        for player in fresh.players.all()[:: max(1, players // 50)]:
+            if statuses[player.name] != fresh.ladder.status(player.name, DEFAULT_GAME):
+                raise RuntimeError(f"ladder.by_name gives {player.name} another status than their replay")
     query = []
     for _ in range(repeat):  # of a first read, the database's part: every finished meeting's summaries
-        with Stopwatch() as sw, store._read() as conn:
-            _driver_rows(conn, store._summaries_query(DEFAULT_GAME))  # as ladder_statuses reads them
+        with Stopwatch() as sw, store.reading() as conn:
+            driver_rows(conn, summaries_query(DEFAULT_GAME))  # as ladder.by_name reads them
         query.append(sw)
-    store.ladder_statuses(DEFAULT_GAME)  # the store has read the records once, as a host does when it starts
-    names = [p.name for p in store.players()[:SEATS]]
+    store.ladder.by_name(DEFAULT_GAME)  # the store has read the records once, as a host does when it starts
+    names = [p.name for p in store.players.all()[:SEATS]]
     for n in range(repeat):  # one more meeting finished, then the standings read again
-        meeting = store.start_meeting("full", names, held_at=f"2999-01-01T00:00:{n:02d}+00:00")
+        meeting = store.meetings.start("full", names, held_at=f"2999-01-01T00:00:{n:02d}+00:00")
         seats = dict(enumerate(names, start=1))
         for outcome in table_outcomes(1, GAMES_PER_TRIAL, seed=n):
-            store.record_results(meeting, results_from_outcome(seats, outcome, ladder(DEFAULT_GAME)))
-        store.finish_meeting(meeting)
+            store.games.record(meeting, results_from_outcome(seats, outcome, ladder(DEFAULT_GAME)))
+        store.meetings.finish(meeting)
         warm.append(_timed(store))
     def median(runs: list[Stopwatch], clock: str) -> float:
-        return round(statistics.median(getattr(sw, clock) for sw in runs), 3)
+        return round(float(statistics.median(getattr(sw, clock) for sw in runs)), 3)
 
     return {
         "database": store.dialect, "url": store.url, **counts, "load_s": round(loaded.wall, 2),
@@ -205,7 +206,7 @@ def measure(store: RecordStore, players: int, games: int, repeat: int, target: s
 
 def _timed(store: RecordStore) -> Stopwatch:
     with Stopwatch() as sw:
-        statuses = store.ladder_statuses(DEFAULT_GAME)
+        statuses = store.ladder.by_name(DEFAULT_GAME)
     if not statuses:
         raise RuntimeError("no statuses read")
     return sw
@@ -217,12 +218,12 @@ def _print(f: dict[str, Any]) -> None:
     print(f"loaded {f['players']} players, {f['meetings']} full trials, {f['games']} games, "
           f"{f['results']} results in {f['load_s']} s (cpu {f['load_cpu_s']} s); summaries written from them in "
           f"{f['summaries_s']} s (cpu {f['summaries_cpu_s']} s)")
-    print(f"ladder_statuses, a store's first read:       median {f['cold_median_s']} s "
+    print(f"ladder.by_name, a store's first read:        median {f['cold_median_s']} s "
           f"(cpu {f['cold_cpu_median_s']} s), max {f['cold_max_s']} s  (target <= 1 s)")
     print(f"  the query reading every finished meeting's summaries alone, timed apart: median "
           f"{f['cold_query_median_s']} s (cpu {f['cold_query_cpu_median_s']} s); the rest of a first read is the "
           "ladder replaying every player")
-    print(f"ladder_statuses, after one more meeting:     median {f['after_a_meeting_median_s']} s "
+    print(f"ladder.by_name, after one more meeting:      median {f['after_a_meeting_median_s']} s "
           f"(cpu {f['after_a_meeting_cpu_median_s']} s), max {f['after_a_meeting_max_s']} s")
 
 
@@ -259,11 +260,11 @@ def load_synthetic(store: RecordStore, players: int, games: int) -> dict[str, in
                 rows["games"].append({"id": game_id, "meeting_id": meeting_id, "number": number, "table_no": 1,
                                       "round": number, "journal_game_id": None, "reason": "", "recorded_at": held_at,
                                       "game": DEFAULT_GAME, "details": "{}"})
-                rows["results"] += [{"game_id": game_id, "player_id": seated[r.seat - 1], "seat": r.seat,
+                rows["results"] += [{"game_id": game_id, "player_id": seated[int(r.player) - 1], "seat": r.seat,
                                      "place": r.place, "score": r.score, "won": int(r.won),
                                      "details": json.dumps(dict(r.details), sort_keys=True)}
                                     for r in results_from_outcome(seat_numbers, outcome, rules)]
-    with store._engine.begin() as conn:
+    with store.writing() as conn:
         for name, table_rows in rows.items():
             _bulk_insert(conn, schema.metadata.tables[name], table_rows)
         if conn.dialect.name == "postgresql":  # ids were given: move the id sequences past them
@@ -279,7 +280,10 @@ def _bulk_insert(conn: sa.Connection, table: sa.Table, rows: list[dict[str, Any]
         return
     columns = list(rows[0])
     if conn.dialect.name == "postgresql":
-        cursor = conn.connection.driver_connection.cursor()
+        driver = conn.connection.driver_connection
+        if driver is None:
+            raise RuntimeError("the records connection is closed")
+        cursor = driver.cursor()
         with cursor.copy(f"COPY {table.name} ({', '.join(columns)}) FROM STDIN") as copy:
             for row in rows:
                 copy.write_row([row[c] for c in columns])

@@ -79,7 +79,7 @@ def _game(text: str) -> str:
 GAME_HELP = "a registered game ({}); default: {}"
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     db = _db_parent()
 
     players = subparsers.add_parser("players", help="the club's players, their ranks and titles")
@@ -165,7 +165,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
 Handler = Callable[[argparse.Namespace, "RecordStore"], int]
 
 
-def _records(args: argparse.Namespace) -> str | Path:
+def _records(args: argparse.Namespace) -> str | os.PathLike[str]:
     """--db, else $KIKIMIMI_RECORDS_URL, else the [records] url of the table config given (--config),
     else the SQLite file in the data folder."""
     config_url = None
@@ -214,15 +214,15 @@ def _say(text: str, file: Any = None) -> None:
 
 @_creating_store
 def _players_add(args: argparse.Namespace, store: RecordStore) -> int:
-    player = store.add_player(args.name, args.title_form)
+    player = store.players.add(args.name, args.title_form)
     _say(f"added {player.name} ({player.title_form} titles); registered once they play an official meeting")
     return 0
 
 
 @_with_store
 def _players_set(args: argparse.Namespace, store: RecordStore) -> int:
-    player = store.set_title_form(args.name, args.title_form)
-    _say(f"{player.name}: {store.status(player.name).title} ({player.title_form} titles)")
+    player = store.players.set_title_form(args.name, args.title_form)
+    _say(f"{player.name}: {store.ladder.status(player.name).title} ({player.title_form} titles)")
     return 0
 
 
@@ -245,7 +245,7 @@ def _players_list(args: argparse.Namespace, store: RecordStore) -> int:
     from kikimimi.records.view import game_title, players_table
 
     game = _ladder_game(args)
-    statuses = list(store.ladder_statuses(game).values())  # by name, as players() orders them
+    statuses = list(store.ladder.by_name(game).values())  # by name, as players() orders them
     if args.json:
         print(json.dumps([s.as_dict() for s in statuses], ensure_ascii=False, indent=2))
     elif not statuses:
@@ -260,9 +260,9 @@ def _players_show(args: argparse.Namespace, store: RecordStore) -> int:
     from kikimimi.records.view import game_title
 
     game = _ladder_game(args)
-    replayed = store.replay(args.name, game)
+    replayed = store.ladder.replay(args.name, game)
     s = replayed.status
-    played = store.played(s.name)
+    played = store.games.played(s.name)
     if args.json:
         data = s.as_dict()
         if args.history:
@@ -347,7 +347,7 @@ def _result_source(results: str | None, rules: AnyLadder | None) -> Callable[[Ma
 
         return from_file
 
-    guided = []
+    guided: list[bool] = []
 
     def from_keyboard(seat_players: Mapping[int, str]) -> Outcome:
         if not guided:  # once, before the first prompt: what the signs mean
@@ -407,12 +407,12 @@ def _play(args: argparse.Namespace, store: RecordStore, **meeting: Any) -> int:
             **meeting,
         )
     except (EntryError, RecordError) as exc:
-        open_meeting = store.current_meeting()
+        open_meeting = store.meetings.current()
         hint = f" (resume with `kikimimi meeting resume {open_meeting.id}`)" if open_meeting else ""
         _say(f"kikimimi: {exc}{hint}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:  # Ctrl-C at the prompt or at the table: nothing is lost, say how to go on
-        open_meeting = store.current_meeting()
+        open_meeting = store.meetings.current()
         if open_meeting is not None:
             _say(f"\nkikimimi: stopped; meeting {open_meeting.id} stays open with {open_meeting.games_played} "
                  f"game(s) recorded: resume it with `kikimimi meeting resume {open_meeting.id}` (add --results "
@@ -451,11 +451,11 @@ def _open_at_tables(args: argparse.Namespace, store: RecordStore) -> int:
         _say("kikimimi: --results enters a meeting's games here, at one table; a meeting over several "
              "tables is played by its tables (`kikimimi venue join`)", file=sys.stderr)
         return 2
-    meeting_id = store.start_meeting(args.trial, args.players, game=args.game, add_unknown=args.add_new,
+    meeting_id = store.meetings.start(args.trial, args.players, game=args.game, add_unknown=args.add_new,
                                      tables=args.tables)
-    _say(f"opened {store.meeting(meeting_id).describe()}; start `kikimimi venue host`: it prints each table's "
+    _say(f"opened {store.meetings.get(meeting_id).describe()}; start `kikimimi venue host`: it prints each table's "
          "own credential, and each table joins with `kikimimi venue join URL --table N --token CREDENTIAL`")
-    for table in store.meeting_tables(meeting_id):
+    for table in store.tables.all(meeting_id):
         seats = ", ".join(f"seat {seat} {name}" for seat, name in table.seat_players.items())
         _say(f"  table {table.table}: {seats}")
     return 0
@@ -463,7 +463,7 @@ def _open_at_tables(args: argparse.Namespace, store: RecordStore) -> int:
 
 @_with_store
 def _meeting_resume(args: argparse.Namespace, store: RecordStore) -> int:
-    info = store.meeting(args.id)
+    info = store.meetings.get(args.id)
     return _play(args, store, kind=info.kind, players=info.players, game=info.game, meeting_id=args.id)
 
 
@@ -475,7 +475,8 @@ def _meeting_seats(args: argparse.Namespace, store: RecordStore) -> int:
         return 0
     # A name not in the records yet is a first-timer: below every Apprentice.
     statuses = [
-        store.status(found.name, args.game) if (found := store.find_player(n)) else rules.replay([], name=n).status
+        store.ladder.status(found.name, args.game) if (found := store.players.find(n))
+        else rules.replay([], name=n).status
         for n in args.players
     ]
     for place, name in enumerate(rules.seat_order(statuses), start=1):
@@ -507,7 +508,7 @@ def _meeting_show(args: argparse.Namespace, store: RecordStore) -> int:
 
 @_with_store
 def _meeting_list(args: argparse.Namespace, store: RecordStore) -> int:
-    every = store.meetings()
+    every = store.meetings.all()
     if not every:
         print("no meetings yet")
     for m in every:
@@ -517,7 +518,7 @@ def _meeting_list(args: argparse.Namespace, store: RecordStore) -> int:
 
 @_with_store
 def _meeting_finish(args: argparse.Namespace, store: RecordStore) -> int:
-    changes = store.finish_meeting(args.id, contest_winner=args.winner)
+    changes = store.meetings.finish(args.id, contest_winner=args.winner)
     _say(f"meeting {args.id} finished")
     for change in changes:
         _say(f"  {change.text()}")
@@ -531,8 +532,8 @@ def _meeting_abandon(args: argparse.Namespace, store: RecordStore) -> int:
     from kikimimi.table.journal import JournalError
     from kikimimi.table.live import TableRunning
 
-    info = store.meeting(args.id)
-    store.abandon_meeting(args.id)
+    info = store.meetings.get(args.id)
+    store.meetings.abandon(args.id)
     _say(f"meeting {args.id} abandoned: its games are kept and never counted")
     journal = load_config(args.config).journal
     try:

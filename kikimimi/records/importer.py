@@ -20,7 +20,7 @@ import contextlib
 import csv
 import itertools
 import json
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
@@ -31,7 +31,9 @@ from kikimimi.games.ladder import AnyLadder
 from kikimimi.games.registry import DEFAULT_GAME, UnknownGame, get_info
 from kikimimi.paths import not_utf8
 from kikimimi.records.kinds import GAMES_PER_MEETING, MEETING_KINDS, ladder, ladder_games
+from kikimimi.records.model import FinishedMeeting
 from kikimimi.records.names import echoed, name_key
+from kikimimi.records.repos.finished import add_finished
 from kikimimi.records.results import PlayerResult, ResultError, check_results
 from kikimimi.records.store import GameItem, RecordError, RecordStore, check_name
 
@@ -317,17 +319,17 @@ def parse_csv(text: str | Iterable[str], source: str = "results") -> list[SheetM
                             f"got {cells.get('game', '')!r}")
             continue
         key = (str(cells.get("meeting", "")), cells["game"])
-        first, game = games.setdefault(key, (number, {k: cells[k] for k in ("meeting", "kind", "date", "game",
+        first_line, game = games.setdefault(key, (number, {k: cells[k] for k in ("meeting", "kind", "date", "game",
                                                                             "play", "winner") if k in cells}))
         for column in ("kind", "date", "play", "winner"):
             if column in cells and game.setdefault(column, cells[column]) != cells[column]:
-                problems.append(f"{source} line {number}: {column} {cells[column]!r} differs from line {first}'s "
+                problems.append(f"{source} line {number}: {column} {cells[column]!r} differs from line {first_line}'s "
                                 f"{game[column]!r} for the same game")
         game.setdefault("results", []).append(
             {k: cells[k] for k in (*RESULT_FIELDS, *own) if k in cells})
     if problems:
         raise SheetError(problems)
-    return _parse_games(((first, game) for first, game in games.values()), source)
+    return _parse_games(((line, game) for line, game in games.values()), source)
 
 
 MAX_LINE = 64 * 1024  # characters of one line of a sheet: a game's line is well under 1 KB
@@ -399,29 +401,66 @@ def import_results(store: RecordStore, path: str | Path, *, dry_run: bool = Fals
     with contextlib.ExitStack() as stack:
         if not dry_run:
             stack.enter_context(store.transaction())
-        labels = store.meeting_labels()  # read once the transaction holds the file: nobody adds one meanwhile
+        labels = store.meetings.labels()  # read once the transaction holds the file: nobody adds one meanwhile
+        fresh: list[SheetMeeting] = []
         for sheet in sorted(sheets, key=lambda s: (s.held_at, s.first_line)):
             if sheet.label in labels:
                 skipped.append(sheet.label)
-                continue
-            new_players += [p for p in sheet.players if store.find_player(p) is None and p not in new_players]
-            if dry_run:
-                continue
-            try:
-                with store.savepoint():  # a refused meeting is undone alone: the others are still checked
-                    meeting_id = store.start_meeting(sheet.kind, sheet.players, game=sheet.game, label=sheet.label,
-                                                     held_at=sheet.held_at, add_unknown=True)
-                    for answer in store.record_many(meeting_id, [GameItem(r) for r in sheet.ordered()]):
-                        if isinstance(answer, RecordError):
-                            raise answer
-                    store.settle_meeting(meeting_id, contest_winner=sheet.winner)
-            except (RecordError, ResultError) as exc:
-                problems.append(f"{path} line {sheet.first_line}: meeting {sheet.label!r}: {exc}")
-                continue
-            imported.append(meeting_id)
+            else:
+                fresh.append(sheet)
+        if dry_run:
+            for sheet in fresh:
+                new_players += [p for p in sheet.players if store.players.find(p) is None and p not in new_players]
+        else:
+            at_once = _all_at_once(store, fresh)
+            if at_once is not None:
+                new_players, imported = at_once
+            else:  # a meeting is refused: each meeting on its own, to say which ones and why
+                for sheet in fresh:
+                    new_players += [p for p in sheet.players
+                                    if store.players.find(p) is None and p not in new_players]
+                    try:
+                        with store.savepoint():  # a refused meeting is undone alone: the others are still checked
+                            meeting_id = store.meetings.start(sheet.kind, sheet.players, game=sheet.game,
+                                                              label=sheet.label, held_at=sheet.held_at,
+                                                              add_unknown=True)
+                            for answer in store.games.record_many(meeting_id, _items(sheet)):
+                                if isinstance(answer, RecordError):
+                                    raise answer
+                            store.meetings.settle(meeting_id, contest_winner=sheet.winner)
+                    except (RecordError, ResultError) as exc:
+                        problems.append(f"{path} line {sheet.first_line}: meeting {sheet.label!r}: {exc}")
+                        continue
+                    imported.append(meeting_id)
         if problems:  # leaving the block by the exception undoes every meeting of the file
             raise SheetError([*problems, f"{path}: nothing was imported; put the lines above right and import "
                                          "the file again"])
         # Derived once for the whole file (each player's ladder replayed once, not once per meeting).
-        changes = [c.text() for found in store.meetings_changes(imported) for c in found]
+        changes = [c.text() for found in store.ladder.changes_many(imported) for c in found]
     return ImportSummary(imported, skipped, new_players, changes)
+
+
+def _items(sheet: SheetMeeting) -> list[GameItem]:
+    return [GameItem(results) for results in sheet.ordered()]
+
+
+def _all_at_once(store: RecordStore, sheets: Sequence[SheetMeeting]) -> tuple[list[str], list[int]] | None:
+    """Every meeting added in a few statements (`add_finished`): the new players (as the sheets spell them
+    first) and the meetings' ids; None, with nothing kept, when one of them is refused."""
+    new_players: list[str] = []
+    seen: set[str] = set()
+    for sheet in sheets:
+        for name in sheet.players:
+            if name_key(name) not in seen and store.players.find(name) is None:
+                new_players.append(name)
+            seen.add(name_key(name))
+    try:
+        with store.savepoint():
+            imported = add_finished(store, [
+                FinishedMeeting(sheet.kind, sheet.players, sheet.game, sheet.label, sheet.held_at, _items(sheet),
+                                sheet.winner)
+                for sheet in sheets])
+    except (RecordError, ResultError):
+        return None
+    return new_players, imported
+

@@ -73,9 +73,9 @@ def run_meeting(
             if not games or games < 1:
                 raise RecordError("a contest needs its number of games (--games N)")
             due = games
-        meeting_id = store.start_meeting(kind, players, game=game, add_unknown=add_unknown)
+        meeting_id = store.meetings.start(kind, players, game=game, add_unknown=add_unknown)
     else:
-        info = store.meeting(meeting_id)
+        info = store.meetings.get(meeting_id)
         if info.status != "open":
             raise RecordError(f"{info.describe()} is {info.status}; only an open meeting can be resumed")
         if info.tables > 1:
@@ -83,20 +83,20 @@ def run_meeting(
                               "(`kikimimi venue join`), not here")
         kind, players, game = info.kind, info.players, info.game
         due = info.games_due if info.games_due is not None else games
-        if due is None:
-            raise RecordError("resuming a contest needs its number of games (--games N)")
-    info = store.meeting(meeting_id)
+    if due is None:  # a new meeting's kind was checked as it was opened: only a resumed contest lacks it
+        raise RecordError("resuming a contest needs its number of games (--games N)")
+    info = store.meetings.get(meeting_id)
     seat_players = {seat: name for seat, name in enumerate(info.players, start=1)}
     say(f"Meeting {meeting_id}, {kind}: " + ", ".join(f"seat {s} {n}" for s, n in seat_players.items()) + ".")
     for number in range(info.games_played + 1, due + 1):
         say(f"Game {number} of {due}.")
         played = play_one_game(seat_players)
         outcome, journal_id = played if isinstance(played, tuple) else (played, None)
-        store.record_game(meeting_id, seat_players, outcome, journal_id)
+        store.games.record_outcome(meeting_id, seat_players, outcome, journal_id)
         say(f"Game {number}: {game_line(outcome, seat_players, ladder(game))}")
-    changes = store.finish_meeting(meeting_id, contest_winner=contest_winner)
+    changes = store.meetings.finish(meeting_id, contest_winner=contest_winner)
     rules = ladder(game)
-    final = standings(store.games(meeting_id), info.players, rules)
+    final = standings(store.games.in_meeting(meeting_id), info.players, rules)
     say(f"Meeting {meeting_id} is over. Standings:")
     for line in standings_lines(final, rules):
         say(line)
@@ -104,7 +104,7 @@ def run_meeting(
         say(change.text())
     if rules is not None and not changes:
         say("No rank or peerage changed.")
-    statuses = store.statuses(info.players, game) if rules is not None else []
+    statuses = store.ladder.statuses(info.players, game) if rules is not None else []
     return MeetingReport(meeting_id, final, changes, statuses, game)
 
 

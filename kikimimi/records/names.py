@@ -6,7 +6,9 @@ import unicodedata
 
 import regex
 
-from kikimimi.shown import UNSHOWN, echoed, printable  # noqa: F401 - shown escaped, also by the records
+from kikimimi.shown import UNSHOWN
+from kikimimi.shown import echoed as echoed  # shown escaped, also by the records
+from kikimimi.shown import printable as printable
 
 MAX_NAME = 40
 

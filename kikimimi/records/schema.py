@@ -106,7 +106,7 @@ results = sa.Table(
 # game's ladder packs a result: `Ladder.pack`), so standings of a whole club read one row per player and meeting
 # instead of one per game. Written with the results of a meeting in the transaction that finishes it
 # (a finished meeting's games can no longer change; open and abandoned meetings have none), filled for
-# older databases by migration 0005, and rebuilt from the results by `RecordStore.rebuild_summaries()`.
+# older databases by migration 0005, and rebuilt from the results by `store.summaries.rebuild()`.
 meeting_summaries = sa.Table(
     "meeting_summaries", metadata,
     sa.Column("meeting_id", sa.Integer, primary_key=True),

@@ -76,18 +76,18 @@ class MeetingView:
 def meeting_view(store: RecordStore, meeting_id: int | None = None) -> MeetingView | None:
     """The given meeting, else the current open one, else the latest; None when there are none."""
     if meeting_id is None:
-        current = store.current_meeting()
+        current = store.meetings.current()
         if current is None:
-            every = store.meetings()
+            every = store.meetings.all()
             current = every[-1] if every else None
         if current is None:
             return None
         meeting_id = current.id
-    info = store.meeting(meeting_id)
+    info = store.meetings.get(meeting_id)
     rules = ladder(info.game)
-    table = standings(store.games(meeting_id), info.players, rules)
-    statuses = {n: store.status(n, info.game) for n in info.players} if rules is not None else {}
-    return MeetingView(info, table, statuses, tuple(store.meeting_tables(meeting_id)))
+    table = standings(store.games.in_meeting(meeting_id), info.players, rules)
+    statuses = {n: store.ladder.status(n, info.game) for n in info.players} if rules is not None else {}
+    return MeetingView(info, table, statuses, tuple(store.tables.all(meeting_id)))
 
 
 def game_title(game: str) -> str:

@@ -56,7 +56,7 @@ def measure(folder: Path, games: int, pace: float) -> dict[str, Any]:
     db = folder / "host" / "records.sqlite"
     db.parent.mkdir()
     with RecordStore(db) as store:
-        store.start_meeting("contest", ["Aki", "Ben", "Chie"], add_unknown=True, tables=1)
+        store.meetings.start("contest", ["Aki", "Ben", "Chie"], add_unknown=True, tables=1)
     port = _free_port()
     with open(folder / "host.log", "wb") as log:
         host = subprocess.Popen([sys.executable, "-m", "kikimimi", "venue", "host", "--db", str(db), "--listen",

@@ -113,9 +113,12 @@ def _store(args: argparse.Namespace) -> Iterator[tuple[str | None, str]]:
     if not args.sqlite:
         try:
             from testbed.pgcluster import ClusterUnavailable, throwaway_cluster
-        except ImportError:
-            ClusterUnavailable, throwaway_cluster = None, None  # noqa: N806 - the store's PostgreSQL is not here yet
-        if throwaway_cluster is not None:
+        except ImportError:  # an install without the repository's testbed/
+            if args.postgres:
+                yield None, ("--postgres: a throwaway PostgreSQL comes from the repository's testbed/: "
+                             "run it from a checkout, or give --db URL")
+                return
+        else:
             try:
                 with throwaway_cluster(fsync=True) as url:
                     yield url, "PostgreSQL (throwaway server, fsync on)"
@@ -125,10 +128,6 @@ def _store(args: argparse.Namespace) -> Iterator[tuple[str | None, str]]:
                     yield None, f"--postgres: {exc}"
                     return
                 print(f"bench meeting: no PostgreSQL ({exc}); measuring on SQLite", file=sys.stderr)
-        elif args.postgres:
-            yield None, ("--postgres: a throwaway PostgreSQL comes from the repository's testbed/: "
-                         "run it from a checkout, or give --db URL")
-            return
     with tempfile.TemporaryDirectory(prefix="kikimimi-bench-meeting-") as folder:
         if not args.full_disk:
             yield str(Path(folder) / "records.sqlite"), "SQLite (throwaway file, synchronous FULL)"
@@ -283,7 +282,7 @@ def measure(url: str, label: str, tables: int, games: int, pace: float, seed: in
     kind = {10: "full", 5: "half"}.get(games, "contest")
     players = [f"Player {n:03d}" for n in range(1, 3 * tables + 1)]
     with RecordStore(url) as store:
-        meeting = store.start_meeting(kind, players, add_unknown=True, tables=tables,
+        meeting = store.meetings.start(kind, players, add_unknown=True, tables=tables,
                                       label=f"bench {secrets.token_hex(3)}")
     token = secrets.token_urlsafe(16)
     port = _free_port()
@@ -338,9 +337,9 @@ def measure(url: str, label: str, tables: int, games: int, pace: float, seed: in
         journal_ids, acked_ids = _tables_games(sims, meeting)
         host_errors = _host_errors(log)
     with RecordStore(url) as store:
-        recorded = store.games(meeting)
-        per_table = [t.games_played for t in store.meeting_tables(meeting)]
-        status = store.meeting(meeting).status
+        recorded = store.games.in_meeting(meeting)
+        per_table = [t.games_played for t in store.tables.all(meeting)]
+        status = store.meetings.get(meeting).status
     recorded_ids = [g.journal_game_id for g in recorded]
     doubled = len(recorded_ids) - len(set(recorded_ids))
     latencies = sorted(timeline.shown[key] - timeline.ended[key] for key in timeline.shown if key in timeline.ended)

@@ -24,7 +24,7 @@ DEFAULT_LISTEN = "0.0.0.0:8765"
 log = logging.getLogger(__name__)
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     venue = subparsers.add_parser("venue", help="a meeting over several tables: the host, each table, the status")
     sub = venue.add_subparsers(dest="venue_command", metavar="ACTION", required=True)
 
@@ -131,7 +131,7 @@ def _host(args: argparse.Namespace) -> int:
     opener = store_opener(args.db)
     try:  # the database and the meeting are checked before serving: a typo is said now, not per request
         with opener() as store:
-            meeting = store.meeting(args.meeting) if args.meeting is not None else store.current_meeting()
+            meeting = store.meetings.get(args.meeting) if args.meeting is not None else store.meetings.current()
             workers = 1 if store.dialect == "sqlite" else 4  # SQLite takes one writer at a time
     except (RecordError, SchemaError, OSError) as exc:
         _err(str(exc))

@@ -15,7 +15,7 @@ results costs one rebuild, not one each. Ranks and peerage change only when a me
 finished meetings count), so they are read once per meeting status, not at every result.
 
 Results are group-committed: each meeting has one writer task that takes every result waiting and
-records them in one transaction (`RecordStore.record_many`: the meeting locked once, one fsync'd commit),
+records them in one transaction (`store.games.record_many`: the meeting locked once, one fsync'd commit),
 then answers each request. One result at a time, each holding the meeting through its own commit, the
 host took about 44 a second flat out; a refused result is refused alone, and no table hears "recorded"
 before the commit.
@@ -33,7 +33,7 @@ import logging
 import threading
 import time
 from collections import Counter
-from collections.abc import AsyncIterator, Callable, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -264,10 +264,10 @@ class Host:
             return self.meeting_id
 
         def current(store: RecordStore) -> int | None:
-            found = store.current_meeting()
+            found = store.meetings.current()
             if found is not None:
                 return found.id
-            every = store.meetings()
+            every = store.meetings.all()
             return every[-1].id if every else None
 
         found = await self.stores.run(current)
@@ -283,9 +283,9 @@ class Host:
         if feed is None:
             feed = self.feeds[meeting_id] = MeetingFeed(meeting_id)
             feed.recorded = await self.stores.run(lambda s: _recorded(s, meeting_id))
-            tables = await self.stores.run(lambda s: s.meeting_tables(meeting_id))
+            tables = await self.stores.run(lambda s: s.tables.all(meeting_id))
             feed.table_count = len(tables)
-            feed.game = (await self.stores.run(lambda s: s.meeting(meeting_id))).game
+            feed.game = (await self.stores.run(lambda s: s.meetings.get(meeting_id))).game
             feed.played = {t.table: t.games_played for t in tables}
             feed.due = {t.table: self.games_due(t.games_due) for t in tables}
             # Where each table was as the store kept it (a restarted host): shown lost once that is old.
@@ -298,7 +298,7 @@ class Host:
 
     async def _check_meeting(self, meeting_id: int) -> None:
         try:
-            await self.stores.run(lambda s: s.meeting(meeting_id))
+            await self.stores.run(lambda s: s.meetings.get(meeting_id))
         except RecordError as exc:
             raise ApiError(404, str(exc)) from None
 
@@ -327,10 +327,10 @@ class Host:
 
     def _snapshot(self, store: RecordStore, feed: MeetingFeed) -> dict[str, Any]:
         """The standings snapshot of docs/meetings.md (built on a store thread)."""
-        info = store.meeting(feed.meeting_id)
-        tables = store.meeting_tables(feed.meeting_id)
+        info = store.meetings.get(feed.meeting_id)
+        tables = store.tables.all(feed.meeting_id)
         alerts: list[str] = []  # games that cannot be read: left out, and said on the page and in the API
-        games = store.games(feed.meeting_id, alerts)
+        games = store.games.in_meeting(feed.meeting_id, alerts)
         game = get_info(info.game)
         table_of = {name: t.table for t in tables for name in t.players}
         titles = self._titles(store, feed, info)
@@ -430,11 +430,11 @@ class Host:
         _check_table(feed, table)
 
         def join(store: RecordStore) -> dict[str, Any]:
-            info = store.meeting(meeting_id)
+            info = store.meetings.get(meeting_id)
             if info.status != "open":
                 raise ApiError(409, f"{info.describe()} is {info.status}; a table can join an open meeting only")
             try:
-                joined = store.join_table(meeting_id, table, controller.strip())
+                joined = store.tables.join(meeting_id, table, controller.strip())
             except RecordError as exc:  # a controller name with a control or bidi character
                 raise ApiError(400, str(exc)) from None
             return {"meeting": meeting_id, "table": table, "players": list(joined.players), "game": info.game,
@@ -460,7 +460,7 @@ class Host:
         if live.seen_at - live.persisted_at >= STATE_PERSIST_SECONDS:
             live.persisted_at = live.seen_at
             state = {"round": round_no, "phase": phase, "health": live.health, "game_id": game_id}
-            await self.stores.run(lambda s: s.report_table_state(meeting_id, table, state))
+            await self.stores.run(lambda s: s.tables.report_state(meeting_id, table, state))
         if changed:
             self.mark(feed)
         return {"ok": True}
@@ -513,7 +513,7 @@ class Host:
                            batch: list[tuple[int, GameItem, asyncio.Future[Recorded | RecordError]]]) -> None:
         items = [item for _, item, _ in batch]
         try:
-            found = await self.stores.run(lambda s: s.record_many(feed.meeting_id, items))
+            found = await self.stores.run(lambda s: s.games.record_many(feed.meeting_id, items))
         except Exception as exc:  # the database failed: nothing of the batch is recorded, each request says so
             problem = store_failed(exc)
             if problem is None:
@@ -550,7 +550,7 @@ class Host:
         meeting settled."""
         meeting_id = feed.meeting_id
         try:
-            if await self.stores.run(lambda s: self._finish_if_complete(s, meeting_id, s.meeting_tables(meeting_id))):
+            if await self.stores.run(lambda s: self._finish_if_complete(s, meeting_id, s.tables.all(meeting_id))):
                 self.mark(feed)
             return True
         except Exception as exc:
@@ -583,10 +583,10 @@ class Host:
         a contest). A contest level at the top stays open: the referee names the winner."""
         due = [self.games_due(t.games_due) for t in tables]
         if any(d is None for d in due) or any(t.games_played < d for t, d in zip(tables, due, strict=True)) \
-                or store.meeting(meeting_id).status != "open":
+                or store.meetings.get(meeting_id).status != "open":
             return False
         try:
-            changes = store.finish_meeting(meeting_id)
+            changes = store.meetings.finish(meeting_id)
         except RecordError as exc:
             log.warning("venue: meeting %d has all its games but stays open: %s", meeting_id, exc)
             return False
@@ -679,10 +679,10 @@ def _recorded(store: RecordStore, meeting_id: int) -> dict[str, tuple[int, int |
     """Every game of the meeting that came from a table's journal: journal game id -> (number, round).
     A game's table is its players' table (each player sits at one table for the whole meeting), its
     round its place among that table's games in the order recorded."""
-    table_of = {name: t.table for t in store.meeting_tables(meeting_id) for name in t.players}
+    table_of = {name: t.table for t in store.tables.all(meeting_id) for name in t.players}
     rounds: dict[int | None, int] = {}
     out: dict[str, tuple[int, int | None]] = {}
-    for g in store.games(meeting_id):  # in the order recorded
+    for g in store.games.in_meeting(meeting_id):  # in the order recorded
         table = table_of.get(g.results[0].player) if g.results else None
         rounds[table] = rounds.get(table, 0) + 1
         if g.journal_game_id:
@@ -760,12 +760,12 @@ def player_titles(store: RecordStore, players: Any, game: str) -> dict[str, dict
     # finished meetings are read and replayed. One replay per player from their results (store.statuses)
     # cost about a second for a 30-table meeting's 90 players, held up the first snapshots and, after the
     # meeting finished, the snapshot showing its last games.
-    every = store.ladder_statuses(game)
+    every = store.ladder.by_name(game)
     out: dict[str, dict[str, Any]] = {}
     for name in players:
         status = every.get(name)
         if status is None:  # not in the club's list (cannot be: a meeting's players are registered)
-            status = store.status(name, game)
+            status = store.ladder.status(name, game)
         registered = getattr(status, "registered", True)
         out[status.name] = {"rank": both(status.rank_title) if registered else None,
                             "peerage": both(status.peerage_title)}
@@ -831,7 +831,9 @@ def create_app(store_factory: StoreFactory, *, token: str | None, meeting_id: in
     `connected_seconds`: how long a table may be silent before it is shown lost."""
     host = Host(store_factory, token, meeting_id, workers, contest_games, connected_seconds)
 
-    def api(handler: Callable[..., Any]) -> Callable[[Request], Any]:
+    Handler = Callable[[Request, int], Awaitable[Response]]  # a request to one meeting
+
+    def api(handler: Handler) -> Callable[[Request], Awaitable[Response]]:
         async def endpoint(request: Request) -> Response:
             try:
                 meeting = await host.resolve(request.path_params["meeting"])
@@ -862,7 +864,7 @@ def create_app(store_factory: StoreFactory, *, token: str | None, meeting_id: in
         return StreamingResponse(host.streams.counted(address, host.events(meeting, request)),
                                  media_type="text/event-stream", headers=headers)
 
-    def table_post(action: Callable[..., Any]) -> Callable[..., Any]:
+    def table_post(action: Callable[[int, int, Mapping[str, Any]], Awaitable[dict[str, Any]]]) -> Handler:
         async def handler(request: Request, meeting: int) -> Response:
             table = _path_number(request.path_params["table"], "table", "tables are numbered from 1")
             host.authorize(request, meeting, table)

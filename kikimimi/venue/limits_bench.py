@@ -109,7 +109,7 @@ def run(args: argparse.Namespace) -> int:
     with tempfile.TemporaryDirectory(prefix="kikimimi-limits-") as folder:
         db = Path(folder) / "records.sqlite"
         with RecordStore(db) as store:
-            meeting = store.start_meeting("half", ["A1", "A2", "A3", "B1", "B2", "B3"], add_unknown=True, tables=2)
+            meeting = store.meetings.start("half", ["A1", "A2", "A3", "B1", "B2", "B3"], add_unknown=True, tables=2)
         port = _free_port()
         log = open(Path(folder) / "host.log", "wb")  # noqa: SIM115 - closed below
         host = subprocess.Popen([sys.executable, "-m", "kikimimi", "venue", "host", "--db", str(db), "--listen",

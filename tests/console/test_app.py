@@ -110,7 +110,7 @@ def test_meeting_standings_and_seats_from_the_records(table, tmp_path):
 
     path = tmp_path / "records.sqlite"
     with RecordStore(path) as store:
-        store.start_meeting("half", ["Aoi", "Ben", "Chika"], add_unknown=True)
+        store.meetings.start("half", ["Aoi", "Ben", "Chika"], add_unknown=True)
 
     async def script(app, pilot):
         state = shown(app, "#state")

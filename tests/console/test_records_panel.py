@@ -19,7 +19,7 @@ def _text(panel) -> str:
 
 def test_the_panel_reads_the_records_named_by_the_environment(records_url, monkeypatch):
     with RecordStore(records_url) as store:
-        store.start_meeting("half", PLAYERS[:3], add_unknown=True)
+        store.meetings.start("half", PLAYERS[:3], add_unknown=True)
     monkeypatch.setenv(URL_ENV, records_url)
     panel = read_meeting()
     assert panel.open, panel.note
@@ -29,8 +29,8 @@ def test_the_panel_reads_the_records_named_by_the_environment(records_url, monke
 
 def test_a_meeting_over_two_tables_shows_its_tables_not_one_seat_order(records_url):
     with RecordStore(records_url) as store:
-        meeting = store.start_meeting("half", PLAYERS, add_unknown=True, tables=2)
-        tables = store.meeting_tables(meeting)
+        meeting = store.meetings.start("half", PLAYERS, add_unknown=True, tables=2)
+        tables = store.tables.all(meeting)
     panel = read_meeting(records_url)
     assert panel.open and panel.seats() == ({}, {})
     text = _text(panel)

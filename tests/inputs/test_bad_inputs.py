@@ -86,7 +86,7 @@ def _no_meeting(tmp: Path) -> None:
     from kikimimi.records.store import RecordStore
 
     with RecordStore(tmp / "data" / "records.sqlite") as store:
-        assert store.meetings() == []
+        assert store.meetings.all() == []
 
 
 @contextlib.contextmanager

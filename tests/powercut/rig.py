@@ -142,7 +142,7 @@ class Host:
         self.db = folder / "records.sqlite"
         kind = {10: "full", 5: "half"}.get(games, "contest")
         with RecordStore(self.db) as store:
-            self.meeting = store.start_meeting(kind, ["Aki", "Ben", "Chie"], add_unknown=True, tables=1)
+            self.meeting = store.meetings.start(kind, ["Aki", "Ben", "Chie"], add_unknown=True, tables=1)
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.log = open(folder / "host.log", "ab")  # noqa: SIM115 - the host's process holds it

@@ -16,9 +16,9 @@ def test_bench_standings_loads_and_times_on_either_store(records_url, capsys):
     assert (figures["players"], figures["meetings"], figures["games"], figures["results"]) == (31, 22, 220, 660)
     assert figures["cold_median_s"] > 0 and figures["after_a_meeting_median_s"] > 0
     with RecordStore(records_url) as store:
-        statuses = store.ladder_statuses()
+        statuses = store.ladder.by_name()
         assert len(statuses) == 31
         assert sum(s.games for s in statuses.values()) == 660 + 3 * 10  # and the one meeting --repeat 1 added
-        assert store.add_player("After The Bench").id == 32  # ids given in bulk did not stall the sequence
+        assert store.players.add("After The Bench").id == 32  # ids given in bulk did not stall the sequence
     assert main(["bench", "standings", "--players", "31", "--games", "20", "--db", records_url]) == 2
     assert "already holds players" in capsys.readouterr().err

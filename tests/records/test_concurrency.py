@@ -17,7 +17,7 @@ TABLES, GAMES, SEED = 4, 10, 7
 
 def test_four_tables_reporting_at_once_count_every_game_once(records_url, sql, tmp_path):
     with RecordStore(records_url) as store:
-        meeting = store.start_meeting("full", PLAYERS, tables=TABLES, add_unknown=True)
+        meeting = store.meetings.start("full", PLAYERS, tables=TABLES, add_unknown=True)
     spawn = multiprocessing.get_context("spawn")
     start, out = spawn.Barrier(TABLES), spawn.Queue()
     processes = [
@@ -42,15 +42,15 @@ def test_four_tables_reporting_at_once_count_every_game_once(records_url, sql, t
     assert sql("SELECT COUNT(*) FROM results") == [(TABLES * GAMES * 3,)]
 
     with RecordStore(records_url) as store:
-        store.finish_meeting(meeting)
-        concurrent = {name: status.as_dict() for name, status in store.ladder_statuses().items()}
-        tables = store.meeting_tables(meeting)
+        store.meetings.finish(meeting)
+        concurrent = {name: status.as_dict() for name, status in store.ladder.by_name().items()}
+        tables = store.tables.all(meeting)
     with RecordStore(tmp_path / "one-by-one.sqlite") as alone:  # the same games, one process, in turn
-        again = alone.start_meeting("full", PLAYERS, tables=TABLES, add_unknown=True)
+        again = alone.meetings.start("full", PLAYERS, tables=TABLES, add_unknown=True)
         for table in tables:
             for outcome in table_outcomes(table.table, GAMES, SEED):
                 results = results_from_outcome(table.seat_players, outcome, LADDER)
-                alone.record_results(again, results, table=table.table)
-        alone.finish_meeting(again)
-        assert {name: status.as_dict() for name, status in alone.ladder_statuses().items()} == concurrent
+                alone.games.record(again, results, table=table.table)
+        alone.meetings.finish(again)
+        assert {name: status.as_dict() for name, status in alone.ladder.by_name().items()} == concurrent
     assert any(status["wins"] >= 4 for status in concurrent.values())  # the games did move the ladder

@@ -14,7 +14,7 @@ def test_a_new_records_file_and_its_wal_are_the_owners_only(tmp_path):
     old = os.umask(0o022)
     try:
         with RecordStore(path) as store:
-            store.add_player("Ann")
+            store.players.add("Ann")
             wal = path.with_name(path.name + "-wal")
             assert stat.S_IMODE(path.stat().st_mode) == 0o600
             assert not wal.exists() or stat.S_IMODE(wal.stat().st_mode) == 0o600
@@ -27,7 +27,7 @@ def test_an_older_world_readable_records_file_is_made_private_when_opened(tmp_pa
     RecordStore(path).close()
     path.chmod(0o644)
     with RecordStore(path) as store:
-        assert store.players() == []
+        assert store.players.all() == []
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
 
 

@@ -40,7 +40,7 @@ def cards(monkeypatch):
 def store(records_url):
     with RecordStore(records_url) as s:
         for name in FOUR.values():
-            s.add_player(name)
+            s.players.add(name)
         yield s
 
 
@@ -55,10 +55,10 @@ def trident(*ranking: int) -> Outcome:
 
 
 def test_a_shared_win_of_another_game_is_recorded_and_read_back(store):
-    mid = store.start_meeting("contest", list(FOUR.values()), game="cards")
-    store.record_game(mid, FOUR, shared(), journal_game_id="j-1")
-    assert store.meeting(mid).game == "cards"
-    (game,) = store.games(mid)
+    mid = store.meetings.start("contest", list(FOUR.values()), game="cards")
+    store.games.record_outcome(mid, FOUR, shared(), journal_game_id="j-1")
+    assert store.meetings.get(mid).game == "cards"
+    (game,) = store.games.in_meeting(mid)
     assert (game.game, game.reason, dict(game.details)) == ("cards", "target", {"rounds": 3})
     assert game.winners == ("Ann", "Cid")
     got = {r.player: (r.place, r.won, r.score, dict(r.details)) for r in game.results}
@@ -74,31 +74,31 @@ def test_a_shared_win_of_another_game_is_recorded_and_read_back(store):
         ("Ann", 1, 1), ("Cid", 1, 1), ("Bob", 3, 0), ("Dee", 4, 0)]
     assert view.as_dict()["meeting"]["game"] == "cards"
     Console(file=None, record=True).print(standings_table(view))
-    store.finish_meeting(mid, contest_winner="Cid")
-    assert store.meeting_changes(mid) == []
+    store.meetings.finish(mid, contest_winner="Cid")
+    assert store.ladder.changes(mid) == []
 
 
 def test_results_of_other_games_never_change_a_rank(store):
-    half = store.start_meeting("half", list(TRIO.values()))
+    half = store.meetings.start("half", list(TRIO.values()))
     for _ in range(5):
-        store.record_game(half, TRIO, trident(1, 2, 3))
-    store.finish_meeting(half)
-    before = {n: store.status(n) for n in FOUR.values()}
+        store.games.record_outcome(half, TRIO, trident(1, 2, 3))
+    store.meetings.finish(half)
+    before = {n: store.ladder.status(n) for n in FOUR.values()}
     # Bob and Dee win everything at another game: a full trial, then a contest Bob wins.
-    full = store.start_meeting("full", list(FOUR.values()), game="cards")
+    full = store.meetings.start("full", list(FOUR.values()), game="cards")
     for _ in range(10):
-        store.record_game(full, FOUR, shared(winners=(2, 4), ranking=(2, 4, 1, 3)))
-    assert store.finish_meeting(full) == []
-    contest = store.start_meeting("contest", list(FOUR.values()), game="cards")
-    store.record_game(contest, FOUR, shared(winners=(2,), ranking=(2, 1, 3, 4)))
-    assert store.finish_meeting(contest) == []
-    assert store.meeting(contest).winner == "Bob"
-    after = {n: store.status(n) for n in FOUR.values()}
+        store.games.record_outcome(full, FOUR, shared(winners=(2, 4), ranking=(2, 4, 1, 3)))
+    assert store.meetings.finish(full) == []
+    contest = store.meetings.start("contest", list(FOUR.values()), game="cards")
+    store.games.record_outcome(contest, FOUR, shared(winners=(2,), ranking=(2, 1, 3, 4)))
+    assert store.meetings.finish(contest) == []
+    assert store.meetings.get(contest).winner == "Bob"
+    after = {n: store.ladder.status(n) for n in FOUR.values()}
     assert after == before
     assert after["Dee"].rank is Rank.UNREGISTERED and after["Bob"].peerage == 0
-    assert store.played("Bob") == {"cards": (11, 11), DEFAULT_GAME: (5, 0)}
+    assert store.games.played("Bob") == {"cards": (11, 11), DEFAULT_GAME: (5, 0)}
     with pytest.raises(RecordError, match="keeps no ranks"):
-        store.status("Bob", "cards")
+        store.ladder.status("Bob", "cards")
 
 
 def test_a_meeting_of_another_game_is_played_and_announced_without_ranks(store):
@@ -115,9 +115,9 @@ def test_a_meeting_of_another_game_is_played_and_announced_without_ranks(store):
 
 def test_seat_counts_and_games_are_checked(store):
     with pytest.raises(RecordError, match="played by 3 players, not 4"):
-        store.start_meeting("half", list(FOUR.values()))
+        store.meetings.start("half", list(FOUR.values()))
     with pytest.raises(RecordError, match="unknown game 'chess'"):
-        store.start_meeting("half", list(TRIO.values()), game="chess")
+        store.meetings.start("half", list(TRIO.values()), game="chess")
 
 
 @pytest.mark.parametrize(
@@ -151,19 +151,19 @@ def test_a_version_two_database_with_trident_results_comes_up_to_date(tmp_path, 
     conn.commit()
     conn.close()
     with RecordStore(path) as old:
-        old.finish_meeting(1)  # an open v2 meeting is settled after the upgrade
+        old.meetings.finish(1)  # an open v2 meeting is settled after the upgrade
     with RecordStore(path) as s:
         assert s.schema_version == schema.LATEST
-        assert s.meeting(1).game == DEFAULT_GAME
-        games = s.games(1)
+        assert s.meetings.get(1).game == DEFAULT_GAME
+        games = s.games.in_meeting(1)
         assert {g.game for g in games} == {DEFAULT_GAME}
         bob = games[0].of("Bob")
         assert (bob.score, dict(bob.details), bob.won) == (12, {"pieces": 3}, False)
         assert [g.of("Ann").won for g in games] == [True] * 4 + [False]
         assert games[4].of("Cid").details == {"crashed": True, "pieces": 9}
-        ann = s.status("Ann")
+        ann = s.ladder.status("Ann")
         assert (ann.rank, ann.wins) == (Rank.APPRENTICE, 5)  # a 1st place is a Trident win, crash or not
-        assert s.status("Cid").crashes == 1
+        assert s.ladder.status("Cid").crashes == 1
     with sqlite3.connect(path) as raw:
         indexes = {r[0] for r in raw.execute("SELECT name FROM sqlite_master WHERE type='index'")}
         assert {"games_by_game", "meetings_by_game", "results_by_player"} <= indexes
@@ -195,7 +195,7 @@ def test_a_failed_migration_step_leaves_the_database_at_its_version(tmp_path, le
 @pytest.mark.parametrize("name", ["Ann\x1b[31m", "Bo\tb", "Cid\n", "Dee\x00"])
 def test_names_with_control_characters_are_refused(tmp_path, name):
     with RecordStore(tmp_path / "r.sqlite") as s, pytest.raises(RecordError, match="control character"):
-        s.add_player(name)
+        s.players.add(name)
 
 
 def test_players_add_and_import_refuse_control_characters(tmp_path, capsys):
@@ -212,12 +212,12 @@ def test_players_add_and_import_refuse_control_characters(tmp_path, capsys):
 def test_names_holding_markup_are_printed_as_they_are(store, capsys, records_url):
     odd = ["[/]", "[bold]Zo", "Ul [/red]"]
     for name in odd:
-        store.add_player(name)
-    mid = store.start_meeting("contest", odd, game="cards")
-    store.record_game(mid, dict(enumerate(odd, 1)), Outcome(ranking=(1, 2, 3), winners=(1,)))
+        store.players.add(name)
+    mid = store.meetings.start("contest", odd, game="cards")
+    store.games.record_outcome(mid, dict(enumerate(odd, 1)), Outcome(ranking=(1, 2, 3), winners=(1,)))
     console = Console(record=True, width=200)
     console.print(standings_table(meeting_view(store, mid)))
-    console.print(players_table([store.status(n) for n in odd]))
+    console.print(players_table([store.ladder.status(n) for n in odd]))
     text = console.export_text()
     assert all(name in text for name in odd)
     db = ["--db", records_url]

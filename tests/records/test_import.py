@@ -35,8 +35,8 @@ def test_a_full_and_a_half_trial_import_and_settle(store, tmp_path):
     lines += [line("May B", "half", "2024-05-08", ("Bob", "Ann", "Cid"), crashed="Cid") for _ in range(5)]
     summary = import_results(store, write(tmp_path, lines))
     assert len(summary.imported) == 2 and summary.new_players == list(PLAYERS)
-    assert store.status("Ann").rank is Rank.BISHOP
-    cid = store.status("Cid")
+    assert store.ladder.status("Ann").rank is Rank.BISHOP
+    cid = store.ladder.status("Cid")
     assert (cid.rank, cid.crashes) == (Rank.APPRENTICE, 5)
     assert any("Ann is promoted to Bishop" in c for c in summary.changes)
 
@@ -46,7 +46,7 @@ def test_importing_again_skips_what_is_already_there(store, tmp_path):
     import_results(store, path)
     again = import_results(store, path)
     assert (again.imported, again.skipped) == ([], ["M1"])
-    assert store.status("Ann").wins == 5
+    assert store.ladder.status("Ann").wins == 5
 
 
 def test_game_numbers_order_the_lines_and_meetings_may_interleave(store, tmp_path):
@@ -54,9 +54,9 @@ def test_game_numbers_order_the_lines_and_meetings_may_interleave(store, tmp_pat
     lines += [line("M2", "contest", "2024-05-02", winner="Cid")]
     lines += [line("M1", "half", "2024-05-01", game=n) for n in range(1, 5)]
     import_results(store, write(tmp_path, lines))
-    m1 = store.meeting_by_label("M1")
-    assert [g.of("Bob").place for g in store.games(m1.id)] == [2, 2, 2, 2, 1]
-    assert store.meeting_by_label("M2").winner == "Cid"
+    m1 = store.meetings.by_label("M1")
+    assert [g.of("Bob").place for g in store.games.in_meeting(m1.id)] == [2, 2, 2, 2, 1]
+    assert store.meetings.by_label("M2").winner == "Cid"
 
 
 def test_every_problem_is_reported_with_its_line_and_nothing_is_written(store, tmp_path):
@@ -89,13 +89,13 @@ def test_every_problem_is_reported_with_its_line_and_nothing_is_written(store, t
         "half trial has 5 games, the file has 1",
     ):
         assert expected in text, expected
-    assert store.meetings() == [] and store.players() == []
+    assert store.meetings.all() == [] and store.players.all() == []
 
 
 def test_a_dry_run_writes_nothing(store, tmp_path):
     summary = import_results(store, write(tmp_path, [line("M", "half", "2024-05-01")] * 5), dry_run=True)
     assert summary.new_players == list(PLAYERS)
-    assert store.meetings() == [] and store.players() == []
+    assert store.meetings.all() == [] and store.players.all() == []
 
 
 def test_a_missing_file_says_so(store, tmp_path):
@@ -114,9 +114,9 @@ def test_a_spreadsheets_csv_imports_like_the_jsonl(store, tmp_path):
     path.write_text("\ufeff" + "\r\n".join(rows) + "\r\n", encoding="utf-8")
     summary = import_results(store, path)
     assert len(summary.imported) == 1 and summary.new_players == list(PLAYERS)
-    meeting = store.meeting(summary.imported[0])
+    meeting = store.meetings.get(summary.imported[0])
     assert (meeting.label, meeting.kind, meeting.status, meeting.games_played) == ("June", "half", "finished", 5)
-    games = store.games(meeting.id)
+    games = store.games.in_meeting(meeting.id)
     crashed = [[r.player for r in g.results if r.details.get("crashed")] for g in games]
     won = [[r.player for r in g.results if r.won] for g in games]
     assert crashed == [[], [], ["Cid"], [], []] and won == [["Ann"], ["Ann"], [], ["Ann"], ["Ann"]]  # game 3: a crash
@@ -137,7 +137,7 @@ def test_a_csv_with_bad_rows_names_each_and_writes_nothing(store, tmp_path):
     header.write_text("meeting,kind,player\nJune,half,Ann\n", encoding="utf-8")
     with pytest.raises(SheetError, match="header.csv line 1: .*missing date, game, place"):
         import_results(store, header)
-    assert store.meetings() == []
+    assert store.meetings.all() == []
 
 
 def test_standings_export_to_csv_for_a_spreadsheet(store, records_url, tmp_path, capsys):
@@ -152,8 +152,8 @@ def test_standings_export_to_csv_for_a_spreadsheet(store, records_url, tmp_path,
     meeting = import_results(store, write(tmp_path, lines)).imported[0]
     assert main(["meeting", "show", str(meeting), "--csv", "--db", records_url]) == 0
     rows = list(csv.DictReader(capsys.readouterr().out.splitlines()))
-    info = store.meeting(meeting)
-    expected = standings(store.games(meeting), info.players, ladder(info.game))
+    info = store.meetings.get(meeting)
+    expected = standings(store.games.in_meeting(meeting), info.players, ladder(info.game))
     assert [(r["position"], r["player"], r["wins"], r["crashes"]) for r in rows] == \
         [(str(s.position), s.player, str(s.wins), str(s.figures["crashes"])) for s in expected]
     assert rows[0]["player"] == "Bob" and rows[0]["meeting"] == "May A" and rows[0]["title"]

@@ -26,7 +26,7 @@ def _meetings(tmp_path) -> list[str]:
     if not (tmp_path / "records.sqlite").exists():
         return []
     with RecordStore(tmp_path / "records.sqlite") as store:
-        return [m.label or "" for m in store.meetings()]
+        return [m.label or "" for m in store.meetings.all()]
 
 
 def test_a_meeting_refused_when_written_leaves_nothing_of_the_file(tmp_path, capsys):
@@ -40,7 +40,7 @@ def test_a_meeting_refused_when_written_leaves_nothing_of_the_file(tmp_path, cap
     assert "nothing was imported" in err
     assert _meetings(tmp_path) == []
     with RecordStore(tmp_path / "records.sqlite") as store:
-        assert store.players() == []  # nor the players the file named
+        assert store.players.all() == []  # nor the players the file named
 
 
 def test_jo_and_jo_in_one_game_are_refused_before_anything_is_written(tmp_path, capsys):

@@ -14,10 +14,10 @@ def test_an_invisible_character_is_refused_naming_it(mark, tmp_path):
     with pytest.raises(RecordError, match=f"invisible character \\(U\\+{ord(mark):04X}\\)"):
         check_name(f"An{mark}n")
     with RecordStore(tmp_path / "records.sqlite") as store:
-        store.add_player("Ann")
+        store.players.add("Ann")
         with pytest.raises(RecordError):
-            store.add_player(f"Ann{mark}")
-        assert [p.name for p in store.players()] == ["Ann"]
+            store.players.add(f"Ann{mark}")
+        assert [p.name for p in store.players.all()] == ["Ann"]
 
 
 def test_an_emojis_joiner_and_variation_selector_are_kept_and_folded():

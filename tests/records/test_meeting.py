@@ -47,14 +47,14 @@ def test_a_full_trial_plays_ten_games_and_announces_the_end(store):
     assert {s.name: s.rank for s in report.statuses}["Ann"] is Rank.BISHOP
     assert "Ann is promoted to Bishop (from Apprentice): 10 wins." in said
     assert "1. Ann: 10 wins, 0 points" in said
-    ids = [g.journal_game_id for g in store.games(report.meeting_id)]
+    ids = [g.journal_game_id for g in store.games.in_meeting(report.meeting_id)]
     assert len(set(ids)) == 10 and all(i.startswith("journal-") for i in ids)
 
 
 def test_a_meeting_cut_short_resumes_at_its_next_game(store):
     with pytest.raises(ConnectionError):
         run_meeting(store, "half", PLAYERS, Table([(2, 1, 3)] * 5, fail_at=3), add_unknown=True)
-    open_meeting = store.current_meeting()
+    open_meeting = store.meetings.current()
     assert open_meeting.games_played == 2
     rest = Table([(2, 1, 3)] * 3)
     report = run_meeting(store, "ignored", [], rest, meeting_id=open_meeting.id)
@@ -66,7 +66,7 @@ def test_a_contest_needs_its_number_of_games(store):
     with pytest.raises(RecordError, match="--games"):
         run_meeting(store, "contest", PLAYERS, Table([]), add_unknown=True)
     report = run_meeting(store, "contest", PLAYERS, Table([(3, 1, 2)] * 2), games=2, add_unknown=True)
-    assert store.meeting(report.meeting_id).winner == "Cid"
+    assert store.meetings.get(report.meeting_id).winner == "Cid"
     assert {s.name: s.peerage for s in report.statuses}["Cid"] == 1
 
 
@@ -74,4 +74,4 @@ def test_a_contest_needs_its_number_of_games(store):
 def test_a_meeting_id_beyond_the_databases_integers_is_no_meeting(records_url, number):
     """Issue 21.4: PostgreSQL failed on 2^31 (int4) and SQLite on 2^63 instead of saying "no meeting"."""
     with RecordStore(records_url) as store, pytest.raises(RecordError, match=f"no meeting {number}"):
-        store.meeting(number)
+        store.meetings.get(number)

@@ -31,13 +31,13 @@ NAMES = ["Ann", "Bob", "Cid", "Dee", "Eve", "Fay"]
 def what_it_reads(store: RecordStore) -> dict[str, Any]:
     """What the version 5 program read (see the module), in the shape it wrote it."""
     read: dict[str, Any] = {
-        "statuses": {n: s.as_dict() for n, s in store.ladder_statuses("trident").items()},
-        "replays": {n: [c.as_dict() for c in store.replay(n, "trident").changes] for n in NAMES},
-        "seat_order": store._seat_choice_order(NAMES, "trident"),
+        "statuses": {n: s.as_dict() for n, s in store.ladder.by_name("trident").items()},
+        "replays": {n: [c.as_dict() for c in store.ladder.replay(n, "trident").changes] for n in NAMES},
+        "seat_order": store.meetings.seat_choice_order(NAMES, "trident"),
         "meetings": {},
     }
-    for m in store.meetings():
-        games = store.games(m.id)
+    for m in store.meetings.all():
+        games = store.games.in_meeting(m.id)
         read["meetings"][str(m.id)] = {
             "status": m.status, "game": m.game, "winner": m.winner,
             "standings": [s.as_dict() for s in standings(games, m.players, ladder(m.game))],
@@ -45,7 +45,7 @@ def what_it_reads(store: RecordStore) -> dict[str, Any]:
             "results": [[g.number, [[r.player, r.place, r.details.get("crashed") is True, r.seat, r.score, r.won,
                                      {k: v for k, v in r.details.items() if k != "crashed"}]
                                     for r in g.results], g.details] for g in games],
-            "changes": [c.text() for c in store.meeting_changes(m.id)] if m.status == "finished" else [],
+            "changes": [c.text() for c in store.ladder.changes(m.id)] if m.status == "finished" else [],
         }
     return json.loads(json.dumps(read, ensure_ascii=False, sort_keys=True))  # as the file holds it
 
@@ -81,8 +81,8 @@ def test_a_version_five_file_opened_is_migrated_and_reads_exactly_as_before(tmp_
         assert raw.execute("SELECT COUNT(*) FROM results WHERE details LIKE '%\"crashed\": true%'").fetchone() == (34,)
         assert raw.execute("PRAGMA foreign_key_check").fetchall() == []
     with RecordStore(path, create=False) as again:  # a migrated file opens as it is, and a new player still fits
-        again.add_player("Gus", "queen")
-        assert again.player("Gus").title_form == "queen"
+        again.players.add("Gus", "queen")
+        assert again.players.get("Gus").title_form == "queen"
 
 
 def test_a_version_five_database_on_postgresql_migrates_to_the_same(tmp_path, postgres_cluster, schema_five):

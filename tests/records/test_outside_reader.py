@@ -24,9 +24,9 @@ WRITER = {
     "records": """
         from kikimimi.records.store import RecordStore
         first = RecordStore(path)
-        first.add_player("Ann")
+        first.players.add("Ann")
         second = RecordStore(path, create=False)  # another thread's store, as the host has
-        second.players()
+        second.players.all()
     """,
     "journal": """
         from kikimimi.games.base import Scan
@@ -48,7 +48,7 @@ WRITER = {
 }
 
 CONFIRM = {
-    "records": 'first.add_player("Bo")',
+    "records": 'first.players.add("Bo")',
     "journal": 'first.append(game, 2, Scan("field", "b"))',
     "outbox": 'first.mark(1, "game-2", 2, 1)',
 }
@@ -88,7 +88,7 @@ def test_records_keep_a_confirmed_player(tmp_path):
     path = tmp_path / "records.sqlite"
     _confirmed_then_killed("records", path, tmp_path)
     with RecordStore(path, create=False) as store:
-        assert sorted(p.name for p in store.players()) == ["Ann", "Bo"]
+        assert sorted(p.name for p in store.players.all()) == ["Ann", "Bo"]
 
 
 def test_journal_keeps_a_confirmed_event(tmp_path):

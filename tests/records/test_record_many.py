@@ -1,4 +1,4 @@
-"""A host's group commit (`RecordStore.record_many`): several games of a meeting in one transaction,
+"""A host's group commit (`store.games.record_many`): several games of a meeting in one transaction,
 each counted once, numbered and rounded without gaps, a refused game refused alone; on both stores."""
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ PLAYERS = [f"P{n:02d}" for n in range(6)]
 
 
 def _items(store: RecordStore, meeting: int, table: int, journal_ids: list[str], seed: int = 3) -> list[GameItem]:
-    seats = store.meeting_table(meeting, table).seat_players
+    seats = store.tables.get(meeting, table).seat_players
     outcomes = table_outcomes(table, len(journal_ids), seed)
     return [GameItem(results_from_outcome(seats, o, LADDER), jid, o.reason, {}, table)
             for jid, o in zip(journal_ids, outcomes, strict=True)]
@@ -25,12 +25,12 @@ def _items(store: RecordStore, meeting: int, table: int, journal_ids: list[str],
 
 def test_a_batch_counts_each_game_once_and_refuses_a_bad_one_alone(records_url, sql):
     with RecordStore(records_url) as store:
-        meeting = store.start_meeting("half", PLAYERS, tables=2, add_unknown=True)
+        meeting = store.meetings.start("half", PLAYERS, tables=2, add_unknown=True)
         a, c = _items(store, meeting, 1, ["a", "c"])
         b, d = _items(store, meeting, 2, ["b", "d"])
         strangers = GameItem(b.results, "x", "", {}, 1)  # table 2's players reported by table 1
         broken = GameItem(tuple(replace(r, place=1) for r in a.results), "y", "", {}, 1)  # three firsts
-        first = store.record_many(meeting, [a, b, a, strangers, broken, d, c])
+        first = store.games.record_many(meeting, [a, b, a, strangers, broken, d, c])
         assert first[:3] == [Recorded(1, 1), Recorded(2, 1), Recorded(1, 1, True)]
         assert isinstance(first[3], RecordError) and "are not the table 1's players" in str(first[3])
         assert isinstance(first[4], RecordError) and "table 1 game 1" in str(first[4])
@@ -38,7 +38,7 @@ def test_a_batch_counts_each_game_once_and_refuses_a_bad_one_alone(records_url, 
         # Later batches: recorded games are duplicates; the refused one can come right; a table past
         # its trial's five games is refused, game by game.
         more = _items(store, meeting, 1, ["a", "e", "f", "g", "h"], seed=4)
-        second = store.record_many(meeting, [more[0], GameItem(a.results, "x", "", {}, 1), *more[1:]])
+        second = store.games.record_many(meeting, [more[0], GameItem(a.results, "x", "", {}, 1), *more[1:]])
         assert second[:5] == [Recorded(1, 1, True), Recorded(5, 3), Recorded(6, 4), Recorded(7, 5), second[4]]
         assert isinstance(second[5], RecordError) and "all its 5 games" in str(second[5])
     games = sql("SELECT number, table_no, round, journal_game_id FROM games WHERE meeting_id = :m ORDER BY number",
@@ -50,7 +50,7 @@ def test_a_batch_counts_each_game_once_and_refuses_a_bad_one_alone(records_url, 
 
 def test_batches_racing_over_the_same_games_record_each_once(records_url, sql):
     with RecordStore(records_url) as store:
-        meeting = store.start_meeting("full", PLAYERS, tables=2, add_unknown=True)
+        meeting = store.meetings.start("full", PLAYERS, tables=2, add_unknown=True)
         items = _items(store, meeting, 1, [f"t1-{n}" for n in range(10)]) + \
             _items(store, meeting, 2, [f"t2-{n}" for n in range(10)])
     answers: list[list[Recorded | RecordError]] = []
@@ -60,7 +60,7 @@ def test_batches_racing_over_the_same_games_record_each_once(records_url, sql):
         with RecordStore(records_url) as mine:
             start.wait()
             for n in range(0, len(batch), 4):  # several batches each, overlapping the other writers'
-                answers.append(mine.record_many(meeting, batch[n:n + 4]))
+                answers.append(mine.games.record_many(meeting, batch[n:n + 4]))
 
     # Each writer sends every game of its tables in order; two send table 1's, two table 2's.
     threads = [threading.Thread(target=writer, args=(part,)) for part in (items[:10], items, items[10:])]
@@ -80,7 +80,7 @@ def test_batches_racing_over_the_same_games_record_each_once(records_url, sql):
 
 def test_a_game_the_database_refuses_goes_alone(records_url, sql):
     with RecordStore(records_url) as store:
-        meeting = store.start_meeting("full", PLAYERS, tables=2, add_unknown=True)
+        meeting = store.meetings.start("full", PLAYERS, tables=2, add_unknown=True)
         one, two = _items(store, meeting, 1, ["a", "b"])
         (other,) = _items(store, meeting, 2, ["c"])
     # A game written by hand at table 2's round 2: the table's next game (its second) takes round 2 too,
@@ -92,7 +92,7 @@ def test_a_game_the_database_refuses_goes_alone(records_url, sql):
             "VALUES (:m, 7, 2, 2, 'by hand', '2026-11-22', '{}')"), {"m": meeting})
     engine.dispose()
     with RecordStore(records_url) as store:
-        found = store.record_many(meeting, [one, other, two])
+        found = store.games.record_many(meeting, [one, other, two])
     assert found[0] == Recorded(8, 1) and found[2] == Recorded(9, 2)  # no number lost to the refused one
     assert isinstance(found[1], RecordError) and "table 2" in str(found[1]) and "refused" in str(found[1])
     assert sql("SELECT number, journal_game_id FROM games WHERE meeting_id = :m ORDER BY number", m=meeting) == \

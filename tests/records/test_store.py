@@ -25,14 +25,14 @@ def outcome(*ranking: int, crashed: int | None = None, points: dict[int, int] | 
 def store(records_url):
     with RecordStore(records_url) as s:
         for name in SEATS.values():
-            s.add_player(name)
+            s.players.add(name)
         yield s
 
 
 def play(store: RecordStore, kind: str, games: list[Outcome]) -> int:
-    mid = store.start_meeting(kind, list(SEATS.values()))
+    mid = store.meetings.start(kind, list(SEATS.values()))
     for n, o in enumerate(games):
-        store.record_game(mid, SEATS, o, journal_game_id=f"j-{mid}-{n}")
+        store.games.record_outcome(mid, SEATS, o, journal_game_id=f"j-{mid}-{n}")
     return mid
 
 
@@ -41,7 +41,7 @@ def test_migration_from_an_empty_database(tmp_path):
     path.touch()
     with RecordStore(path) as s:
         assert s.schema_version == schema.LATEST
-        assert s.players() == []
+        assert s.players.all() == []
     with sqlite3.connect(path) as raw:
         tables = {r[0] for r in raw.execute("SELECT name FROM sqlite_master WHERE type='table'")}
         assert {"players", "meetings", "meeting_players", "meeting_tables", "games", "results"} <= tables
@@ -57,7 +57,7 @@ def test_a_version_one_database_is_brought_up_to_date_keeping_its_data(tmp_path,
     path = tmp_path / "legacy.sqlite"
     with RecordStore(path) as s:
         assert s.schema_version == schema.LATEST
-        assert s.player("old").title_form == "queen"
+        assert s.players.get("old").title_form == "queen"
     with sqlite3.connect(path) as raw:
         indexes = {r[0] for r in raw.execute("SELECT name FROM sqlite_master WHERE type='index'")}
         assert {"results_by_player", "games_by_journal"} <= indexes
@@ -101,24 +101,24 @@ def test_default_path_follows_kikimimi_data(monkeypatch, tmp_path):
 
 def test_players_are_unique_ignoring_case_and_spaces(store):
     with pytest.raises(RecordError, match="already exists"):
-        store.add_player("  ann ")
+        store.players.add("  ann ")
     with pytest.raises(RecordError, match="comma"):
-        store.add_player("A,B")
+        store.players.add("A,B")
     with pytest.raises(RecordError, match="title form"):
-        store.add_player("Dee", "empress")
-    assert store.set_title_form("ann", "queen").title_form == "queen"
+        store.players.add("Dee", "empress")
+    assert store.players.set_title_form("ann", "queen").title_form == "queen"
 
 
 def test_a_full_trial_is_recorded_and_settled(store):
     games = [outcome(1, 2, 3)] * 10
     mid = play(store, "full", games)
-    assert store.meeting(mid).status == "open"
-    assert store.status("Ann").rank is Rank.UNREGISTERED  # nothing counts before the end
-    changes = store.finish_meeting(mid)
+    assert store.meetings.get(mid).status == "open"
+    assert store.ladder.status("Ann").rank is Rank.UNREGISTERED  # nothing counts before the end
+    changes = store.meetings.finish(mid)
     assert {(c.player, c.kind) for c in changes} >= {("Ann", "registered"), ("Ann", "promoted")}
-    ann = store.status("Ann")
+    ann = store.ladder.status("Ann")
     assert (ann.rank, ann.wins, ann.streaks, ann.peerage) == (Rank.BISHOP, 10, 9, 2)
-    recorded = store.games(mid)
+    recorded = store.games.in_meeting(mid)
     assert [g.number for g in recorded] == list(range(1, 11))
     assert recorded[0].journal_game_id == f"j-{mid}-0"
     assert recorded[0].of("Cid").place == 3
@@ -126,30 +126,30 @@ def test_a_full_trial_is_recorded_and_settled(store):
 
 def test_crashes_and_points_are_kept(store):
     mid = play(store, "half", [outcome(2, 1, 3, crashed=3, points={1: 7, 2: 0, 3: 42})] * 5)
-    store.finish_meeting(mid)
-    cid = store.games(mid)[0].of("Cid")
+    store.meetings.finish(mid)
+    cid = store.games.in_meeting(mid)[0].of("Cid")
     assert (cid.details, cid.score, cid.seat) == ({"crashed": True, "pieces": 0}, 42, 3)
-    assert store.games(mid)[0].of("Ann").details == {"pieces": 0}  # only the seat that crashed
-    assert store.status("Cid").crashes == 5
+    assert store.games.in_meeting(mid)[0].of("Ann").details == {"pieces": 0}  # only the seat that crashed
+    assert store.ladder.status("Cid").crashes == 5
 
 
 def test_a_trial_cannot_finish_early_or_take_an_extra_game(store):
     mid = play(store, "half", [outcome(1, 2, 3)] * 4)
     with pytest.raises(RecordError, match="not complete"):
-        store.finish_meeting(mid)
-    store.record_game(mid, SEATS, outcome(1, 2, 3))
+        store.meetings.finish(mid)
+    store.games.record_outcome(mid, SEATS, outcome(1, 2, 3))
     with pytest.raises(RecordError, match="has all its games"):
-        store.record_game(mid, SEATS, outcome(1, 2, 3))
-    store.finish_meeting(mid)
+        store.games.record_outcome(mid, SEATS, outcome(1, 2, 3))
+    store.meetings.finish(mid)
     with pytest.raises(RecordError, match="finished"):
-        store.record_game(mid, SEATS, outcome(1, 2, 3))
+        store.games.record_outcome(mid, SEATS, outcome(1, 2, 3))
 
 
 def test_an_abandoned_meeting_never_counts(store):
     mid = play(store, "full", [outcome(1, 2, 3)] * 7)
-    store.abandon_meeting(mid)
-    assert store.status("Ann").rank is Rank.UNREGISTERED
-    assert len(store.games(mid)) == 7
+    store.meetings.abandon(mid)
+    assert store.ladder.status("Ann").rank is Rank.UNREGISTERED
+    assert len(store.games.in_meeting(mid)) == 7
 
 
 @pytest.mark.parametrize(
@@ -162,86 +162,86 @@ def test_an_abandoned_meeting_never_counts(store):
     ],
 )
 def test_bad_outcomes_are_refused_and_nothing_is_written(store, seats, result, message):
-    store.add_player("Dee")
-    mid = store.start_meeting("full", list(SEATS.values()))
+    store.players.add("Dee")
+    mid = store.meetings.start("full", list(SEATS.values()))
     with pytest.raises(RecordError, match=message):
-        store.record_game(mid, seats, result)
-    assert store.games(mid) == []
+        store.games.record_outcome(mid, seats, result)
+    assert store.games.in_meeting(mid) == []
 
 
 def test_unknown_players_are_named_or_added_on_request(store):
     with pytest.raises(RecordError, match="players add"):
-        store.start_meeting("full", ["Ann", "Bob", "Zed"])
-    store.start_meeting("full", ["Ann", "Bob", "Zed"], add_unknown=True)
-    assert store.find_player("zed") is not None
+        store.meetings.start("full", ["Ann", "Bob", "Zed"])
+    store.meetings.start("full", ["Ann", "Bob", "Zed"], add_unknown=True)
+    assert store.players.find("zed") is not None
 
 
 def test_contest_winner_from_standings_or_named(store):
     mid = play(store, "contest", [outcome(2, 1, 3), outcome(2, 3, 1)])
-    changes = store.finish_meeting(mid)
-    assert store.meeting(mid).winner == "Bob"
+    changes = store.meetings.finish(mid)
+    assert store.meetings.get(mid).winner == "Bob"
     assert [(c.kind, c.after) for c in changes if c.player == "Bob"] == [
         ("peerage", "Baron"),
         ("registered", "Apprentice"),
     ]
     tie = play(store, "contest", [outcome(1, 2, 3), outcome(2, 1, 3)])
     with pytest.raises(RecordError, match="name the winner"):
-        store.finish_meeting(tie)
-    store.finish_meeting(tie, contest_winner="Ann")
-    assert store.status("Ann").peerage == 1
-    assert store.status("Ann").wins == 0  # contest games are not official wins
+        store.meetings.finish(tie)
+    store.meetings.finish(tie, contest_winner="Ann")
+    assert store.ladder.status("Ann").peerage == 1
+    assert store.ladder.status("Ann").wins == 0  # contest games are not official wins
 
 
 def test_changes_of_a_meeting_are_derived_again_later(store):
     mid = play(store, "full", [outcome(1, 2, 3)] * 10)
-    settled = store.finish_meeting(mid)
-    assert store.meeting_changes(mid) == settled
+    settled = store.meetings.finish(mid)
+    assert store.ladder.changes(mid) == settled
 
 
 def test_meetings_count_in_the_order_held_not_entered(store):
     """A sheet entered late (held earlier) changes where the rank was first reached."""
-    late = store.start_meeting("half", list(SEATS.values()), held_at="2024-06-01T10:00:00+00:00")
-    early = store.start_meeting("half", list(SEATS.values()), held_at="2024-05-01T10:00:00+00:00")
+    late = store.meetings.start("half", list(SEATS.values()), held_at="2024-06-01T10:00:00+00:00")
+    early = store.meetings.start("half", list(SEATS.values()), held_at="2024-05-01T10:00:00+00:00")
     for mid in (late, early):
         for _ in range(5):
-            store.record_game(mid, SEATS, outcome(1, 2, 3))
-        store.finish_meeting(mid)
-    assert store.status("Ann").rank_since_meeting == late  # Bishop after the second one held
-    assert [m.id for m in store.meetings()] == [early, late]
+            store.games.record_outcome(mid, SEATS, outcome(1, 2, 3))
+        store.meetings.finish(mid)
+    assert store.ladder.status("Ann").rank_since_meeting == late  # Bishop after the second one held
+    assert [m.id for m in store.meetings.all()] == [early, late]
 
 
 def test_the_current_meeting_is_the_open_one(store):
     done = play(store, "half", [outcome(1, 2, 3)] * 5)
-    store.finish_meeting(done)
-    assert store.current_meeting() is None
-    now = store.start_meeting("full", list(SEATS.values()))
-    assert store.current_meeting().id == now
+    store.meetings.finish(done)
+    assert store.meetings.current() is None
+    now = store.meetings.start("full", list(SEATS.values()))
+    assert store.meetings.current().id == now
 
 
 def test_a_journal_game_recorded_twice_is_one_game(store):
     """A restarted controller replaying its journal may report a finished game again."""
-    mid = store.start_meeting("half", list(SEATS.values()))
-    store.record_game(mid, SEATS, outcome(1, 2, 3), journal_game_id="g-1")
-    store.record_game(mid, SEATS, outcome(1, 2, 3), journal_game_id="g-1")
-    store.record_game(mid, SEATS, outcome(2, 1, 3), journal_game_id="g-2")
-    assert [(g.number, g.journal_game_id) for g in store.games(mid)] == [(1, "g-1"), (2, "g-2")]
+    mid = store.meetings.start("half", list(SEATS.values()))
+    store.games.record_outcome(mid, SEATS, outcome(1, 2, 3), journal_game_id="g-1")
+    store.games.record_outcome(mid, SEATS, outcome(1, 2, 3), journal_game_id="g-1")
+    store.games.record_outcome(mid, SEATS, outcome(2, 1, 3), journal_game_id="g-2")
+    assert [(g.number, g.journal_game_id) for g in store.games.in_meeting(mid)] == [(1, "g-1"), (2, "g-2")]
 
 
 def test_a_fullwidth_name_is_the_same_player(store):
     """Issue 21.5: "ＡＮＮ" (fullwidth) beside "Ann" was a second player: names are compared NFKC-folded."""
     with pytest.raises(RecordError, match="already exists"):
-        store.add_player("ＡＮＮ")
-    assert store.find_player("ＡＮＮ").name == "Ann" and store.find_player("ｂｏｂ").name == "Bob"
-    mid = store.start_meeting("half", ["ＡＮＮ", "Bob", "Cid"], add_unknown=True)
-    assert store.meeting(mid).players == ("Ann", "Bob", "Cid") and len(store.players()) == 3
-    store.record_game(mid, {1: "ＡＮＮ", 2: "Bob", 3: "Cid"}, outcome(1, 2, 3), journal_game_id="fw-1")
-    assert [r.player for r in store.games(mid)[0].results] == ["Ann", "Bob", "Cid"]
+        store.players.add("ＡＮＮ")
+    assert store.players.find("ＡＮＮ").name == "Ann" and store.players.find("ｂｏｂ").name == "Bob"
+    mid = store.meetings.start("half", ["ＡＮＮ", "Bob", "Cid"], add_unknown=True)
+    assert store.meetings.get(mid).players == ("Ann", "Bob", "Cid") and len(store.players.all()) == 3
+    store.games.record_outcome(mid, {1: "ＡＮＮ", 2: "Bob", 3: "Cid"}, outcome(1, 2, 3), journal_game_id="fw-1")
+    assert [r.player for r in store.games.in_meeting(mid)[0].results] == ["Ann", "Bob", "Cid"]
     with pytest.raises(RecordError, match="listed twice"):
-        store.start_meeting("half", ["Ann", "ＡＮＮ", "Cid"])
+        store.meetings.start("half", ["Ann", "ＡＮＮ", "Cid"])
 
 
 @pytest.mark.parametrize("mark", ["\u202e", "\u202a", "\u2066", "\u2069", "\u200f", "\u061c", "\u2028"])
 def test_a_name_holding_a_bidi_control_is_refused(store, mark):
     """Issue 21.5: "\u202eevil.exe\u202c gpj" was taken and read reversed on the TV."""
     with pytest.raises(RecordError, match=f"U\\+{ord(mark):04X}"):
-        store.add_player(f"{mark}evil.exe gpj")
+        store.players.add(f"{mark}evil.exe gpj")

@@ -38,27 +38,27 @@ def play(store: RecordStore, seed: int = 1) -> dict[str, list[int]]:
     made: dict[str, list[int]] = {"finished": [], "abandoned": [], "open": []}
     for n in range(8):
         names = rng.sample(NINE, 3)
-        mid = store.start_meeting("full" if n % 2 else "half", names, add_unknown=True, held_at=f"2024-01-{n + 1:02d}")
-        for _ in range(store.meeting(mid).games_due):
-            store.record_results(mid, one_game(names, rng))
-        store.finish_meeting(mid)
+        mid = store.meetings.start("full" if n % 2 else "half", names, add_unknown=True, held_at=f"2024-01-{n + 1:02d}")
+        for _ in range(store.meetings.get(mid).games_due):
+            store.games.record(mid, one_game(names, rng))
+        store.meetings.finish(mid)
         made["finished"].append(mid)
-    mid = store.start_meeting("half", NINE, tables=3, held_at="2024-02-01")
-    for table in reversed(store.meeting_tables(mid)):
+    mid = store.meetings.start("half", NINE, tables=3, held_at="2024-02-01")
+    for table in reversed(store.tables.all(mid)):
         for _ in range(5):
-            store.record_results(mid, one_game(list(table.players), rng), table=table.table)
-    store.finish_meeting(mid)
+            store.games.record(mid, one_game(list(table.players), rng), table=table.table)
+    store.meetings.finish(mid)
     made["finished"].append(mid)
-    mid = store.start_meeting("contest", NINE[:6], tables=2, held_at="2024-02-02")
-    table = store.meeting_tables(mid)[0]  # only table 1 plays: table 2's players have no games
-    store.record_results(mid, one_game(list(table.players), rng), table=1)
-    store.finish_meeting(mid, contest_winner=NINE[5])
+    mid = store.meetings.start("contest", NINE[:6], tables=2, held_at="2024-02-02")
+    table = store.tables.all(mid)[0]  # only table 1 plays: table 2's players have no games
+    store.games.record(mid, one_game(list(table.players), rng), table=1)
+    store.meetings.finish(mid, contest_winner=NINE[5])
     made["finished"].append(mid)
     for status in ("abandoned", "open"):
-        mid = store.start_meeting("half", NINE[:3], held_at="2024-03-01")
-        store.record_results(mid, one_game(NINE[:3], rng))
+        mid = store.meetings.start("half", NINE[:3], held_at="2024-03-01")
+        store.games.record(mid, one_game(NINE[:3], rng))
         if status == "abandoned":
-            store.abandon_meeting(mid)
+            store.meetings.abandon(mid)
         made[status].append(mid)
     return made
 
@@ -86,15 +86,15 @@ def execute(url: str, *statements: str) -> None:
 def from_results(store: RecordStore) -> dict[tuple[int, int], str]:
     """Every finished meeting's packed games per player, as the results give them (`history`)."""
     found = {}
-    for player in store.players():
-        for meeting in store.history(player.name):
+    for player in store.players.all():
+        for meeting in store.ladder.history(player.name):
             found[(meeting.meeting_id, player.id)] = "".join(pack_game(g.place, g.crashed) for g in meeting.games)
     return found
 
 
 def replayed(store: RecordStore) -> dict[str, object]:
     """Each player's status replayed on its own from the results (the reference)."""
-    return {p.name: store.status(p.name) for p in store.players()}
+    return {p.name: store.ladder.status(p.name) for p in store.players.all()}
 
 
 _COPIES = itertools.count(1)
@@ -138,46 +138,46 @@ def test_finishing_a_meeting_summarizes_what_its_results_give(played):
         assert len(tables) == 9 and {len(g) for g in tables.values()} == {5}
         contest = {pid: games for (mid, pid), games in expected.items() if mid == made["finished"][-1]}
         assert sorted(map(len, contest.values())) == [0, 0, 0, 1, 1, 1]  # table 2 played nothing
-        assert store.ladder_statuses() == replayed(store)
+        assert store.ladder.by_name() == replayed(store)
 
 
 def test_standings_from_a_fresh_store_equal_each_players_replay(played):
     url, made = played
     with RecordStore(url) as store:
-        statuses = store.ladder_statuses()
+        statuses = store.ladder.by_name()
         assert statuses == replayed(store)
         assert any(s.crashes for s in statuses.values()) and statuses["P6"].contests_won == 1
     with RecordStore(url) as store:  # a later meeting: read incrementally, still the reference
-        mid = store.start_meeting("half", NINE[:3], held_at="2023-12-31")  # held before all the others
+        mid = store.meetings.start("half", NINE[:3], held_at="2023-12-31")  # held before all the others
         rng = random.Random(9)
         for _ in range(5):
-            store.record_results(mid, one_game(NINE[:3], rng))
-        store.ladder_statuses()
-        store.finish_meeting(mid)
-        assert store.ladder_statuses() == replayed(store)
+            store.games.record(mid, one_game(NINE[:3], rng))
+        store.ladder.by_name()
+        store.meetings.finish(mid)
+        assert store.ladder.by_name() == replayed(store)
         assert summaries(url) == from_results(store)
 
 
 def test_rebuilt_summaries_are_the_same_and_read_the_same(played):
     url, _ = played
     with RecordStore(url) as store:
-        before, statuses = summaries(url), store.ladder_statuses()
+        before, statuses = summaries(url), store.ladder.by_name()
     execute(url, "UPDATE meeting_summaries SET games = ''", "DELETE FROM meeting_summaries WHERE player_id = 1")
     with RecordStore(url) as store:
-        assert store.ladder_statuses() != statuses  # the store believes its summaries
-        assert store.rebuild_summaries() == len(before)
+        assert store.ladder.by_name() != statuses  # the store believes its summaries
+        assert store.summaries.rebuild() == len(before)
         assert summaries(url) == before
-        assert store.ladder_statuses() == statuses == replayed(store)
+        assert store.ladder.by_name() == statuses == replayed(store)
 
 
 def test_a_finished_meeting_without_summaries_is_read_from_its_results(played):
     url, made = played
     execute(url, f"DELETE FROM meeting_summaries WHERE meeting_id IN ({made['finished'][0]}, {made['finished'][-2]})")
     with RecordStore(url) as store:
-        assert store.ladder_statuses() == replayed(store)
+        assert store.ladder.by_name() == replayed(store)
     execute(url, "DELETE FROM meeting_summaries")
     with RecordStore(url) as store:
-        assert store.ladder_statuses() == replayed(store)
+        assert store.ladder.by_name() == replayed(store)
 
 
 def test_migration_five_fills_the_summaries_of_meetings_finished_before(fresh_records_url, schema_five):
@@ -185,7 +185,7 @@ def test_migration_five_fills_the_summaries_of_meetings_finished_before(fresh_re
     with RecordStore(url) as store:
         play(store, seed=2)
         expected = summaries(url)
-        statuses = store.ladder_statuses()
+        statuses = store.ladder.by_name()
     # The same database as kikimimi at schema version 4 left it: the crash in its column, no summaries table.
     schema_five(url)
     execute(url, "DROP TABLE meeting_summaries", "UPDATE alembic_version SET version_num = '0004'")
@@ -194,4 +194,4 @@ def test_migration_five_fills_the_summaries_of_meetings_finished_before(fresh_re
     with RecordStore(url) as store:
         assert store.schema_version == schema.LATEST == 6
         assert summaries(url) == expected
-        assert store.ladder_statuses() == statuses == replayed(store)
+        assert store.ladder.by_name() == statuses == replayed(store)

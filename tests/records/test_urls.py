@@ -39,9 +39,9 @@ def test_the_flag_wins_then_the_environment_then_the_config(monkeypatch, tmp_pat
 def test_the_environment_url_is_opened_by_default(monkeypatch, records_url):
     monkeypatch.setenv(URL_ENV, records_url)
     with RecordStore() as store:
-        store.add_player("Ann")
+        store.players.add("Ann")
     with RecordStore(records_url) as store:
-        assert [p.name for p in store.players()] == ["Ann"]
+        assert [p.name for p in store.players.all()] == ["Ann"]
 
 
 def test_an_unreachable_server_is_named_without_its_password():
@@ -76,4 +76,4 @@ def test_meeting_commands_take_the_records_url_of_the_config_given(tmp_path, mon
           "--results", str(results)])
     capsys.readouterr()
     with RecordStore(db) as store:
-        assert [(m.tables, m.games_played) for m in store.meetings()] == [(2, 0), (1, 1)]
+        assert [(m.tables, m.games_played) for m in store.meetings.all()] == [(2, 0), (1, 1)]

@@ -23,8 +23,8 @@ def test_a_half_trial_on_the_table_records_every_game(sim_config, tmp_path):
         store = RecordStore(tmp_path / "records.sqlite")
         report["meeting"] = run_meeting(store, "half", ["Ann", "Bea", "Cid"], table_games(table, timeout=60),
                                         add_unknown=True)
-        report["games"] = store.games(report["meeting"].meeting_id)
-        report["ann"] = store.status("Ann")
+        report["games"] = store.games.in_meeting(report["meeting"].meeting_id)
+        report["ann"] = store.ladder.status("Ann")
 
     runner = threading.Thread(target=meeting)
     runner.start()

@@ -9,6 +9,7 @@ from typing import Any
 
 from venue_helpers import TOKEN, bot_outcome, new_meeting, serve, wait_for
 
+from kikimimi.records.repos.games import GameRepository
 from kikimimi.records.store import RecordStore
 from kikimimi.venue.client import HostLink, HostRefused
 from kikimimi.venue.host import create_app
@@ -19,15 +20,15 @@ def test_results_waiting_together_are_one_batch_each_counted_once(records_url, m
     meeting = new_meeting(db, tables=3, kind="full")
     batches: list[list[str | None]] = []
     hold = threading.Event()
-    record_many = RecordStore.record_many
+    record_many = GameRepository.record_many
 
-    def held_first(self: RecordStore, meeting_id: int, items: Any) -> Any:
+    def held_first(self: GameRepository, meeting_id: int, items: Any) -> Any:
         batches.append([item.journal_game_id for item in items])
         if len(batches) == 1:
             hold.wait(10)  # the writer is busy with the first result: the others gather behind it
         return record_many(self, meeting_id, items)
 
-    monkeypatch.setattr(RecordStore, "record_many", held_first)
+    monkeypatch.setattr(GameRepository, "record_many", held_first)
     # The meeting named: a table's link asks no store (SQLite's single store thread is held below).
     app = create_app(lambda: RecordStore(db), token=TOKEN, meeting_id=meeting)
     answers: dict[str, Any] = {}
@@ -82,8 +83,8 @@ def test_results_waiting_together_are_one_batch_each_counted_once(records_url, m
     assert sorted(a["number"] for a in new) == [1, 2, 3, 4]  # no number lost to the refused one
     assert answers["t1-g2"]["round"] == 2 and answers["t3-g1"]["round"] == 1 and pair[0]["round"] == 1
     with RecordStore(db) as store:
-        games = store.games(meeting)
-        tables = store.meeting_tables(meeting)
+        games = store.games.in_meeting(meeting)
+        tables = store.tables.all(meeting)
     assert sorted(g.journal_game_id or "" for g in games) == ["t1-g1", "t1-g2", "t2-g1", "t3-g1"]
     assert [g.number for g in games] == [1, 2, 3, 4]
     assert [t.games_played for t in tables] == [2, 1, 1] and played == {1: 2, 2: 1, 3: 1}

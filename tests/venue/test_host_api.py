@@ -51,8 +51,8 @@ def test_join_report_and_a_repeated_report_counted_once(records_url):
         snapshot = httpx.get(f"{url}/api/meetings/{meeting}").json()
         link.close()
     with RecordStore(db) as store:
-        tables = store.meeting_tables(meeting)
-        games = store.games(meeting)
+        tables = store.tables.all(meeting)
+        games = store.games.in_meeting(meeting)
     assert joined["meeting"] == meeting and joined["table"] == 2 and joined["games_due"] == 5
     assert joined["players"] == list(tables[1].players) and joined["setup"] == meeting_setup("trident")
     assert first == {"number": 1, "round": 1, "duplicate": False}
@@ -83,7 +83,7 @@ def test_a_wrong_token_is_refused_with_a_clear_message(db, capsys):
     err = capsys.readouterr().err
     assert "wrong token" in err and "--token" in err and "Traceback" not in err
     with RecordStore(db) as store:
-        assert store.meeting_tables(meeting)[0].controller is None  # nothing was recorded
+        assert store.tables.all(meeting)[0].controller is None  # nothing was recorded
 
 
 def test_results_the_host_cannot_take_say_why(db):
@@ -288,7 +288,7 @@ def test_each_table_has_its_own_credential_and_reports_only_its_own_games(record
     assert join_two.status_code == 403
     assert made_up.status_code == 401
     with RecordStore(db) as store:
-        assert [g.journal_game_id for g in store.games(meeting)] == ["own-1"]
+        assert [g.journal_game_id for g in store.games.in_meeting(meeting)] == ["own-1"]
 
 
 def test_venue_host_prints_each_tables_own_credential(tmp_path):
@@ -313,7 +313,7 @@ def test_a_controller_name_with_a_control_or_bidi_character_is_refused(db, contr
                             headers={"Authorization": f"Bearer {TOKEN}"})
     assert answer.status_code == 400 and "printable name" in answer.json()["error"]
     with RecordStore(db) as store:
-        assert store.meeting_tables(meeting)[0].controller is None
+        assert store.tables.all(meeting)[0].controller is None
 
 
 def test_a_tables_crash_is_kept_on_its_result_as_the_games_ladder_reads_it(records_url):
@@ -329,7 +329,7 @@ def test_a_tables_crash_is_kept_on_its_result_as_the_games_ladder_reads_it(recor
         assert link.report("crash-1", seats, crashed.to_json())["number"] == 1
         link.close()
     with RecordStore(db) as store:
-        (game,) = store.games(meeting)
+        (game,) = store.games.in_meeting(meeting)
     assert {r.seat: dict(r.details) for r in game.results} == {
         2: {"pieces": 1}, 1: {"pieces": 2}, 3: {"crashed": True, "pieces": 6}}
     assert dict(game.details) == {}  # the crash is the seat's, not the game's

@@ -461,7 +461,7 @@ def test_a_result_recorded_through_the_real_host_shows_on_the_page(open_tab: Any
         tab = open_tab(f"{url}/meetings/{meeting}?lang=en")
         tab.wait_for_selector("html[data-version]", state="attached", timeout=5000)
         with RecordStore(db) as store:
-            tables = store.meeting_tables(meeting)
+            tables = store.tables.all(meeting)
         assert sorted(row[1] for row in standings_rows(tab)) == sorted(n for t in tables for n in t.players)
         assert tab.locator(".table-card .badge").all_text_contents() == ["Not joined"] * 4
 
@@ -479,7 +479,8 @@ def test_a_result_recorded_through_the_real_host_shows_on_the_page(open_tab: Any
             sent = time.monotonic()
             link.report("20261122-100000-aaaaaa", seats, bot_outcome(seed=1).to_json())
             with RecordStore(db) as store:
-                expected = standings(store.games(meeting), [n for t in tables for n in t.players], ladder("trident"))
+                played = store.games.in_meeting(meeting)
+                expected = standings(played, [n for t in tables for n in t.players], ladder("trident"))
             shown = [[str(s.position), s.player, str(s.wins), str(s.score)] for s in expected]
             tab.wait_for_function(
                 """expected => JSON.stringify(Array.from(document.querySelectorAll('#standings tr')).map(

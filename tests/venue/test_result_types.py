@@ -60,7 +60,7 @@ def db(tmp_path: Path) -> Path:
 def test_a_bad_field_is_a_400_naming_it_and_the_standings_still_build(db):
     meeting = new_meeting(db, tables=1)
     with RecordStore(db) as store:
-        players = store.meeting_tables(meeting)[0].players
+        players = store.tables.all(meeting)[0].players
     seats = {str(seat): name for seat, name in enumerate(players, start=1)}
     raw = f"/api/meetings/{meeting}/tables/1/results"
     with serve(create_app(lambda: RecordStore(db), token=TOKEN, meeting_id=None)) as url:
@@ -74,16 +74,16 @@ def test_a_bad_field_is_a_400_naming_it_and_the_standings_still_build(db):
         snapshot = httpx.get(f"{url}/api/meetings/{meeting}").json()
     assert sum(row["games"] for row in snapshot["standings"]) == 3 and snapshot["alerts"] == []
     with RecordStore(db) as store:
-        assert [g.journal_game_id for g in store.games(meeting)] == ["g-good"]
+        assert [g.journal_game_id for g in store.games.in_meeting(meeting)] == ["g-good"]
 
 
 def test_a_stored_row_that_cannot_be_read_is_an_alert_not_a_stop(db, capsys):
     meeting = new_meeting(db, tables=1)
     with RecordStore(db) as store:
-        seats = dict(enumerate(store.meeting_tables(meeting)[0].players, start=1))
+        seats = dict(enumerate(store.tables.all(meeting)[0].players, start=1))
         for n in (1, 2):
-            store.record_game(meeting, seats, bot_outcome(n), f"g-{n}")
-        first = store.games(meeting)[0]
+            store.games.record_outcome(meeting, seats, bot_outcome(n), f"g-{n}")
+        first = store.games.in_meeting(meeting)[0]
     engine = sa.create_engine(f"sqlite:///{db}")
     with engine.begin() as conn:  # written by hand, or by a kikimimi that checked less
         conn.execute(sa.text("UPDATE results SET score = 'x' WHERE place = 1 AND game_id = "
@@ -91,8 +91,8 @@ def test_a_stored_row_that_cannot_be_read_is_an_alert_not_a_stop(db, capsys):
     engine.dispose()
     with RecordStore(db) as store:
         alerts: list[str] = []
-        games = store.games(meeting, alerts)
-        table = standings(games, store.meeting(meeting).players, ladder("trident"))
+        games = store.games.in_meeting(meeting, alerts)
+        table = standings(games, store.meetings.get(meeting).players, ladder("trident"))
     assert [g.journal_game_id for g in games] == ["g-2"]
     assert len(alerts) == 1 and f"game {first.number}" in alerts[0] and "'x'" in alerts[0]
     assert sum(s.games for s in table) == 3
@@ -137,17 +137,17 @@ def fuzz_store(tmp_path_factory):
 @given(data=outcome_json())
 def test_whatever_a_table_sends_nothing_stored_breaks_the_standings(fuzz_store, data):
     store, meeting = fuzz_store
-    seats = dict(enumerate(store.meeting(meeting).players, start=1))
+    seats = dict(enumerate(store.meetings.get(meeting).players, start=1))
     try:
         outcome = Outcome.from_json(data)
     except OutcomeError as exc:
         assert exc.field.startswith("outcome")
         return
     with contextlib.suppress(RecordError, ResultError):  # not this table's seats, winners not first: refused
-        store.record_game(meeting, seats, outcome)
+        store.games.record_outcome(meeting, seats, outcome)
     alerts: list[str] = []
-    games = store.games(meeting, alerts)
+    games = store.games.in_meeting(meeting, alerts)
     assert alerts == []
-    standings(games, store.meeting(meeting).players, ladder("trident"))
+    standings(games, store.meetings.get(meeting).players, ladder("trident"))
     json.dumps([g.details for g in games], allow_nan=False)  # what the page is sent stays strict JSON
 

@@ -139,7 +139,7 @@ def test_400_slow_connections_from_one_address_leave_the_tables_tv_and_priest_an
             for trickle in strangers:
                 trickle.close()
     with RecordStore(db) as store:
-        assert [g.journal_game_id for g in store.games(meeting)] == ["g-1", "g-2", "g-3"]
+        assert [g.journal_game_id for g in store.games.in_meeting(meeting)] == ["g-1", "g-2", "g-3"]
 
 
 def _still_open(sock: socket.socket) -> bool:

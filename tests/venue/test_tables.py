@@ -30,7 +30,7 @@ GAMES = 5  # a half trial: five games per table
 
 def recorded(db: Path, meeting: int) -> list[str | None]:
     with RecordStore(db) as store:
-        return [g.journal_game_id for g in store.games(meeting)]
+        return [g.journal_game_id for g in store.games.in_meeting(meeting)]
 
 
 def log_of(folder: Path) -> str:
@@ -51,11 +51,11 @@ def test_three_bot_tables_play_a_meeting_to_the_end(tmp_path):
         host.kill()
     assert codes == [0, 0, 0], [log_of(tmp_path / f"table{n}") for n in (1, 2, 3)]
     with RecordStore(db) as store:
-        info = store.meeting(meeting)
-        seats = store.meeting_tables(meeting)
-        games = store.games(meeting)
+        info = store.meetings.get(meeting)
+        seats = store.tables.all(meeting)
+        games = store.games.in_meeting(meeting)
         final = standings(games, info.players, ladder(info.game))
-        statuses = {s.name: s for s in store.statuses(info.players, info.game)}
+        statuses = {s.name: s for s in store.ladder.statuses(info.players, info.game)}
     assert info.status == "finished"  # the host settled it when the last table's last game came
     assert [t.games_played for t in seats] == [GAMES] * 3
     for n in (1, 2, 3):  # each table's games are its journal's, each once

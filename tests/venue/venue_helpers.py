@@ -87,7 +87,7 @@ class ThreadHost:
 def new_meeting(db: Path | str, tables: int, kind: str = "half", players: int | None = None) -> int:
     names = [f"P{n:02d}" for n in range(1, (players or 3 * tables) + 1)]
     with RecordStore(db) as store:
-        return store.start_meeting(kind, names, add_unknown=True, tables=tables)
+        return store.meetings.start(kind, names, add_unknown=True, tables=tables)
 
 
 def bot_outcome(seed: int) -> Outcome:

@@ -31,7 +31,8 @@ def _summaries() -> Any:
            WHERE m.status = 'finished'
            ORDER BY mp.meeting_id, mp.player_id, g.round"""
     ))
-    key, games = None, []
+    key: tuple[int, int] | None = None
+    games: list[str] = []
     for meeting_id, player_id, place, crashed in rows:
         if (meeting_id, player_id) != key:
             if key is not None:
