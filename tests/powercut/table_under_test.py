@@ -4,7 +4,8 @@ rig reads (an instrument of the test, not of the table):
     ack GAME_ID SEQ CRC   an event's journal append returned (acknowledged: its speech may begin); CRC is
                           the CRC-32 of the event as the journal stores it
     mark GAME_ID          the outbox took the host's answer for that game (it will not be sent again)
-    code CODE             the evening's web-console code, as the table would print it (kept beside the journal)
+    code CODE             the evening's web-console code, as the table would print it: only once its file
+                          (beside the journal) reads back with it; one that could not be saved is not shown
 
 With KIKIMIMI_RIG_CLOCK=FILE, the process's wall clock (time.time) is the real one plus the seconds in FILE,
 read again on SIGUSR1: a clock set back or forward while the table runs, as a Pi's is when the network sets
@@ -66,5 +67,7 @@ if __name__ == "__main__":
     client.Outbox.mark = _marked  # type: ignore[method-assign]
     argv = sys.argv[1:]
     if "--journal" in argv:
-        print(f"code {evening(argv[argv.index('--journal') + 1]).code}", flush=True)
+        tonight = evening(argv[argv.index('--journal') + 1])
+        if tonight.saved:
+            print(f"code {tonight.code}", flush=True)
     sys.exit(main(argv))

@@ -10,6 +10,7 @@ import os
 import pytest
 import rig
 
+from kikimimi.console.web.access import access_path, evening
 from kikimimi.durable import write_durably
 
 pytestmark = pytest.mark.hardware_emulation
@@ -48,6 +49,23 @@ def test_a_cut_keeps_what_was_synced_and_drops_the_rest(tmp_path, needs_fuse):
     assert after["old.json"] == b'{"kept": true}'  # the overwrite was never synced
     assert "renamed.json" not in after and "after.json" not in after
     assert not [name for name in after if name.endswith(".tmp")]
+
+
+def test_the_evenings_code_counts_as_saved_only_once_its_file_reads_back(tmp_path, needs_fuse):
+    image, mnt = tmp_path / "disk", tmp_path / "mnt"
+    image.mkdir()
+    mount = rig.LazyMount(image, mnt)
+    try:
+        first = evening(mnt / "journal.sqlite")
+        assert first.saved
+        assert mount.cut()
+        # The power goes as a new code is made: the disk fails the write, so the code is not shown as kept.
+        unsaved = evening(mnt / "journal.sqlite", renew=True)
+        assert not unsaved.saved and unsaved.code != first.code
+    finally:
+        mount.stop()
+    kept = json.loads(access_path(image / "journal.sqlite").read_text())
+    assert (kept["code"], kept["key"]) == (first.code, first.key)  # what was shown is what a reboot finds
 
 
 def test_a_table_and_its_venue_client_survive_power_cuts(tmp_path, needs_fuse):
