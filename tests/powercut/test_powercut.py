@@ -74,5 +74,6 @@ def test_a_table_and_its_venue_client_survive_power_cuts(tmp_path, needs_fuse):
     assert figures.cuts == 2 and sum(figures.acked) > 0, figures.to_json()
     assert not figures.failed, figures.problems + figures.reported_wrong
     assert figures.events_lost == 0 and figures.journal_unopened == 0 and figures.outbox_unopened == 0
+    assert figures.records_lost == figures.records_doubled == figures.records_unopened == 0
     # A meeting that ends before its cut is followed by another (the rig's cycle), so one or two meetings.
     assert figures.codes_lost == 0 and figures.meetings >= 1 and figures.reported_once == figures.meetings
