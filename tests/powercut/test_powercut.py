@@ -16,9 +16,9 @@ from kikimimi.durable import write_durably
 pytestmark = pytest.mark.hardware_emulation
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def needs_fuse():
-    reason = rig.missing()
+    reason = rig.missing()  # once for the module: it starts Debian's Python to look for pyfuse3
     if reason:
         pytest.skip(f"power-cut rig: {reason}")
 
