@@ -40,7 +40,7 @@ while [ $# -gt 0 ]; do
         --keep) KEEP=1; shift ;;
         --arch) ARCH=$2; shift 2 ;;
         --from-step) FROM=$2; shift 2 ;;
-        -h|--help) sed -n '2,28p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,26p' "$0"; exit 0 ;;
         *) echo "check-boot-guide.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
     esac
 done
