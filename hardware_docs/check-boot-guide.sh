@@ -69,7 +69,7 @@ fail() { printf '\033[31mFAIL: %s\033[0m\n' "$*"; FAILED=1; }
 ok() { printf '\033[32mok: %s\033[0m\n' "$*"; }
 
 unmount_all() {
-    for m in "$REPO_IN_CHROOT" /dev/pts /dev /sys /proc; do
+    for m in "$REPO_IN_CHROOT" /dev/shm /dev/pts /dev /sys /proc; do
         mountpoint -q "$ROOT$m" 2>/dev/null && umount -lR "$ROOT$m"
     done
     return 0
@@ -124,9 +124,15 @@ else
     in_root 'echo "$(uname -m), Debian $(cat /etc/debian_version)"'
 fi
 mount -t proc proc "$ROOT/proc"
-mount --rbind /sys "$ROOT/sys"
+# This machine's /sys describes an x86_64 processor: under qemu, onnxruntime (which Open JTalk loads) reads
+# it and crashes (SIGSEGV at import). A Pi's /sys is its own; here a foreign root gets none (onnxruntime
+# then warns that it cannot read the processors, and works).
+[ ${#FOREIGN[@]} -gt 0 ] || mount --rbind /sys "$ROOT/sys"
 mount --bind /dev "$ROOT/dev"
 mount --bind /dev/pts "$ROOT/dev/pts"
+# /dev/shm is a tmpfs open to all (1777) on a Pi; the bind above shows the bare folder under this machine's
+# (root's 0755), where the service user's render cannot make its process pool's semaphores.
+mount -t tmpfs -o mode=1777 shm "$ROOT/dev/shm"
 mkdir -p "$ROOT$REPO_IN_CHROOT"
 mount --bind -o ro "$SRC" "$ROOT$REPO_IN_CHROOT"
 in_root "git config --system --add safe.directory '*'"
