@@ -193,6 +193,10 @@ fi
 
 if runs_step 5; then
     say "step 5: run at boot (as the guide says; table.toml is the shipped simulated table)"
+    if [ "$FROM" = 5 ] && in_root 'id kikimimi' >/dev/null 2>&1; then  # a kept root that ran step 5 before
+        echo "(--from-step 5: the service user and its home that an earlier run made are removed first)"
+        in_root 'userdel -r kikimimi 2>/dev/null; rm -rf /etc/kikimimi /etc/systemd/system/kikimimi.service'
+    fi
     in_root 'cp ~/kikimimi-src/devices/tables/trident-sim.toml ~/kikimimi-src/table.toml'
     while IFS= read -r line; do
         case "$line" in
