@@ -323,5 +323,6 @@ tail -n 15 "$ROOT/tmp/check.log"
 
 echo "the whole check took $((SECONDS - CHECK_START)) s on $(uname -m)${FOREIGN:+ for ${ARCH} (EMULATED)}"
 if [ "$KEEP" = 0 ]; then unmount_all; rm -rf "$ROOT"; fi
-say "$([ "$FAILED" = 0 ] && echo 'the boot guide works as written' || echo 'the boot guide FAILED somewhere above')"
+from=""; [ "$FROM" = 1 ] || from=" (from step $FROM, on a kept root)"
+say "$([ "$FAILED" = 0 ] && echo "the boot guide works as written$from" || echo "the boot guide FAILED somewhere above$from")"
 exit "$FAILED"
