@@ -11,6 +11,7 @@ debian_mirror() {
 
 say() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
 
-# A command line run as root inside $ROOT, with a clean environment.
-in_root() { chroot "$ROOT" /usr/bin/env -i HOME=/root PATH=/usr/sbin:/usr/bin:/sbin:/bin LANG=C.UTF-8 \
+# A command line run as root inside $ROOT, with a clean environment: what root's login sets (the guide's
+# `usermod ... $USER` needs $USER; here the person following the guide is root).
+in_root() { chroot "$ROOT" /usr/bin/env -i HOME=/root USER=root LOGNAME=root PATH=/usr/sbin:/usr/bin:/sbin:/bin LANG=C.UTF-8 \
             PIP_DISABLE_PIP_VERSION_CHECK=1 /bin/bash -o pipefail -c "$1"; }

@@ -532,12 +532,11 @@ def _meeting_abandon(args: argparse.Namespace, store: RecordStore) -> int:
     from kikimimi.table.journal import JournalError
     from kikimimi.table.live import TableRunning
 
-    info = store.meetings.get(args.id)
     store.meetings.abandon(args.id)
     _say(f"meeting {args.id} abandoned: its games are kept and never counted")
     journal = load_config(args.config).journal
     try:
-        game_id = abandon_on_table(journal, info.game, info.held_at)
+        game_id = abandon_on_table(journal, store, args.id)
     except TableRunning as exc:
         _say(f"kikimimi: the meeting's game stays on the table: {exc}; start a new game there", file=sys.stderr)
         return 0

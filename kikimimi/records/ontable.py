@@ -8,18 +8,19 @@ that the table's loop speaks it in order with everything else.
 
 from __future__ import annotations
 
-import contextlib
 import logging
 import threading
 from collections.abc import Callable, Mapping
-from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kikimimi.games.base import SPEAKER, Outcome, Say
 from kikimimi.games.registry import DEFAULT_GAME
 from kikimimi.records.kinds import ladder
 from kikimimi.records.meeting import MeetingReport
+
+if TYPE_CHECKING:
+    from kikimimi.records.store import RecordStore
 
 log = logging.getLogger(__name__)
 
@@ -76,29 +77,33 @@ def table_games(
     return play_one_game
 
 
-def abandon_on_table(journal_path: Path, game: str, held_at: str) -> str | None:
+def abandon_on_table(journal_path: Path, store: RecordStore, meeting_id: int) -> str | None:
     """The meeting's game left unfinished in the table's journal (the meeting was stopped mid-game, then
     abandoned), finished there as abandoned, so that a later casual `play` does not resume it with the
-    meeting's rules. A game is the meeting's when it is of the meeting's game and set-up and began after
-    the meeting opened. Returns its journal game id, or None when there is none. TableRunning (a
-    JournalError) when the table runs: its game is the running table's business."""
+    meeting's rules. A game is the meeting's when it is of the meeting's game and set-up and the journal began
+    it after every game another meeting recorded from this journal: by the journal's numbers, never by the
+    clock (a Pi without a real-time clock may have been set back or forward between the meeting's opening and
+    its game). Returns its journal game id, or None when there is none. TableRunning (a JournalError) when the
+    table runs: its game is the running table's business."""
     from kikimimi.table.journal import Journal
     from kikimimi.table.live import hold_table
 
     if not journal_path.exists():
         return None
-    opened = 0.0
-    with contextlib.suppress(ValueError):
-        opened = datetime.fromisoformat(held_at).timestamp() - 1.0  # held_at keeps whole seconds
+    game = store.meetings.get(meeting_id).game
+    others = {g.journal_game_id for m in store.meetings.all() if m.id != meeting_id for g in store.games.in_meeting(m.id)}
     lock = hold_table(journal_path, "kikimimi meeting abandon")
     try:
         journal = Journal(journal_path)
         try:
             record = journal.unfinished()
             setup = meeting_setup(game)
-            if record is None or record.game != game or record.started_at < opened \
+            if record is None or record.game != game \
                     or any(record.setup.get(key) != value for key, value in setup.items() if key != "game"):
                 return None
+            earlier = [g.number for g in journal.games() if g.id in others]
+            if earlier and record.number < max(earlier):
+                return None  # begun before another meeting's recorded game: not this meeting's
             journal.finish(record.id, None)  # no outcome: abandoned, as the table's own new_game leaves one
             return record.id
         finally:

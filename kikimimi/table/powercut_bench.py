@@ -75,6 +75,9 @@ def run(args: argparse.Namespace) -> int:
           f"doubled or missing in a game: {figures.events_doubled}; would not open: {figures.journal_unopened}")
     print(f"outbox: host answers taken before each cut: {sum(figures.outbox_acks)} in all; lost: "
           f"{figures.outbox_lost}; would not open: {figures.outbox_unopened}")
+    print(f"records file: results taken before each cut: {sum(figures.records_acks)} in all; lost (results or "
+          f"players): {figures.records_lost}; doubled: {figures.records_doubled}; would not open: "
+          f"{figures.records_unopened}")
     print(f"other files that would not open (web-console code, ...): {figures.other_unopened}; evening's code "
           f"kept over a cut {figures.codes_kept} times, lost {figures.codes_lost}")
     print(f"games resumed at the next event after a cut: {figures.resumed}, not: {figures.not_resumed}")

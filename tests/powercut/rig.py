@@ -2,7 +2,8 @@
 
 The table (`kikimimi venue join --bots`: bots tap as fast as the table takes them, every game reported to a
 `kikimimi venue host` on this machine) keeps its journal folder (journal, outbox, web-console code) and
-its data folder on `lazyfs.py`, mounted with FUSE. At a random moment the power goes: the disk stops
+its data folder (with the table's own records file: players added, each game's result written at its end)
+on `lazyfs.py`, mounted with FUSE. At a random moment the power goes: the disk stops
 (every operation fails from then on) and the table is killed with SIGKILL; the disk keeps only what was
 synced. Then the "reboot": the disk is mounted again as it survived, every file is opened, and the table
 starts again on it. After a cycle's cuts the table plays its meeting to the end, uncut.
@@ -10,8 +11,10 @@ starts again on it. After a cycle's cuts the table plays its meeting to the end,
 Checked after every cut: every event whose journal append had returned (the table prints `ack`: its
 speech may have begun) is in the journal, unchanged; no game's events are doubled or have a gap; every
 SQLite file passes `PRAGMA integrity_check` and every JSON file (and the code file) parses; every host
-answer the outbox had taken is still there; the evening's code survives; the game resumes at the next
-event. At the end of a cycle: the host holds every finished game of the journal exactly once.
+answer the outbox had taken is still there; every player and result the records file had taken is there,
+no game recorded twice; the evening's code survives; the game resumes at the next
+event. At the end of a cycle: the host and the table's records file hold every finished game of the journal
+exactly once.
 
 Needs root (mounting FUSE), /dev/fuse, Debian's fuse3 and python3-pyfuse3 (run under /usr/bin/python3:
 the project's virtual environment does not see Debian's Python packages).
@@ -226,6 +229,10 @@ class Figures:
     outbox_acks: list[int] = field(default_factory=list)  # host answers the outbox took before each cut
     outbox_lost: int = 0
     outbox_unopened: int = 0
+    records_acks: list[int] = field(default_factory=list)  # results the records file took before each cut
+    records_lost: int = 0  # a result or a player the records file had taken, missing after the cut
+    records_doubled: int = 0  # a game recorded twice
+    records_unopened: int = 0
     other_unopened: int = 0
     codes_kept: int = 0
     codes_lost: int = 0
@@ -240,7 +247,8 @@ class Figures:
     @property
     def failed(self) -> bool:
         return bool(self.events_lost or self.events_doubled or self.journal_unopened or self.outbox_lost
-                    or self.outbox_unopened or self.other_unopened or self.codes_lost or self.not_resumed
+                    or self.outbox_unopened or self.records_lost or self.records_doubled or self.records_unopened
+                    or self.other_unopened or self.codes_lost or self.not_resumed
                     or self.reported_wrong)
 
     def to_json(self) -> dict[str, Any]:
@@ -284,6 +292,20 @@ def _opens(path: Path) -> str | None:
     return None
 
 
+def _records_held(path: Path) -> tuple[set[str], Counter[str]] | str:
+    """The players and the games (by journal id, counted) of the table's records file."""
+    try:
+        db = sqlite3.connect(path)
+        try:
+            players = {row[0] for row in db.execute("SELECT name FROM players")}
+            games = Counter(row[0] for row in db.execute("SELECT journal_game_id FROM games"))
+        finally:
+            db.close()
+    except sqlite3.DatabaseError as exc:
+        return str(exc)
+    return players, games
+
+
 def _outbox_marks(path: Path) -> set[str] | str:
     try:
         db = sqlite3.connect(path)
@@ -308,6 +330,9 @@ class Cycle:
         self.journal_image = self.image / "journal" / "journal.sqlite"
         self.acked: dict[tuple[str, int], int] = {}
         self.marks: set[str] = set()
+        self.players: set[str] = set()  # added to the table's records file (acknowledged)
+        self.results: set[str] = set()  # games whose result the records file took (acknowledged)
+        self.records_image = self.image / "data" / "records.sqlite"
         self.code: str | None = None
         self.runs = 0
         self.meeting_over = False  # the table played and reported every game before a cut came
@@ -351,8 +376,10 @@ class Cycle:
         unsynced = mount.cut()
         lines = table.kill()
         mount.stop()
+        results_before = len(self.results)
         acked, marks = self._read(lines)
         self.figures.cuts += 1
+        self.figures.records_acks.append(len(self.results) - results_before)
         self.figures.acked.append(acked)
         self.figures.outbox_acks.append(marks)
         self.figures.unsynced_at_cut.append(unsynced)
@@ -369,6 +396,10 @@ class Cycle:
             elif parts[:1] == ["mark"] and len(parts) == 2:
                 self.marks.add(parts[1])
                 marks += 1
+            elif parts[:1] == ["player"] and len(parts) == 2:
+                self.players.add(parts[1])
+            elif parts[:1] == ["result"] and len(parts) == 2:
+                self.results.add(parts[1])
             elif parts[:1] == ["code"] and len(parts) == 2:
                 if self.code is not None and parts[1] != self.code:
                     self.figures.codes_lost += 1
@@ -387,6 +418,8 @@ class Cycle:
             figures.problems.append(f"cut {figures.cuts}: {path.relative_to(self.image)} would not open: {problem}")
             if path == self.journal_image:
                 figures.journal_unopened += 1
+            elif path == self.records_image:
+                figures.records_unopened += 1
             elif path.name.endswith(".venue.sqlite"):
                 figures.outbox_unopened += 1
             else:
@@ -425,6 +458,32 @@ class Cycle:
                                         f"{sorted(self.marks - marks)[:3]}")
                 self.marks &= marks
 
+        self._check_records()
+
+    def _check_records(self) -> None:
+        """Every player and result the table's records file had taken is there, and no game twice."""
+        figures = self.figures
+        if not self.records_image.exists():
+            if self.players or self.results:
+                figures.records_lost += len(self.players) + len(self.results)
+                figures.problems.append(f"cut {figures.cuts}: the records file is gone")
+                self.players, self.results = set(), set()
+            return
+        held = _records_held(self.records_image)
+        if isinstance(held, str):
+            return  # counted above as a file that would not open
+        players, games = held
+        lost = (self.players - players) | (self.results - set(games))
+        if lost:
+            figures.records_lost += len(lost)
+            figures.problems.append(f"cut {figures.cuts}: the records file lost {sorted(lost)[:3]}")
+            self.players &= players
+            self.results &= set(games)
+        doubled = {game: n for game, n in games.items() if n > 1}
+        if doubled:
+            figures.records_doubled += sum(n - 1 for n in doubled.values())
+            figures.problems.append(f"cut {figures.cuts}: the records file holds games twice: {sorted(doubled)[:3]}")
+
     def _play_to_end(self, host: Host) -> None:
         code = 0
         # Not again when the meeting is over: the table finished it before the last cut, or the cut came after
@@ -441,6 +500,12 @@ class Cycle:
         finished = _finished_games(self.journal_image)
         host.close()  # what the host recorded, read once it stopped (another process saw only part of it before)
         recorded = host.recorded()
+        self._check_records()
+        held = _records_held(self.records_image) if self.records_image.exists() else (set(), Counter())
+        if not isinstance(held, str) and set(held[1]) != set(_finished_games(self.journal_image)):
+            self.figures.reported_wrong.append(
+                f"meeting of cycle {self.seed}: the table's records file holds {len(held[1])} games, the journal "
+                f"{len(_finished_games(self.journal_image))} finished")
         if code != 0 or recorded != finished or len(finished) != self.games or isinstance(events, str):
             self.figures.reported_wrong.append(
                 f"meeting of cycle {self.seed}: exit {code}, host {len(recorded)} games "

@@ -20,7 +20,9 @@ DAY, YEAR = 86400, 365 * 86400
 
 
 def test_a_meeting_played_while_the_clock_jumps_back_a_day_and_forward_a_year(tmp_path):
-    host = rig.Host(tmp_path, games=3)
+    """Two games: the clock goes back a day during the first (the second "begins" before it), and forward a
+    year during the second."""
+    host = rig.Host(tmp_path, games=2)
     clock = tmp_path / "clock"
     clock.write_text("0")
     (tmp_path / "journal").mkdir()
@@ -35,13 +37,12 @@ def test_a_meeting_played_while_the_clock_jumps_back_a_day_and_forward_a_year(tm
             if not line or not line.startswith("ack "):
                 continue
             game = line.split()[1]
-            if game not in games:
+            if game not in games:  # a game begun: the clock jumps before its next event
                 games.append(game)
-                if len(games) >= 1:  # a game begun: the clock jumps before its next event
-                    offset = next(jumps, None)
-                    if offset is not None:
-                        clock.write_text(str(offset))
-                        table.process.send_signal(signal.SIGUSR1)
+                offset = next(jumps, None)
+                if offset is not None:
+                    clock.write_text(str(offset))
+                    table.process.send_signal(signal.SIGUSR1)
         code = table.wait(30)
     finally:
         if table.process.poll() is None:
@@ -51,11 +52,13 @@ def test_a_meeting_played_while_the_clock_jumps_back_a_day_and_forward_a_year(tm
     assert code == 0, log[-2000:]
     assert "clock -86400" in table.lines.seen and f"clock +{YEAR}" in table.lines.seen
     db = sqlite3.connect(table.journal)
-    finished = [row[0] for row in db.execute("SELECT id FROM games WHERE outcome IS NOT NULL ORDER BY rowid")]
-    starts = [row[0] for row in db.execute("SELECT started_at FROM games WHERE outcome IS NOT NULL ORDER BY rowid")]
+    rows = db.execute("SELECT id, started_at, ended_at FROM games WHERE outcome IS NOT NULL ORDER BY rowid").fetchall()
     db.close()
-    assert len(finished) == 3 and host.recorded() == finished  # every game reported once, in the order played
-    assert starts[1] < starts[0] < starts[2]  # the clock went back a day, then forward a year: order kept anyway
+    finished = [row[0] for row in rows]
+    assert len(finished) == 2 and host.recorded() == finished  # every game reported once, in the order played
+    (_, first_start, _), (_, second_start, second_end) = rows
+    assert second_start < first_start  # the clock went back a day: the order is kept anyway
+    assert second_end - second_start > YEAR / 2  # and forward a year during the second game
     config = tmp_path / "table.toml"
     shipped = (data_dir("devices") / "tables" / "trident-sim.toml").read_text()
     config.write_text(f'journal = "{table.journal}"\n' + shipped)

@@ -23,6 +23,7 @@ import contextlib
 import hashlib
 import hmac
 import json
+import logging
 import os
 import secrets
 import time
@@ -32,6 +33,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from kikimimi.durable import write_durably
+
+log = logging.getLogger(__name__)
 
 COOKIE = "kikimimi_priest"
 RENEW_HOUR = 12  # local hour at which a code made before it stops working (the next login makes a new one)
@@ -58,6 +61,9 @@ class Evening:
     # While this process runs, the code's life is counted on the monotonic clock: a Pi's clock that jumps (set
     # by the network after a boot without a real-time clock) neither ends the evening early nor stretches it.
     steady_until: float | None = field(default=None, compare=False)
+    # The code file read back with this code and key: a restarted table keeps it. False: good for this process
+    # only (the file could not be written, e.g. the disk failed as the power went): not to be shown as kept.
+    saved: bool = field(default=True, compare=False)
 
     @property
     def cookie(self) -> str:
@@ -100,8 +106,9 @@ def _read(path: Path) -> tuple[Evening | None, str]:
 def evening(journal: str | Path, now: float | None = None, *, renew: bool = False) -> Evening:
     """The code for the table of `journal`: the one kept beside it while it lasts, else (or when `renew`)
     a new one (written 0600, the code before it remembered as expired). A file that cannot be read as one
-    is replaced; one that cannot be written leaves the code good for this process only (said by the caller
-    printing it)."""
+    is replaced. The new code counts as saved only once the file reads back with it: one that could not be
+    written (or read back) comes with `saved` False, good for this process only, and is said in the log; a
+    caller shows only a saved code as the evening's."""
     steady = now is None  # the real clock: this process may count the rest of the evening on the steady one
     now = time.time() if now is None else now
     path = access_path(journal)
@@ -112,10 +119,21 @@ def evening(journal: str | Path, now: float | None = None, *, renew: bool = Fals
                     renewal_after(now))
     if kept is not None and fresh.code == kept.code:  # never the same code twice in a row
         fresh = Evening(f"{(int(kept.code) + 1) % 10 ** CODE_DIGITS:0{CODE_DIGITS}d}", fresh.key, fresh.until)
-    with contextlib.suppress(OSError):  # whole after a power cut: the tablets stay logged in
-        write_durably(path, json.dumps({"code": fresh.code, "key": fresh.key, "until": fresh.until,
-                                        "before": kept.code if kept is not None else ""}), mode=0o600)
+    if not _save(path, fresh, kept.code if kept is not None else ""):
+        fresh = replace(fresh, saved=False)
+        log.warning("the evening's code could not be saved in %s: it is good until this table stops", path)
     return _steady(fresh, now) if steady else fresh
+
+
+def _save(path: Path, tonight: Evening, before: str) -> bool:
+    """Write the code file durably (whole after a power cut: the tablets stay logged in) and read it back."""
+    try:
+        write_durably(path, json.dumps({"code": tonight.code, "key": tonight.key, "until": tonight.until,
+                                        "before": before}), mode=0o600)
+    except OSError:
+        return False
+    back, _ = _read(path)
+    return back is not None and (back.code, back.key) == (tonight.code, tonight.key)
 
 
 def _steady(tonight: Evening, now: float) -> Evening:
