@@ -343,7 +343,7 @@ class ConsoleApp(App[int]):
 
     def refresh_meeting(self) -> None:
         self.meeting = read_meeting(self.records_path)
-        self._main("#meeting-view", Static).update(self.meeting.renderable())
+        self._main("#meeting-view", Static).update(self.meeting.renderable(self.said))
 
     # -- actions -----------------------------------------------------------------------------------
 

@@ -70,6 +70,14 @@ def to_html(renderable: RenderableType, width: int = MEETING_WIDTH) -> str:
     return "".join(out)
 
 
+def meeting_html(meeting: MeetingPanel, said: Words) -> str:
+    """The Meeting tab in `said`'s language; the records' place (a path or URL) and what their library said
+    are data, shown as they are and marked `translate="no"`."""
+    shown = to_html(meeting.renderable(said, with_where=False))
+    where = meeting.shown_where() if meeting.view is None else ""
+    return shown + (f'\n<code translate="no">{html.escape(where, quote=False)}</code>' if where else "")
+
+
 # -- what the page needs of the games ---------------------------------------------------------------------
 
 
@@ -228,7 +236,7 @@ def snapshot(*, view: TableView, health: TableHealth, facts: TableFacts, info: G
         "alerts": to_html(alerts_text([(clock(t), a) for t, a in shown_alerts], reveal=reveal,
                                       limit=SHOWN_ALERTS, said=said_words)),
         "health": health_json(health),
-        "meeting": to_html(meeting.renderable()),
+        "meeting": meeting_html(meeting, said_words),
         "outputs": list(facts.outputs),
     }
 
