@@ -10,7 +10,7 @@ reports. The link's listener runs on a thread of its own: it only posts a messag
 
 The console knows no game. Its frame (seats, health, alerts, what each output said, undo, taps on a
 seat's behalf, move, end, new game of any registered game, repeat, pause, volume) is the same for all;
-the game brings its own panel (`GameInfo.view_function()`), its guide if it has one, and its own
+the game brings its view model (`GameInfo.model_function()`, drawn by `modeltext`), its guide if it has one, and its own
 referee actions (`GameInfo.referee_actions`: keys and the "a" menu are made from them).
 """
 
@@ -22,6 +22,7 @@ import random
 import time
 from collections import deque
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -49,13 +50,15 @@ from kikimimi.console.feed import TableFeed
 from kikimimi.console.guide import guide_of, name_actions, say_guide
 from kikimimi.console.health import HealthWatch
 from kikimimi.console.link import LocalLink, TableLink
-from kikimimi.console.records import MeetingPanel, read_meeting
+from kikimimi.console.modeltext import model_text
+from kikimimi.console.records import MeetingPanel, read_meeting, title_words
 from kikimimi.console.simtable import BASKET, VirtualTable, basket_of, widget_id
-from kikimimi.console.view import alerts_text, describe_event, game_panel, health_text, spoken_text
+from kikimimi.console.view import alerts_text, describe_event, health_text, spoken_text
 from kikimimi.console.web.serve import WebAddress
 from kikimimi.console.words import words
 from kikimimi.games.base import SPEAKER, Alert, GameOver, Referee, hand, seat_of
 from kikimimi.games.registry import GameInfo, RefereeAction, games, get_info
+from kikimimi.games.tableview import table_model
 from kikimimi.table.control import TableView
 from kikimimi.table.live import LiveTable
 from kikimimi.table.loop import Step
@@ -136,7 +139,7 @@ class ConsoleApp(App[int]):
         self._detached = False
         self._game_keys: list[str] = []  # keys bound to the current game's referee actions
         self._shown_game: tuple[str, int] | None = None  # the game (and seats) whose keys, panel... are shown
-        self._view: Any = None
+        self._model: Any = None  # the game's view model function (None: the generic one)
         self.messages: deque[str] = deque(maxlen=50)
         self.said = words(self.link.facts.language)  # the console's own words, in the table's language
         for key, bindings in self._bindings.key_to_bindings.items():  # the keys bar too
@@ -256,9 +259,9 @@ class ConsoleApp(App[int]):
         """Show another game: its panel, guide, referee-action keys, virtual table and outputs."""
         self._shown_game = (info.id, self.seats)
         try:
-            self._view = info.view_function()
-        except Exception as exc:  # a game whose view cannot be imported is shown generically
-            self._view = None
+            self._model = info.model_function()
+        except Exception as exc:  # a game whose view model cannot be imported is drawn generically
+            self._model = None
             self.notify(f"{info.id}: its console panel cannot be loaded ({exc}); showing the generic one.",
                         severity="warning")
         for key in self._game_keys:
@@ -293,9 +296,9 @@ class ConsoleApp(App[int]):
         box.border_title = self._state_title()
         box.set_class(self.reveal, "revealed")
         players, titles = self.meeting.seats()
-        public = report if self.reveal or self._view is not None else view.public
-        self._main("#state", Static).update(game_panel(self._view, report, public, reveal=self.reveal,
-                                                       players=players, titles=titles, seats=self.seats))
+        shown = table_model(self._model, report, view.public, reveal=self.reveal, players=players, seats=self.seats)
+        self._main("#state", Static).update(model_text(shown, self.said, reveal=self.reveal, titles=titles,
+                                                       title_words=partial(title_words, lang=self.said.lang)))
         self._main("#guide", Static).update(
             "\n".join(name_actions(line, self._press)
                       for line in say_guide(guide_of(view), words(self.link.facts.language))))

@@ -1,7 +1,7 @@
-"""What the page shows, made from the terminal console's own panels: rich renderables turned into HTML.
+"""What the page shows: the game's view model (drawn by the page), and the terminal console's own panels.
 
-The game's panel, the guide, what each output said, the alerts and the meeting are the very functions the
-terminal console draws (`kikimimi.console.view`, `guide`, `records`); here their styled text becomes
+The guide, what each output said, the alerts and the meeting are the very functions the terminal console
+draws (`kikimimi.console.view`, `guide`, `records`); here their styled text becomes
 escaped HTML spans with a few classes (bold, dim, a colour), so the page needs no inline style and its
 Content-Security-Policy stays strict. Privacy is decided by those functions' `reveal`, as on the terminal:
 an unrevealed snapshot never holds a hand or a private line.
@@ -22,7 +22,7 @@ from rich.text import Text
 from kikimimi.console.feed import Spoken
 from kikimimi.console.guide import guide_of, name_actions, say_guide
 from kikimimi.console.records import MeetingPanel
-from kikimimi.console.view import alerts_text, game_panel, spoken_text
+from kikimimi.console.view import alerts_text, spoken_text
 from kikimimi.console.words import Words, words
 from kikimimi.games.base import Alert, Referee, hand, seat_of
 from kikimimi.games.registry import GameInfo, games
@@ -198,15 +198,14 @@ def said_model(model: dict[str, Any], said: Words) -> dict[str, Any]:
 
 
 def snapshot(*, view: TableView, health: TableHealth, facts: TableFacts, info: GameInfo,
-             panel: Any, lines: Sequence[Spoken], alerts: Sequence[tuple[float, Alert]],
+             lines: Sequence[Spoken], alerts: Sequence[tuple[float, Alert]],
              meeting: MeetingPanel, reveal: bool, lang: str | None = None) -> dict[str, Any]:
     """Everything the page draws, for one reveal mode (an unrevealed one holds no hand, no private line), in
     `lang` (default: the table's language)."""
     lang = lang or facts.language
     said_words = words(lang)
-    players, titles = meeting.seats()
+    players, _titles = meeting.seats()
     seats = info.seat_count(view.setup)
-    public = view.report if reveal or panel is not None else view.public
     shown_alerts = sorted(alerts, key=lambda item: item[0])[-SHOWN_ALERTS:]
     clock = lambda t: time.strftime("%H:%M:%S", time.localtime(t))  # noqa: E731 - the terminal's format
     said = {name: to_html(spoken_text(lines, name, reveal=reveal, limit=30, said=said_words))
@@ -227,8 +226,6 @@ def snapshot(*, view: TableView, health: TableHealth, facts: TableFacts, info: G
         "game_id": view.game_id,
         "turn": view.public.get("turn"),
         "phase": view.public.get("phase"),
-        "panel": to_html(game_panel(panel, view.report, public, reveal=reveal, players=players, titles=titles,
-                                    seats=seats)),
         "guide": guide_html(say_guide(guide_of(view), said_words), said_words),
         "table": said_model(table_model(info.model_function(), view.report, view.public, reveal=reveal,
                                         players=players, seats=seats), said_words),
