@@ -8,6 +8,7 @@ not created here: the console only reads.
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -24,6 +25,12 @@ from kikimimi.records.names import printable
 from kikimimi.records.store import RecordStore, safe_url
 from kikimimi.records.view import MeetingView, meeting_view
 from kikimimi.voice.catalog import catalog
+
+
+def quiet_records_library() -> None:
+    """Alembic's INFO notes (its plugins as it loads, "Context impl SQLiteImpl." each time the records' schema
+    is checked) are not for the Priest's terminal, where the table logs its own INFO lines: warnings only."""
+    logging.getLogger("alembic").setLevel(logging.WARNING)
 
 
 @dataclass(frozen=True)
@@ -141,6 +148,7 @@ def tables_table(view: MeetingView, said: Words) -> Table:
 def read_meeting(path: str | Path | None = None) -> MeetingPanel:
     """The open meeting (else the latest) from the records at `path`, a file or a database URL
     (default: as every records command: $KIKIMIMI_RECORDS_URL, else the data folder's file)."""
+    quiet_records_library()
     target = records_target(path)
     where = safe_url(str(target)) if is_url(target) else str(target)
     if not is_url(target) and not Path(target).exists():
