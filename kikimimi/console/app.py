@@ -53,7 +53,7 @@ from kikimimi.console.link import LocalLink, TableLink
 from kikimimi.console.modeltext import model_text
 from kikimimi.console.records import MeetingPanel, read_meeting, title_words
 from kikimimi.console.simtable import BASKET, VirtualTable, basket_of, widget_id
-from kikimimi.console.view import alerts_text, describe_event, health_text, spoken_text
+from kikimimi.console.view import action_label, alerts_text, describe_event, health_text, spoken_text
 from kikimimi.console.web.serve import WebAddress
 from kikimimi.console.words import words
 from kikimimi.games.base import SPEAKER, Alert, GameOver, Referee, hand, seat_of
@@ -271,7 +271,7 @@ class ConsoleApp(App[int]):
             key = action.key.strip().lower()
             if not key or key in GENERIC_KEYS or key in self._game_keys or key.isdigit():
                 continue  # reached through the "a" menu
-            self.bind(key, f"game_action({action.action!r})", description=action.label.lower())
+            self.bind(key, f"game_action({action.action!r})", description=self._label(action).lower())
             self._game_keys.append(key)
         self.refresh_bindings()
         if self.sim_readers:
@@ -307,7 +307,7 @@ class ConsoleApp(App[int]):
         lines = self.feed.lines()
         for name in self.outputs:
             self._main(f"#said-{widget_id(name)}", Static).update(
-                spoken_text(lines, name, reveal=self.reveal))
+                spoken_text(lines, name, reveal=self.reveal, said=self.said))
             self._main(f"#said-box-{widget_id(name)}", VerticalScroll).scroll_end(animate=False)
 
     def _press(self, action: str) -> str | None:
@@ -342,7 +342,7 @@ class ConsoleApp(App[int]):
     def refresh_alerts(self) -> None:
         alerts = sorted([*self.view.alerts, *self.console_alerts], key=lambda item: item[0])
         self._main("#alerts", Static).update(
-            alerts_text([(self.clock(t), a) for t, a in alerts], reveal=self.reveal))
+            alerts_text([(self.clock(t), a) for t, a in alerts], reveal=self.reveal, said=self.said))
 
     def refresh_meeting(self) -> None:
         self.meeting = read_meeting(self.records_path)
@@ -439,7 +439,7 @@ class ConsoleApp(App[int]):
             self.notify(self.said.say("terminal.no_game_actions", game=self.info.title(self.said.lang)),
                         severity="warning")
             return
-        options = [(a.action, f"{a.label} [{a.key}]" if a.key else a.label) for a in actions]
+        options = [(a.action, f"{self._label(a)} [{a.key}]" if a.key else self._label(a)) for a in actions]
         self.push_screen(PickOne(self.said.say("terminal.which_action", game=self.info.title(self.said.lang)), options),
                          lambda action: action and self.action_game_action(action))
 
@@ -456,7 +456,7 @@ class ConsoleApp(App[int]):
             if params:
                 self.link.submit(event)
             else:
-                self._confirmed(self.said.say("terminal.send_question", action=action.label), event)
+                self._confirmed(self.said.say("terminal.send_question", action=self._label(action)), event)
             return
         param, rest = todo[0], todo[1:]
 
@@ -465,16 +465,17 @@ class ConsoleApp(App[int]):
                 self._ask_params(action, rest, {**params, name: value})
 
         if param == "seat":
-            self.push_screen(PickSeat(self.said.say("terminal.which_seat", action=action.label), self.seats),
+            self.push_screen(PickSeat(self.said.say("terminal.which_seat", action=self._label(action)), self.seats),
                              lambda v: then("seat", v))
         elif param == "piece":
-            self.push_screen(PickTag(self.said.say("terminal.which_piece", action=action.label), [],
+            self.push_screen(PickTag(self.said.say("terminal.which_piece", action=self._label(action)), [],
                                      list(self.info.pieces)),
                              lambda v: then("piece", v))
         else:
             name, _, choices = param.partition("=")
-            options = [(choice, choice) for choice in choices.split("|") if choice]
-            self.push_screen(PickOne(f"{action.label}: {name}?", options), lambda v: then(name, v))
+            options = [(choice, str(self.said.value(choice))) for choice in choices.split("|") if choice]
+            self.push_screen(PickOne(f"{self._label(action)}: {self.said.get(f'param.{name}', name)}?", options),
+                             lambda v: then(name, v))
 
     def action_move(self) -> None:
         def move(choice: tuple[str, str] | None) -> None:
@@ -522,8 +523,11 @@ class ConsoleApp(App[int]):
     def _confirmed(self, question: str, event: Referee) -> None:
         self.push_screen(Confirm(question), lambda yes: yes and self.link.submit(event))
 
+    def _label(self, action: RefereeAction) -> str:
+        return action_label(self.info, action.action, self.said, action.label)
+
     def _describe(self, event: Any) -> str:
-        return describe_event(event, self.info, reveal=self.reveal)
+        return describe_event(event, self.info, self.said, reveal=self.reveal)
 
     # -- the virtual table -------------------------------------------------------------------------
 

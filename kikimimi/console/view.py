@@ -16,7 +16,8 @@ from kikimimi.games.base import Alert, Referee, seat_of
 
 # Alert parameters that name no piece, card or secret: shown even while the hands are hidden.
 PUBLIC_PARAMS = frozenset({"seat", "owner", "reader", "to", "action", "why", "uid", "output", "status", "detail",
-                           "error", "count", "phase", "round", "key"})
+                           "error", "count", "phase", "round", "key", "held", "wanted", "game", "command",
+                           "seconds"})
 _STATUS_STYLE = {"ok": "green", "reconnecting": "yellow", "fallback": "yellow", "failed": "bold red"}
 
 
@@ -95,15 +96,23 @@ def describe_alert(alert: Alert, *, reveal: bool = False, said: Any = None) -> s
     return f"{alert.key} " + " ".join(f"{k}={v}" for k, v in shown.items())
 
 
-def describe_event(event: Any, info: Any, *, reveal: bool = False) -> str:
-    """An event in words for the Priest (the undo question): a piece tapped on a seat's hand reader is
-    named only when hands are revealed; a referee action with its parameters (a piece hidden likewise)."""
+def action_label(info: Any, action: str, said: Any, english: str = "") -> str:
+    """A referee action's label in `said`'s language: the game's own (`actions.<game>.<action>`), else the
+    console's (`action.<action>`), else as the game wrote it."""
+    return said.get(f"actions.{info.id}.{action}", "") or said.get(f"action.{action}", english or action)
+
+
+def describe_event(event: Any, info: Any, said: Any, *, reveal: bool = False) -> str:
+    """An event in `said`'s language (the undo question, the last event): a piece tapped on a seat's hand
+    reader is named only when hands are revealed; a referee action by its label, a piece among its parameters
+    hidden likewise."""
     if isinstance(event, Referee):
-        params = " ".join(f"{k}={v}" for k, v in dict(event.params).items() if reveal or k != "piece")
-        return f"referee {event.action} {params}".rstrip()
+        params = [said.say("event.param", name=said.get(f"param.{k}", k), value=v)
+                  for k, v in dict(event.params).items() if k != "at" and (reveal or k != "piece")]
+        return " ".join([action_label(info, event.action, said), *params])
     private = seat_of(event.reader) is not None and event.piece not in info.controls
-    piece = "a piece" if private and not reveal else event.piece
-    return f"{piece} on {event.reader}"
+    piece = said.say("event.a_piece") if private and not reveal else event.piece
+    return said.say("event.scan", piece=piece, place=event.reader)
 
 
 def alerts_text(alerts: Sequence[tuple[str, Alert]], *, reveal: bool = False, limit: int = 12,

@@ -61,7 +61,7 @@ def test_undo_asks_first_and_goes_through_the_journal(table):
         assert len(table.loop.session.events) == before
         processed = table.loop.processed
         await pilot.press("u")
-        assert "a piece on hand:3" in screen_text(app)  # the question, without naming the piece
+        assert "a piece on hand 3" in screen_text(app)  # the question, without naming the piece
         await pilot.press("y")
         await settle(pilot, table, processed + 1)
         assert len(table.loop.session.events) == before - 1
@@ -100,7 +100,7 @@ def test_alerts_for_unknown_tags_and_foreign_pieces(table):
         assert "heart-1" not in screen_text(app)
         await pilot.press("h", "y")  # revealing asks first
         await settle(pilot, table)
-        assert "(heart-1)" in shown(app, "#alerts")
+        assert "heart-1 of seat 1" in shown(app, "#alerts")
 
     drive(table, script)
 

@@ -85,7 +85,7 @@ def test_move_a_piece_the_table_lost_track_of(table):
         await settle(pilot, table, n + 1)
         assert "spade-7" in table.loop.report()["hands"]["2"]
         alerts = shown(app, "#alerts")
-        assert "moved a piece to hand:2" in alerts and "spade-7" not in alerts
+        assert "moved a piece to hand 2" in alerts and "spade-7" not in alerts
 
     drive(table, script)
     assert journaled(table)[-1] == Referee("move", {"piece": "spade-7", "to": "hand:2"})

@@ -22,9 +22,9 @@ from rich.text import Text
 from kikimimi.console.feed import Spoken
 from kikimimi.console.guide import guide_of, name_actions, say_guide
 from kikimimi.console.records import MeetingPanel
-from kikimimi.console.view import alerts_text, spoken_text
+from kikimimi.console.view import action_label, alerts_text, describe_event, spoken_text
 from kikimimi.console.words import Words, words
-from kikimimi.games.base import Alert, Referee, hand, seat_of
+from kikimimi.games.base import Alert, hand
 from kikimimi.games.registry import GameInfo, games
 from kikimimi.games.tableview import table_model
 from kikimimi.table.control import TableFacts, TableHealth, TableView
@@ -136,7 +136,7 @@ def game_facts(info: GameInfo, view: TableView, facts: TableFacts, lang: str) ->
         "pieces": list(info.pieces), "controls": list(info.controls),
         "destinations": [[place, said.value(place)] for place in
                          [hand(seat) for seat in range(1, seats + 1)] + ["basket"]],
-        "actions": [{"action": a.action, "label": said.get(f"actions.{info.id}.{a.action}", a.label),
+        "actions": [{"action": a.action, "label": action_label(info, a.action, said, a.label),
                      "params": list(a.params)} for a in info.referee_actions],
         "outputs": list(info.outputs(view.setup)),
     }
@@ -168,24 +168,11 @@ def guide_html(lines: Sequence[str], said: Words | None = None) -> str:
     return "\n".join(name_actions(html.escape(line, quote=False), button) for line in lines)
 
 
-def event_words(event: Any, info: GameInfo, said: Words, *, reveal: bool = False) -> str:
-    """An event in the table's language (the undo question): a piece tapped on a seat's hand reader is named
-    only when hands are revealed; a referee action by its label, a piece among its parameters hidden likewise."""
-    if isinstance(event, Referee):
-        label = said.get(f"actions.{info.id}.{event.action}", "") or said.get(f"action.{event.action}", event.action)
-        params = [said.say("event.param", name=said.get(f"param.{k}", k), value=v)
-                  for k, v in dict(event.params).items() if k != "at" and (reveal or k != "piece")]
-        return " ".join([label, *params])
-    private = seat_of(event.reader) is not None and event.piece not in info.controls
-    piece = said.say("event.a_piece") if private and not reveal else event.piece
-    return said.say("event.scan", piece=piece, place=event.reader)
-
-
 def undo_offer(view: TableView, info: GameInfo, said: Words, reveal: bool) -> dict[str, Any] | None:
     """What undo would take back now (None: nothing), and the count that names it to the table."""
     if not view.undo_at or view.undoable is None:
         return None
-    return {"at": view.undo_at, "event": event_words(view.undoable, info, said, reveal=reveal)}
+    return {"at": view.undo_at, "event": describe_event(view.undoable, info, said, reveal=reveal)}
 
 
 def said_model(model: dict[str, Any], said: Words) -> dict[str, Any]:
@@ -219,7 +206,7 @@ def snapshot(*, view: TableView, health: TableHealth, facts: TableFacts, info: G
         "setup": {key.name: view.setup[key.name] for key in info.setup_keys
                   if key.name in view.setup and (key.choices is not None or key.type is bool)},
         "events": view.events,
-        "last_event": event_words(view.last_event, info, said_words, reveal=reveal) if view.last_event else None,
+        "last_event": describe_event(view.last_event, info, said_words, reveal=reveal) if view.last_event else None,
         "undo": undo_offer(view, info, said_words, reveal),
         "over": view.over,
         "paused": view.paused,
