@@ -16,7 +16,7 @@ import re
 from pathlib import Path
 
 import pytest
-from web_helpers import WebTable, chromium, logged_in
+from web_helpers import SIZES, WebTable, chromium, logged_in
 
 from kikimimi.games.registry import games
 from kikimimi.games.session import Session
@@ -112,7 +112,44 @@ def test_each_game_is_drawn_as_a_table(browser, tmp_path):
             assert "番席" in page.inner_text("#table-result"), info.id
             assert english_words(page) == [], (info.id, "end", english_words(page))
             tabs_english[info.id] = english_in_tabs(page)
+            for size in SIZES.values():  # the same screens at each size (a resize, not a new browser)
+                page.set_viewport_size({"width": size[0], "height": size[1]})
+                assert english_words(page) == [], (info.id, size, english_words(page))
+            page.set_viewport_size({"width": SIZES["tablet-portrait"][0], "height": SIZES["tablet-portrait"][1]})
         assert page.errors == []
         assert {game: found for game, found in tabs_english.items() if found} == {}
+    finally:
+        assert table.stop() == 0
+
+
+JAPANESE = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uff00-\uffef]")
+
+
+def test_no_japanese_on_an_english_tables_screens(browser, tmp_path):
+    """An English table, each game started from the page and ended, at the three sizes: no Japanese in the
+    page (the language switch, which names Japanese in Japanese, aside) nor in any tab."""
+    table = WebTable(tmp_path / "t", language="en")
+    try:
+        page = logged_in(browser, table, "tablet-portrait")
+        found: dict[str, list[str]] = {}
+        for info in games():
+            seats = min(info.seats[1], 3)
+            setup = {"game": info.id, **({info.seat_key: seats} if info.seat_key else {})}
+            assert page.evaluate(ACT % "{do: 'new_game', setup: body}", setup).get("answer") == "done"
+            page.wait_for_function(f"document.body.dataset.game === '{info.id}'")
+            events = int(page.evaluate("document.body.dataset.events") or 0)
+            assert page.evaluate(ACT % "{do: 'end'}", None).get("answer") == "done", info.id
+            page.wait_for_function(f"Number(document.body.dataset.events) > {events}")
+            for width, height in SIZES.values():
+                page.set_viewport_size({"width": width, "height": height})
+                text = page.inner_text("body").replace(page.inner_text("#b-lang"), "")  # the switch: 日本語
+                found.update({f"{info.id} {width}x{height}": JAPANESE.findall(text)} if JAPANESE.search(text) else {})
+            for tab in TABS:
+                page.click(f"#tabbtn-{tab}")
+                if JAPANESE.search(page.inner_text(f"#tab-{tab}")):
+                    found[f"{info.id} {tab}"] = JAPANESE.findall(page.inner_text(f"#tab-{tab}"))
+            page.click("#tabbtn-said")
+        assert found == {}
+        assert page.errors == []
     finally:
         assert table.stop() == 0
