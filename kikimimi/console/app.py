@@ -10,7 +10,7 @@ reports. The link's listener runs on a thread of its own: it only posts a messag
 
 The console knows no game. Its frame (seats, health, alerts, what each output said, undo, taps on a
 seat's behalf, move, end, new game of any registered game, repeat, pause, volume) is the same for all;
-the game brings its own panel (`GameInfo.view_function()`), its guide if it has one, and its own
+the game brings its view model (`GameInfo.model_function()`, drawn by `modeltext`), its guide if it has one, and its own
 referee actions (`GameInfo.referee_actions`: keys and the "a" menu are made from them).
 """
 
@@ -22,6 +22,7 @@ import random
 import time
 from collections import deque
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -49,13 +50,15 @@ from kikimimi.console.feed import TableFeed
 from kikimimi.console.guide import guide_of, name_actions, say_guide
 from kikimimi.console.health import HealthWatch
 from kikimimi.console.link import LocalLink, TableLink
-from kikimimi.console.records import MeetingPanel, read_meeting
+from kikimimi.console.modeltext import model_text
+from kikimimi.console.records import MeetingPanel, read_meeting, title_words
 from kikimimi.console.simtable import BASKET, VirtualTable, basket_of, widget_id
-from kikimimi.console.view import alerts_text, describe_event, game_panel, health_text, spoken_text
+from kikimimi.console.view import action_label, alerts_text, describe_event, health_text, spoken_text
 from kikimimi.console.web.serve import WebAddress
 from kikimimi.console.words import words
 from kikimimi.games.base import SPEAKER, Alert, GameOver, Referee, hand, seat_of
 from kikimimi.games.registry import GameInfo, RefereeAction, games, get_info
+from kikimimi.games.tableview import table_model
 from kikimimi.table.control import TableView
 from kikimimi.table.live import LiveTable
 from kikimimi.table.loop import Step
@@ -136,7 +139,7 @@ class ConsoleApp(App[int]):
         self._detached = False
         self._game_keys: list[str] = []  # keys bound to the current game's referee actions
         self._shown_game: tuple[str, int] | None = None  # the game (and seats) whose keys, panel... are shown
-        self._view: Any = None
+        self._model: Any = None  # the game's view model function (None: the generic one)
         self.messages: deque[str] = deque(maxlen=50)
         self.said = words(self.link.facts.language)  # the console's own words, in the table's language
         for key, bindings in self._bindings.key_to_bindings.items():  # the keys bar too
@@ -256,9 +259,9 @@ class ConsoleApp(App[int]):
         """Show another game: its panel, guide, referee-action keys, virtual table and outputs."""
         self._shown_game = (info.id, self.seats)
         try:
-            self._view = info.view_function()
-        except Exception as exc:  # a game whose view cannot be imported is shown generically
-            self._view = None
+            self._model = info.model_function()
+        except Exception as exc:  # a game whose view model cannot be imported is drawn generically
+            self._model = None
             self.notify(f"{info.id}: its console panel cannot be loaded ({exc}); showing the generic one.",
                         severity="warning")
         for key in self._game_keys:
@@ -268,7 +271,7 @@ class ConsoleApp(App[int]):
             key = action.key.strip().lower()
             if not key or key in GENERIC_KEYS or key in self._game_keys or key.isdigit():
                 continue  # reached through the "a" menu
-            self.bind(key, f"game_action({action.action!r})", description=action.label.lower())
+            self.bind(key, f"game_action({action.action!r})", description=self._label(action).lower())
             self._game_keys.append(key)
         self.refresh_bindings()
         if self.sim_readers:
@@ -293,9 +296,9 @@ class ConsoleApp(App[int]):
         box.border_title = self._state_title()
         box.set_class(self.reveal, "revealed")
         players, titles = self.meeting.seats()
-        public = report if self.reveal or self._view is not None else view.public
-        self._main("#state", Static).update(game_panel(self._view, report, public, reveal=self.reveal,
-                                                       players=players, titles=titles, seats=self.seats))
+        shown = table_model(self._model, report, view.public, reveal=self.reveal, players=players, seats=self.seats)
+        self._main("#state", Static).update(model_text(shown, self.said, reveal=self.reveal, titles=titles,
+                                                       title_words=partial(title_words, lang=self.said.lang)))
         self._main("#guide", Static).update(
             "\n".join(name_actions(line, self._press)
                       for line in say_guide(guide_of(view), words(self.link.facts.language))))
@@ -304,7 +307,7 @@ class ConsoleApp(App[int]):
         lines = self.feed.lines()
         for name in self.outputs:
             self._main(f"#said-{widget_id(name)}", Static).update(
-                spoken_text(lines, name, reveal=self.reveal))
+                spoken_text(lines, name, reveal=self.reveal, said=self.said))
             self._main(f"#said-box-{widget_id(name)}", VerticalScroll).scroll_end(animate=False)
 
     def _press(self, action: str) -> str | None:
@@ -339,11 +342,11 @@ class ConsoleApp(App[int]):
     def refresh_alerts(self) -> None:
         alerts = sorted([*self.view.alerts, *self.console_alerts], key=lambda item: item[0])
         self._main("#alerts", Static).update(
-            alerts_text([(self.clock(t), a) for t, a in alerts], reveal=self.reveal))
+            alerts_text([(self.clock(t), a) for t, a in alerts], reveal=self.reveal, said=self.said))
 
     def refresh_meeting(self) -> None:
         self.meeting = read_meeting(self.records_path)
-        self._main("#meeting-view", Static).update(self.meeting.renderable())
+        self._main("#meeting-view", Static).update(self.meeting.renderable(self.said))
 
     # -- actions -----------------------------------------------------------------------------------
 
@@ -436,7 +439,7 @@ class ConsoleApp(App[int]):
             self.notify(self.said.say("terminal.no_game_actions", game=self.info.title(self.said.lang)),
                         severity="warning")
             return
-        options = [(a.action, f"{a.label} [{a.key}]" if a.key else a.label) for a in actions]
+        options = [(a.action, f"{self._label(a)} [{a.key}]" if a.key else self._label(a)) for a in actions]
         self.push_screen(PickOne(self.said.say("terminal.which_action", game=self.info.title(self.said.lang)), options),
                          lambda action: action and self.action_game_action(action))
 
@@ -453,7 +456,7 @@ class ConsoleApp(App[int]):
             if params:
                 self.link.submit(event)
             else:
-                self._confirmed(self.said.say("terminal.send_question", action=action.label), event)
+                self._confirmed(self.said.say("terminal.send_question", action=self._label(action)), event)
             return
         param, rest = todo[0], todo[1:]
 
@@ -462,16 +465,17 @@ class ConsoleApp(App[int]):
                 self._ask_params(action, rest, {**params, name: value})
 
         if param == "seat":
-            self.push_screen(PickSeat(self.said.say("terminal.which_seat", action=action.label), self.seats),
+            self.push_screen(PickSeat(self.said.say("terminal.which_seat", action=self._label(action)), self.seats),
                              lambda v: then("seat", v))
         elif param == "piece":
-            self.push_screen(PickTag(self.said.say("terminal.which_piece", action=action.label), [],
+            self.push_screen(PickTag(self.said.say("terminal.which_piece", action=self._label(action)), [],
                                      list(self.info.pieces)),
                              lambda v: then("piece", v))
         else:
             name, _, choices = param.partition("=")
-            options = [(choice, choice) for choice in choices.split("|") if choice]
-            self.push_screen(PickOne(f"{action.label}: {name}?", options), lambda v: then(name, v))
+            options = [(choice, str(self.said.value(choice))) for choice in choices.split("|") if choice]
+            self.push_screen(PickOne(f"{self._label(action)}: {self.said.get(f'param.{name}', name)}?", options),
+                             lambda v: then(name, v))
 
     def action_move(self) -> None:
         def move(choice: tuple[str, str] | None) -> None:
@@ -519,8 +523,11 @@ class ConsoleApp(App[int]):
     def _confirmed(self, question: str, event: Referee) -> None:
         self.push_screen(Confirm(question), lambda yes: yes and self.link.submit(event))
 
+    def _label(self, action: RefereeAction) -> str:
+        return action_label(self.info, action.action, self.said, action.label)
+
     def _describe(self, event: Any) -> str:
-        return describe_event(event, self.info, reveal=self.reveal)
+        return describe_event(event, self.info, self.said, reveal=self.reveal)
 
     # -- the virtual table -------------------------------------------------------------------------
 

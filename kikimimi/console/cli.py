@@ -8,6 +8,7 @@ actions and the same journal; when none runs, the console opens and runs the tab
 from __future__ import annotations
 
 import argparse
+import logging
 import sys
 import time
 from pathlib import Path
@@ -47,6 +48,9 @@ _web_here: list[object] = []
 
 
 def _web_beside(table, listen):  # noqa: ANN001, ANN202 - a LiveTable and ADDRESS:PORT; `kikimimi play --web`
+    # Alembic logs INFO lines as the web console imports the records (and as it reads them): not for the
+    # Priest's terminal, set before that import (`records.quiet_records_library` does it for each read).
+    logging.getLogger("alembic").setLevel(logging.WARNING)
     from kikimimi.console.web.serve import start_beside
 
     beside = start_beside(table, listen)

@@ -1,15 +1,12 @@
 """The console's panels as rich Text: pure functions of the state report, health and the spoken log.
 
 Hands, private lines and anything that names a piece in a hand stay hidden unless `reveal` is set:
-the players may see the screen. The game's own panel is the game's (`GameInfo.view_function()`); a
-game without one is shown by `generic_text`, which knows no game: unrevealed, it is given only what the
-whole table may know (`game.observe(state, None)`).
+the players may see the screen. The game's own panel is its view model, drawn by `modeltext`.
 """
 
 from __future__ import annotations
 
-import json
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rich.text import Text
@@ -19,9 +16,8 @@ from kikimimi.games.base import Alert, Referee, seat_of
 
 # Alert parameters that name no piece, card or secret: shown even while the hands are hidden.
 PUBLIC_PARAMS = frozenset({"seat", "owner", "reader", "to", "action", "why", "uid", "output", "status", "detail",
-                           "error", "count", "phase", "round", "key"})
-PLACES = ("1st", "2nd", "3rd", "4th", "5th", "6th", "7th", "8th", "9th", "10th")
-_SHOWN_VALUE = 90  # characters of one report value in the generic panel
+                           "error", "count", "phase", "round", "key", "held", "wanted", "game", "command",
+                           "seconds"})
 _STATUS_STYLE = {"ok": "green", "reconnecting": "yellow", "fallback": "yellow", "failed": "bold red"}
 
 
@@ -100,15 +96,23 @@ def describe_alert(alert: Alert, *, reveal: bool = False, said: Any = None) -> s
     return f"{alert.key} " + " ".join(f"{k}={v}" for k, v in shown.items())
 
 
-def describe_event(event: Any, info: Any, *, reveal: bool = False) -> str:
-    """An event in words for the Priest (the undo question): a piece tapped on a seat's hand reader is
-    named only when hands are revealed; a referee action with its parameters (a piece hidden likewise)."""
+def action_label(info: Any, action: str, said: Any, english: str = "") -> str:
+    """A referee action's label in `said`'s language: the game's own (`actions.<game>.<action>`), else the
+    console's (`action.<action>`), else as the game wrote it."""
+    return said.get(f"actions.{info.id}.{action}", "") or said.get(f"action.{action}", english or action)
+
+
+def describe_event(event: Any, info: Any, said: Any, *, reveal: bool = False) -> str:
+    """An event in `said`'s language (the undo question, the last event): a piece tapped on a seat's hand
+    reader is named only when hands are revealed; a referee action by its label, a piece among its parameters
+    hidden likewise."""
     if isinstance(event, Referee):
-        params = " ".join(f"{k}={v}" for k, v in dict(event.params).items() if reveal or k != "piece")
-        return f"referee {event.action} {params}".rstrip()
+        params = [said.say("event.param", name=said.get(f"param.{k}", k), value=v)
+                  for k, v in dict(event.params).items() if k != "at" and (reveal or k != "piece")]
+        return " ".join([action_label(info, event.action, said), *params])
     private = seat_of(event.reader) is not None and event.piece not in info.controls
-    piece = "a piece" if private and not reveal else event.piece
-    return f"{piece} on {event.reader}"
+    piece = said.say("event.a_piece") if private and not reveal else event.piece
+    return said.say("event.scan", piece=piece, place=event.reader)
 
 
 def alerts_text(alerts: Sequence[tuple[str, Alert]], *, reveal: bool = False, limit: int = 12,
@@ -142,95 +146,3 @@ def spoken_text(lines: Sequence[Spoken], output: str, *, reveal: bool = False, l
     if not mine:
         text.append(word("nothing_said", "nothing yet"), "dim")
     return text
-
-
-# -- the game's panel ---------------------------------------------------------------------------------
-
-
-def game_panel(view: Callable[..., Any] | None, report: Mapping[str, Any], public: Mapping[str, Any], *,
-               reveal: bool = False, players: Mapping[int, str] | None = None,
-               titles: Mapping[str, str] | None = None, seats: int | None = None) -> Text:
-    """The game's own view of `report`, or the generic panel (of `public` unless revealed).
-
-    A view that fails does not take the console down: the generic panel is shown, with the error.
-    """
-    if view is not None:
-        try:
-            shown = view(report, reveal=reveal, players=players, titles=titles)
-            return shown if isinstance(shown, Text) else Text(str(shown))
-        except Exception as exc:  # a game's view bug must not stop the Priest's console
-            text = Text(f"(the game's panel failed: {exc!r})\n", "red")
-            return text.append_text(generic_text(report if reveal else public, reveal=reveal, players=players,
-                                                 titles=titles, seats=seats))
-    return generic_text(report if reveal else public, reveal=reveal, players=players, titles=titles, seats=seats)
-
-
-def generic_text(report: Mapping[str, Any], *, reveal: bool = False, players: Mapping[int, str] | None = None,
-                 titles: Mapping[str, str] | None = None, seats: int | None = None) -> Text:
-    """Any game's state at a glance: phase, whose turn, the seats, the rest of the report, the result.
-
-    Pass the public observation unless the Priest revealed the hands: nothing here decides privacy.
-    """
-    text = Text()
-    phase = report.get("phase")
-    turn = report.get("turn")
-    text.append("Phase ", "dim").append(str(phase or "–").replace("_", " "), "bold")
-    text.append("   to move ", "dim").append(f"seat {turn}" if turn else "–", "bold cyan")
-    text.append("\n\n")
-    hands = report.get("hands") if isinstance(report.get("hands"), Mapping) else {}
-    counts = report.get("hand_counts") if isinstance(report.get("hand_counts"), Mapping) else {}
-    for seat in range(1, (seats or 0) + 1):
-        text.append("▶ " if seat == turn and phase != "over" else "  ", "bold cyan")
-        text.append(f"Seat {seat}", "bold")
-        held = hands.get(str(seat)) if reveal else None
-        count = len(held) if isinstance(held, list | tuple) else counts.get(str(seat))
-        if count is not None:
-            text.append(f"  {count} piece{'' if count == 1 else 's'}")
-        name = (players or {}).get(seat)
-        if name:
-            title = (titles or {}).get(name)
-            text.append(f"  {name}" + (f" ({title})" if title else ""), "italic")
-        text.append("\n")
-        if reveal and held is not None:
-            text.append("      " + (" ".join(map(str, held)) or "(empty)") + "\n", "yellow")
-    if not reveal:
-        text.append("  hands hidden (h reveals them)\n", "dim")
-    text.append("\n")
-    skip = {"game", "phase", "turn", "result", "hands", "hand_counts", "seat", "spoken"}
-    for key, value in report.items():
-        if key in skip or value is None or value == [] or value == {}:
-            continue
-        text.append(f"{key.replace('_', ' ')} ", "dim").append(_short(value) + "\n")
-    result = report.get("result")
-    if isinstance(result, Mapping):
-        text.append(result_text(result))
-    return text
-
-
-def result_text(result: Mapping[str, Any]) -> Text:
-    """A game-neutral result: the ranking best first, the winners, the scores (any of them present)."""
-    text = Text()
-    scores = result.get("scores") or result.get("points") or {}
-    ranking = list(result.get("ranking") or [])
-    winners = list(result.get("winners") or ([result["winner"]] if result.get("winner") is not None else []))
-    if ranking:
-        parts = []
-        for place, seat in zip(PLACES, ranking, strict=False):
-            score = scores.get(str(seat), scores.get(seat)) if isinstance(scores, Mapping) else None
-            parts.append(f"{place} seat {seat}" + (f" ({score})" if score is not None else ""))
-        text.append("Ranking ", "dim").append("  ".join(parts), "bold green").append("\n")
-    if winners:
-        text.append("Won ", "dim").append(", ".join(f"seat {seat}" for seat in winners), "bold green").append("\n")
-    elif not ranking:
-        text.append("Over ", "dim").append("no winner", "bold").append("\n")
-    if result.get("reason"):
-        text.append("        " + str(result["reason"]).replace("_", " ") + "\n", "dim")
-    return text
-
-
-def _short(value: Any) -> str:
-    try:
-        shown = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, separators=(",", ":"))
-    except TypeError:
-        shown = str(value)
-    return shown if len(shown) <= _SHOWN_VALUE else shown[:_SHOWN_VALUE - 1] + "…"

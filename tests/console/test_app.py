@@ -30,9 +30,9 @@ def test_the_table_at_a_glance_and_hands_hidden_until_revealed(table):
         submit_all(table, known_position())
         await settle(pilot, table)
         state = shown(app, "#state")
-        assert "Phase turn" in state and "To move seat 3" in state and "required heart" in state
-        assert "basket 37" in state  # 54 - 15 dealt - 1 drawn - 2 on the field
-        assert "Seat 1  4 pieces" in state and "Seat 2  6 pieces" in state and "Seat 3  5 pieces" in state
+        assert "Phase a turn" in state and "to move Seat 3" in state and "Required suit: heart" in state
+        assert "Basket: 37" in state  # 54 - 15 dealt - 1 drawn - 2 on the field
+        assert "Seat 1  4 in hand" in state and "Seat 2  6 in hand" in state and "Seat 3  5 in hand" in state
         assert "Field heart-3 heart-1" in state
         screen = screen_text(app)
         assert not [p for p in hand_pieces if p in screen], "a hand's piece is on the screen"
@@ -61,11 +61,11 @@ def test_undo_asks_first_and_goes_through_the_journal(table):
         assert len(table.loop.session.events) == before
         processed = table.loop.processed
         await pilot.press("u")
-        assert "a piece on hand:3" in screen_text(app)  # the question, without naming the piece
+        assert "a piece on hand 3" in screen_text(app)  # the question, without naming the piece
         await pilot.press("y")
         await settle(pilot, table, processed + 1)
         assert len(table.loop.session.events) == before - 1
-        assert "Seat 3  4 pieces" in shown(app, "#state")
+        assert "Seat 3  4 in hand" in shown(app, "#state")
 
     drive(table, script)
     assert journaled(table)[-1] == Referee("undo", {"at": before})  # the count the question named
@@ -100,7 +100,7 @@ def test_alerts_for_unknown_tags_and_foreign_pieces(table):
         assert "heart-1" not in screen_text(app)
         await pilot.press("h", "y")  # revealing asks first
         await settle(pilot, table)
-        assert "(heart-1)" in shown(app, "#alerts")
+        assert "heart-1 of seat 1" in shown(app, "#alerts")
 
     drive(table, script)
 
@@ -114,7 +114,7 @@ def test_meeting_standings_and_seats_from_the_records(table, tmp_path):
 
     async def script(app, pilot):
         state = shown(app, "#state")
-        assert "Seat 1  0 pieces  Aoi (Apprentice)" in state or "Seat 1  0 pieces  Aoi (" in state
+        assert "Seat 1  0 in hand  Aoi (Apprentice)" in state or "Seat 1  0 in hand  Aoi (" in state
         assert "Chika" in state
         await pilot.press("g")
         await settle(pilot, table)

@@ -36,7 +36,7 @@ def test_a_games_referee_action_and_taps_on_a_seats_behalf(table):
         await pilot.press("p", "2")
         await settle(pilot, table, n + 1)
         assert table.loop.report()["owed"]["2"] == 2
-        assert "Seat 2  5 pieces  owes 2" in shown(app, "#state")
+        assert "Seat 2  5 in hand  owes 2" in shown(app, "#state")
         await pilot.press("t", "1", key("ctl-trident"))  # refused (5 pieces), but it is seat 1's tap
         await pilot.press("t", "3", key("ctl-pass"))
         await pilot.press("t", "1", key("ctl-heart"))
@@ -63,7 +63,7 @@ def test_a_suit_chosen_on_a_seats_behalf(table):
         await pilot.press("enter")
         await settle(pilot, table, n + 1)
         assert table.loop.report()["required"] == "spade"
-        assert "required spade" in shown(app, "#state")
+        assert "Required suit: spade" in shown(app, "#state")
 
     drive(table, script)
     assert taps(journaled(table)[-1:]) == [("hand:1", "ctl-spade")]
@@ -85,7 +85,7 @@ def test_move_a_piece_the_table_lost_track_of(table):
         await settle(pilot, table, n + 1)
         assert "spade-7" in table.loop.report()["hands"]["2"]
         alerts = shown(app, "#alerts")
-        assert "moved a piece to hand:2" in alerts and "spade-7" not in alerts
+        assert "moved a piece to hand 2" in alerts and "spade-7" not in alerts
 
     drive(table, script)
     assert journaled(table)[-1] == Referee("move", {"piece": "spade-7", "to": "hand:2"})
@@ -100,7 +100,7 @@ def test_end_the_game_shows_the_ranking(table):
         await settle(pilot, table, n + 1)
         state = shown(app, "#state")
         assert "Phase game over" in state
-        assert "1st seat 1 (4 pieces" in state and "ended by the Priest" in state
+        assert "1. Seat 1: 4 pieces" in state and "Ended by the Priest" in state
 
     drive(table, script)
     assert journaled(table)[-1] == Referee("end")

@@ -55,7 +55,7 @@ def test_an_attached_console_acts_on_the_running_table_and_sees_what_it_does(tmp
             await until(pilot, lambda: "diamond-1" not in shown(app, "#state"), "the hands hidden again")
             # A referee action with its confirmation: undo, journaled by the table.
             await pilot.press("u")
-            assert "Undo the last event: a piece on hand:2?" in shown(app.screen, "#question")
+            assert "Undo the last event: a piece on hand 2?" in shown(app.screen, "#question")
             await pilot.press("y")
             await until(pilot, lambda: table.events()[-1] == {"referee": "undo", "at": 2}, "the undo in the journal")
             await until(pilot, lambda: app.view.events == 1, "the undone state on the console")

@@ -17,7 +17,7 @@ from kikimimi.games.base import Referee, Scan
 def seats_named(app) -> tuple[int, int, int]:
     """(the header's seat, the seat marked ▶, the seat of the first Next line) as the screen shows them."""
     state, guide = shown(app, "#state"), shown(app, "#guide")
-    header = re.search(r"^(?:To move|Drawing) seat (\d)", state, re.M)
+    header = re.search(r"to move Seat (\d)", state)
     marker = re.search(r"^▶ Seat (\d)", state, re.M)
     next_line = re.search(r"^Next: Seat (\d)", guide, re.M)
     assert header and marker and next_line, (state, guide)
@@ -34,7 +34,7 @@ def test_after_a_penalty_out_of_turn_the_header_and_next_name_the_drawer(table):
         await settle(pilot, table)
         assert table.loop.report()["turn"] == 3  # the engine keeps the turn with seat 3 ...
         assert seats_named(app) == (1, 1, 1)  # ... but waits for seat 1's two draws: all three say so
-        assert "then seat 3 to move" in shown(app, "#state")
+        assert "Then seat 3 to move" in shown(app, "#state")
         submit_all(table, [Scan("hand:3", app.basket()[0])])  # seat 3 cannot draw now
         await settle(pilot, table)
         assert seats_named(app) == (1, 1, 1)

@@ -1,16 +1,19 @@
 """The panels as text: hands, private lines and pieces in alerts are hidden until revealed.
 
-The game's own panel comes from the registry (`GameInfo.view_function()`); a game without one is shown
-by the generic panel, which is given the public observation unless the Priest revealed the hands.
+The game's own panel is its view model (`GameInfo.model_function()`) drawn by the console (`model_text`); a
+game without one is drawn by the generic model, given the public observation unless the Priest revealed.
 """
 
-from rich.text import Text
+import re
 
 from kikimimi.console.feed import Spoken
-from kikimimi.console.view import alerts_text, describe_alert, game_panel, generic_text, result_text, spoken_text
+from kikimimi.console.modeltext import model_text
+from kikimimi.console.view import alerts_text, describe_alert, spoken_text
+from kikimimi.console.words import words
 from kikimimi.games.base import Alert, Referee, Scan
 from kikimimi.games.registry import games, get_info
 from kikimimi.games.session import Session
+from kikimimi.games.tableview import table_model
 
 HANDS = {1: ["heart-1", "spade-2"], 2: ["clover-3"], 3: []}
 
@@ -26,67 +29,61 @@ def session(events=()) -> Session:
     return played
 
 
-def panel(events=(), **options) -> str:
-    played = session(events)
-    view = get_info("trident").view_function()
-    report = played.game.report(played.state)
-    return game_panel(view, report, played.game.observe(played.state, None), seats=3, **options).plain
+def panel(events=(), *, reveal=False, players=None, titles=None, info=None, lang="en", setup=None) -> str:
+    """The terminal's game panel: the game's view model drawn by the console (`model_text`)."""
+    info = info or get_info("trident")
+    played = session(events) if info.id == "trident" else Session(info.game, setup or info.setup_defaults)
+    report, public = played.game.report(played.state), played.game.observe(played.state, None)
+    model = table_model(info.model_function(), report, public, reveal=reveal, players=players,
+                        seats=info.seat_count(played.setup))
+    return model_text(model, words(lang), reveal=reveal, titles=titles).plain
 
 
 def test_the_games_own_panel_counts_hands_but_shows_them_only_when_revealed():
     hidden = panel()
-    assert "Seat 1  2 pieces" in hidden and "Seat 2  1 piece" in hidden
+    assert "Seat 1  2 in hand" in hidden and "Seat 2  1 in hand" in hidden
     assert "heart-1" not in hidden and "clover-3" not in hidden
     assert "hands hidden" in hidden
     shown = panel(reveal=True)
-    assert "heart-1 spade-2" in shown and "clover-3" in shown
+    assert "heart-1 spade-2" in shown and "clover-3" in shown and "hands hidden" not in shown
 
 
 def test_players_and_their_ranks_when_a_meeting_is_open():
     text = panel(players={1: "Aoi", 2: "Ben"}, titles={"Aoi": "Bishop"})
-    assert "Seat 1  2 pieces  Aoi (Bishop)" in text
-    assert "Seat 2  1 piece  Ben" in text
+    assert "Seat 1  2 in hand  Aoi (Bishop)" in text
+    assert "Seat 2  1 in hand  Ben" in text
 
 
 def test_the_games_ranking_after_the_end():
     text = panel([Referee("end")])
     assert "Phase game over" in text
-    assert "1st seat 3 (0 pieces, 0 points)  2nd seat 1 (2 pieces, 4 points)  3rd seat 2 (1 piece, 5 points)" in text
+    assert "1. Seat 3: 0 pieces, 0 pts\n  2. Seat 1: 2 pieces, 4 pts\n  3. Seat 2: 1 pieces, 5 pts" in text
+    assert "Ended by the Priest" in text
+    japanese = panel([Referee("end")], lang="ja")
+    assert re.findall(r"[A-Za-z]+", japanese.replace("(h", "")) == [], japanese
 
 
-def test_generic_panel_of_the_public_observation_names_no_hand_piece():
-    """Any registered game, shown without its view: nothing of a hand until revealed."""
+def test_every_games_panel_hides_hands_until_revealed_in_both_languages():
+    """Each registered game's model drawn at its start, hidden then revealed, in Japanese and English."""
     for info in games():
-        played = Session(info.game, info.setup_defaults)
-        public = played.game.observe(played.state, None)
-        report = played.game.report(played.state)
-        text = game_panel(None, report, public, seats=info.seat_count(played.setup)).plain
-        assert "Phase" in text and "Seat 1" in text and "hands hidden" in text
+        for lang in ("en", "ja"):
+            text = panel(info=info, lang=lang)
+            assert words(lang).say("page.seat_n", seat=1) in text, (info.id, text)
+            assert words(lang).say("terminal.hands_hidden") in text
     played = session()
-    hidden = game_panel(None, played.game.report(played.state), played.game.observe(played.state, None),
-                        seats=3).plain
-    assert "heart-1" not in hidden and "clover-3" not in hidden and "Seat 1  2 pieces" in hidden
-    shown = game_panel(None, played.game.report(played.state), {}, seats=3, reveal=True).plain
-    assert "heart-1 spade-2" in shown and "hands hidden" not in shown
+    model = table_model(None, played.game.report(played.state), played.game.observe(played.state, None),
+                        reveal=False, seats=3)
+    hidden = model_text(model, words("en"), reveal=False).plain
+    assert "heart-1" not in hidden and "Seat 1" in hidden and "hands hidden" in hidden
 
 
-def test_generic_panel_phase_turn_and_a_game_neutral_result():
-    text = generic_text({"phase": "over", "turn": None,
-                         "result": {"ranking": [2, 1], "winners": [2], "scores": {"1": 5, "2": 9},
-                                    "reason": "out_of_cards"}}, seats=2).plain
-    assert "Phase over" in text
-    assert "Ranking 1st seat 2 (9)  2nd seat 1 (5)" in text and "Won seat 2" in text and "out of cards" in text
-    assert "Phase bidding" in generic_text({"phase": "bidding", "turn": 2}, seats=2).plain
-    assert "to move seat 2" in generic_text({"phase": "bidding", "turn": 2}, seats=2).plain
-    assert "no winner" in result_text({"ranking": [], "winners": []}).plain
-
-
-def test_a_failing_view_falls_back_to_the_generic_panel():
-    def broken(report, *, reveal, players=None, titles=None) -> Text:
+def test_a_failing_model_falls_back_to_the_generic_one():
+    def broken(data, *, reveal, players=None):
         raise RuntimeError("boom")
 
-    text = game_panel(broken, {"phase": "play", "secret": 42}, {"phase": "play"}, seats=2).plain
-    assert "panel failed" in text and "Phase play" in text and "42" not in text
+    model = table_model(broken, {"phase": "play", "secret": 42}, {"phase": "play"}, reveal=False, seats=2)
+    text = model_text(model, words("en"), reveal=False).plain
+    assert "view failed" in text and "Phase play" in text and "42" not in text and "Seat 2" in text
 
 
 def test_alert_names_the_piece_only_when_revealed():

@@ -10,8 +10,12 @@ from pathlib import Path
 
 import pytest
 
+from kikimimi.console.view import action_label, describe_alert, describe_event
 from kikimimi.console.words import LANGUAGES, MARK, Words, words
+from kikimimi.games.base import Alert, Referee, Scan
 from kikimimi.games.registry import games
+from kikimimi.games.trident.ladder import TridentLadder
+from kikimimi.records.kinds import MEETING_KINDS
 
 ROOT = Path(__file__).resolve().parents[2]
 CONSOLE = ROOT / "kikimimi" / "console"
@@ -52,10 +56,11 @@ def test_every_word_the_page_shows_is_in_the_catalog(lang):
 def code_keys() -> set[str]:
     """Keys the consoles' Python code says by name (say("…"), get("…"), NotNow("…"), ["guide.…", …])."""
     keys: set[str] = set()
-    sources = [*CONSOLE.rglob("*.py"), *ROOT.glob("kikimimi/games/*/guide.py")]
+    sources = [*CONSOLE.rglob("*.py"), *ROOT.glob("kikimimi/games/*/guide.py"), *ROOT.glob("kikimimi/games/*/view.py"),
+               ROOT / "kikimimi/games/tableview.py"]
     for path in sources:
         text = path.read_text(encoding="utf-8")
-        keys |= set(re.findall(r'(?:say|NotNow)\("([a-z_]+\.[a-z_.]+)"', text))
+        keys |= set(re.findall(r'(?:say|NotNow|mark)\("([a-z_]+\.[a-z_.]+)"', text))
         keys |= set(re.findall(r'\["(guide\.[a-z_.]+)"', text))
         keys |= {f"guide.trident.{name}" for name in re.findall(r'step\("([a-z_]+)"', text)}
         keys |= {f"guide.trident.{name}" for pair in re.findall(r'step\("([a-z_]+)" if \w+ else "([a-z_]+)"', text)
@@ -142,3 +147,37 @@ def test_a_japanese_tables_terminal_console_speaks_japanese(tmp_path, monkeypatc
     assert "発話" in seen["main"] and "What was said" not in seen["main"] and "Health" not in seen["main"]
     assert "ゲームを今終了しますか" in seen["end"] and "はい (y)" in seen["end"] and "End the game" not in seen["end"]
     assert "どのリーダーでタップしますか" in seen["tap"] and "Tap on which reader" not in seen["tap"]
+
+
+# Alerts the consoles describe by name (kikimimi/console/view.py's describe_alert), on both screens.
+ALERTS = re.findall(r'alert\.key == "([a-z_.]+)"', (CONSOLE / "view.py").read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_alert_meeting_word_and_event_shown_has_words(lang):
+    """Keys built at run time (not literal in the code): each alert, the Meeting tab's kinds, states and
+    columns, each game's referee action as the undo question and the last event name it."""
+    said = words(lang)
+    assert len(ALERTS) > 10
+    keys = [f"alert.{key}" for key in ALERTS]
+    keys += [f"meeting.kind.{kind}" for kind in MEETING_KINDS]
+    keys += [f"meeting.status.{status}" for status in ("open", "finished", "abandoned")]
+    keys += [f"meeting.column.{column}" for column in ("position", "player", "title", "wins", "places", "score",
+                                                       "ladder_wins", "table", "seats", "games", "controller",
+                                                       "last_seen", *TridentLadder.standing_columns)]
+    assert sorted(key for key in keys if not said.has(key)) == []
+
+
+def test_a_japanese_terminal_names_events_and_actions_in_japanese():
+    """The undo question's and last event's words, and every game action's label, on a Japanese table: no
+    Latin letters but piece ids and reader names (they are printed on the pieces and readers)."""
+    ja = words("ja")
+    for info in games():
+        for action in info.referee_actions:
+            shown = describe_event(Referee(action.action, {"seat": 2}), info, ja)
+            assert not re.search(r"[A-Za-z]", shown), (info.id, shown)
+            assert not re.search(r"[A-Za-z]", action_label(info, action.action, ja, action.label)), action.action
+        shown = describe_event(Scan("hand:1", info.pieces[0]), info, ja)
+        assert info.pieces[0] not in shown and not re.search(r"[A-Za-z]", shown.replace("hand:1", "")), shown
+    moved = describe_alert(Alert("referee.moved", {"piece": "heart-1", "to": "hand:3"}), said=ja)
+    assert "heart-1" not in moved and not re.search(r"[A-Za-z]", moved.replace("hand:3", "")), moved

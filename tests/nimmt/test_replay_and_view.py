@@ -8,7 +8,8 @@ from pathlib import Path
 
 from nimmt_table import SEED_TURNS, seed_table
 
-from kikimimi.games.nimmt.view import state_text
+from kikimimi.games.registry import get_info
+from kikimimi.games.tableview import table_model
 from kikimimi.table.replay import replay
 
 SCRIPT = Path(__file__).parents[1] / "scripts" / "nimmt_seed_turns.jsonl"
@@ -45,15 +46,22 @@ def test_replay_equals_the_live_session():
     assert report == live.report
 
 
+def drawn(table, *, reveal: bool, players=None) -> str:
+    """6 nimmt!'s view model (what both consoles draw) with its words' parameters, as text."""
+    info = get_info("nimmt")
+    return repr(table_model(info.model_function(), table.report, info.game.observe(table.state, None),
+                            reveal=reveal, players=players, seats=3))
+
+
 def test_view_hides_hands_and_choices_unless_revealed():
     table = seed_table()
     table.play(SEED_TURNS[0])
     table.field(96)
-    hidden = state_text(table.report, reveal=False).plain
-    assert "Row 3 48 51 77" in hidden and "chosen" in hidden and "choosing" in hidden
+    hidden = drawn(table, reveal=False)
+    assert "'cards': '48 51 77'" in hidden and "model.nimmt.chosen" in hidden
     assert "96" not in hidden and "45" not in hidden
-    shown = state_text(table.report, reveal=True, players={1: "Aoi"}).plain
-    assert "(96)" in shown and "45" in shown and "Aoi" in shown
+    shown = drawn(table, reveal=True, players={1: "Aoi"})
+    assert "96" in shown and "45" in shown and "Aoi" in shown
     table.play([34, 15, 100])
-    during = state_text(table.report, reveal=False).plain
-    assert "seat 3 chooses a row" in during and "played  15" in during  # revealed cards are public
+    during = drawn(table, reveal=False)
+    assert "'15'" in during  # revealed cards are public: on the field

@@ -14,9 +14,9 @@ from kikimimi.games.base import GameOver, Referee, Scan
 from kikimimi.games.numeron.clock import turn_clock
 from kikimimi.games.numeron.judge import tree_calls
 from kikimimi.games.numeron.practice import prepare
-from kikimimi.games.numeron.view import state_text
 from kikimimi.games.registry import SetupError, get_info
 from kikimimi.games.session import Session
+from kikimimi.games.tableview import table_model
 
 INFO = get_info("numeron")
 SCRIPTS = Path(__file__).parent.parent / "scripts"
@@ -141,10 +141,15 @@ def test_view_hides_numbers_unless_revealed():
     t = Table(digits=4, items=2).start("1234", "5678")
     t.item(1, "slash")
     t.call("9012")
-    hidden = state_text(t.report, reveal=False).plain
-    shown = state_text(t.report, reveal=True).plain
-    assert "1234" not in hidden and "5678" not in hidden and "9012" in hidden and "SLASH 3" in hidden
-    assert "1234" in shown and "5678" in shown
+    hidden, shown = drawn(t, reveal=False), drawn(t, reveal=True)
+    assert "1234" not in hidden and "5678" not in hidden and "9012" in hidden
+    assert "['1', '2', '3', '4']" in shown and "['5', '6', '7', '8']" in shown
     t2 = Table()
     t2.hand(1, digit(4, 1))
-    assert "entry 4" not in state_text(t2.report, reveal=False).plain  # a number being set is private
+    assert "4" not in drawn(t2, reveal=False).replace("'digits', {'count': 3}", "")  # a number being set is private
+
+
+def drawn(t, *, reveal: bool) -> str:
+    """Numeron's view model (what both consoles draw) with its words' parameters, as text."""
+    return repr(table_model(INFO.model_function(), t.report, INFO.game.observe(t.state, None), reveal=reveal,
+                            seats=2))

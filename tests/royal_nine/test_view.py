@@ -1,29 +1,39 @@
-"""The console panel: both grids, hands, scores; the common card only when revealed or opened."""
+"""Royal Nine's view model (what both consoles draw): both grids, the totals; the common card only when
+revealed or once opened (it was drawn "[?]" even after it was opened)."""
 
 from __future__ import annotations
 
 from royal_nine_table import W2, W3, Table
 
-from kikimimi.games.royal_nine.view import state_text
+from kikimimi.games.registry import get_info
+from kikimimi.games.tableview import table_model
+
+INFO = get_info("royal-nine")
+
+
+def drawn(t: Table, *, reveal: bool, players=None) -> str:
+    """The model's words as the tablet gets them (items with their parameters), hands included."""
+    model = table_model(INFO.model_function(), t.report(), INFO.game.observe(t.state, None), reveal=reveal,
+                        players=players, seats=2)
+    return repr(model)
 
 
 def test_the_common_card_shows_only_with_reveal_until_opened():
     t = Table()
     t.play_round("red-5", {1: W2, 2: W3})
-    hidden = state_text(t.report(), reveal=False).plain
-    shown = state_text(t.report(), reveal=True).plain
-    assert "red-5" not in hidden and "R5" not in hidden and "face down" in hidden
-    assert "red-5" in shown and "[R5]" in shown
-    assert "R1" in hidden and "B9" in hidden  # the open grids
+    hidden = drawn(t, reveal=False)
+    shown = drawn(t, reveal=True)
+    assert "red-5" not in hidden and "[?]" in hidden
+    assert "[red-5]" in shown
+    assert "red-1" in hidden and "blue-9" in hidden  # the open grids
     t.field("ctl-open")
-    opened = state_text(t.report(), reveal=False, players={1: "Aiko"}).plain
-    assert "red-5" in opened and "28" in opened and "Aiko" in opened and "royal nine" in opened
+    opened = drawn(t, reveal=False, players={1: "Aiko"})
+    assert "[red-5]" in opened and "[?]" not in opened and "Aiko" in opened
 
 
-def test_hands_and_an_empty_table():
+def test_an_empty_table_and_a_card_in_hand():
     t = Table()
-    text = state_text(t.report(), reveal=False).plain
-    assert "not laid" in text and "Round 1" in text
+    assert "'model.round', {'round': 1}" in drawn(t, reveal=False)
     t.field("blue-3")
     t.hand(1, "red-7")
-    assert "R7" in state_text(t.report(), reveal=False).plain
+    assert "red-7" not in drawn(t, reveal=False) and "red-7" in drawn(t, reveal=True)

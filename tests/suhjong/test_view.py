@@ -1,17 +1,31 @@
+"""Suhjong's view model (what both consoles draw): rivers, the pile, whose turn, the totals and the end;
+the hands only with the hands revealed."""
+
 from __future__ import annotations
 
 from suhjong_table import Table
 
-from kikimimi.games.suhjong.view import state_text
+from kikimimi.games.registry import get_info
+from kikimimi.games.tableview import table_model
+
+INFO = get_info("suhjong")
 
 
-def test_view_shows_hands_rivers_counts_the_declaration_and_scores():
+def drawn(t: Table, *, reveal: bool, players=None) -> str:
+    return repr(table_model(INFO.model_function(), t.report(), INFO.game.observe(t.state, None), reveal=reveal,
+                            players=players, seats=2))
+
+
+def test_view_shows_rivers_counts_the_turn_and_scores():
     t = Table()
     t.deal("98641", "22337")
     t.discard(1, "1")
-    text = state_text(t.report(), reveal=False).plain
-    assert "9 8 6 4" in text or "4 6 8 9" in text
-    assert "river 1" in text and "Pile 40" in text and "sea 0" in text and "to move seat 1" in text
+    text = drawn(t, reveal=False)
+    assert "'basket': 40" in text and "model.suhjong.river" in text
+    assert "'seat': 2, 'name': None, 'count': 5, 'hand': None" in text and "'turn': True" in text
+    assert "digit-9-1" not in text  # a hand only when revealed
+    shown = drawn(t, reveal=True, players={1: "Aki"})
+    assert "digit-9-1" in shown and "Aki" in shown
     t.draw(1, "0")
     t.discard(2, "2")
     t.draw(2, "2")
@@ -21,10 +35,8 @@ def test_view_shows_hands_rivers_counts_the_declaration_and_scores():
     t.discard(2, "7")
     t.draw(2, "7")
     t.write(1, "48*")
-    text = state_text(t.report(), reveal=True, players={1: "Aki"}).plain
-    assert "Seat 1 declaring: 48*" in text and "SHOWDOWN" in text and "Aki" in text
     t.write(1, "2=96")
     t.tap("hand:1", "ctl-declare")
     t.tap("hand:2", "ctl-norole")
-    text = state_text(t.report(), reveal=False).plain
-    assert "48*2=96  96 points" in text and "seat 1 wins" in text and "total 96" in text
+    text = drawn(t, reveal=False)
+    assert "'score': 96" in text

@@ -18,7 +18,7 @@ from kikimimi.table.replay import replay
 def test_demo_plays_one_whole_game_through_the_simulated_table(capsys):
     assert main(["demo", "--fast", "--text-only", "--lang", "en", "--seed", "3"]) == 0
     out = capsys.readouterr().out
-    assert "state at the end" in out and "Ranking" in out and "hand:2 earphone" in out
+    assert "state at the end" in out and "Ranked by" in out and "hand:2 earphone" in out
 
 
 def test_demo_with_a_keyboard_seat_shows_only_what_that_seat_may_know(tmp_path):

@@ -71,7 +71,7 @@ def test_an_unrevealed_snapshot_holds_no_hand_and_no_private_line(table):
 
     def snap(reveal: bool) -> str:
         return json.dumps(snapshot(view=control.view(), health=control.health(), facts=facts, info=info,
-                                   panel=info.view_function(), lines=feed.lines(), alerts=control.view().alerts,
+                                   lines=feed.lines(), alerts=control.view().alerts,
                                    meeting=MeetingPanel(), reveal=reveal))
 
     hidden, shown = snap(False), snap(True)
@@ -80,8 +80,8 @@ def test_an_unrevealed_snapshot_holds_no_hand_and_no_private_line(table):
     listed = json.dumps(info.pieces)
     for piece in dealt:
         assert hidden.count(f'"{piece}"') == listed.count(f'"{piece}"'), piece
-        assert piece not in json.loads(hidden)["panel"]
-    assert all(piece in json.loads(shown)["panel"] for piece in dealt)  # revealed: the hands are there
+        assert piece not in json.dumps(json.loads(hidden)["table"])
+    assert all(piece in json.dumps(json.loads(shown)["table"]) for piece in dealt)  # revealed: the hands are there
     said = json.loads(hidden)["said"]
     assert "(private line)" in said["hand:1"] and "(private line)" not in json.loads(shown)["said"]["hand:1"]
 

@@ -57,7 +57,8 @@ class WebTable:
     """`kikimimi play --web 127.0.0.1:PORT` on the simulated table (text only); `restart` stops and starts
     it again (the same journal, the same evening's code)."""
 
-    def __init__(self, folder: Path, *play_args: str, web: bool = True, language: str = "en") -> None:
+    def __init__(self, folder: Path, *play_args: str, web: bool = True, language: str = "en",
+                 quiet: bool = True) -> None:
         folder.mkdir(parents=True, exist_ok=True)
         self.folder = folder
         self.config = write_config(folder)
@@ -68,11 +69,13 @@ class WebTable:
         self.env = {**os.environ, "KIKIMIMI_DATA": str(folder / "data")}
         self.web = web
         self.play_args = list(play_args)
+        self.quiet = quiet  # --quiet: the table logs warnings only (else what the Priest's terminal shows)
         self.table: Process | None = None
         self.start()
 
     def start(self) -> WebTable:
-        args = ["play", "--config", str(self.config), "--quiet", "--text-only", *self.play_args]
+        args = ["play", "--config", str(self.config), *(["--quiet"] if self.quiet else []), "--text-only",
+                *self.play_args]
         if self.web:
             args += ["--web", f"127.0.0.1:{self.port}"]
         self.table = Process(self.folder, "play", args, self.env)

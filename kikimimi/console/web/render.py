@@ -1,7 +1,7 @@
-"""What the page shows, made from the terminal console's own panels: rich renderables turned into HTML.
+"""What the page shows: the game's view model (drawn by the page), and the terminal console's own panels.
 
-The game's panel, the guide, what each output said, the alerts and the meeting are the very functions the
-terminal console draws (`kikimimi.console.view`, `guide`, `records`); here their styled text becomes
+The guide, what each output said, the alerts and the meeting are the very functions the terminal console
+draws (`kikimimi.console.view`, `guide`, `records`); here their styled text becomes
 escaped HTML spans with a few classes (bold, dim, a colour), so the page needs no inline style and its
 Content-Security-Policy stays strict. Privacy is decided by those functions' `reveal`, as on the terminal:
 an unrevealed snapshot never holds a hand or a private line.
@@ -22,9 +22,9 @@ from rich.text import Text
 from kikimimi.console.feed import Spoken
 from kikimimi.console.guide import guide_of, name_actions, say_guide
 from kikimimi.console.records import MeetingPanel
-from kikimimi.console.view import alerts_text, game_panel, spoken_text
+from kikimimi.console.view import action_label, alerts_text, describe_event, spoken_text
 from kikimimi.console.words import Words, words
-from kikimimi.games.base import Alert, Referee, hand, seat_of
+from kikimimi.games.base import Alert, hand
 from kikimimi.games.registry import GameInfo, games
 from kikimimi.games.tableview import table_model
 from kikimimi.table.control import TableFacts, TableHealth, TableView
@@ -68,6 +68,14 @@ def to_html(renderable: RenderableType, width: int = MEETING_WIDTH) -> str:
         classes = _classes(segment.style)
         out.append(f'<span class="{classes}">{text}</span>' if classes else text)
     return "".join(out)
+
+
+def meeting_html(meeting: MeetingPanel, said: Words) -> str:
+    """The Meeting tab in `said`'s language; the records' place (a path or URL) and what their library said
+    are data, shown as they are and marked `translate="no"`."""
+    shown = to_html(meeting.renderable(said, with_where=False))
+    where = meeting.shown_where() if meeting.view is None else ""
+    return shown + (f'\n<code translate="no">{html.escape(where, quote=False)}</code>' if where else "")
 
 
 # -- what the page needs of the games ---------------------------------------------------------------------
@@ -128,7 +136,7 @@ def game_facts(info: GameInfo, view: TableView, facts: TableFacts, lang: str) ->
         "pieces": list(info.pieces), "controls": list(info.controls),
         "destinations": [[place, said.value(place)] for place in
                          [hand(seat) for seat in range(1, seats + 1)] + ["basket"]],
-        "actions": [{"action": a.action, "label": said.get(f"actions.{info.id}.{a.action}", a.label),
+        "actions": [{"action": a.action, "label": action_label(info, a.action, said, a.label),
                      "params": list(a.params)} for a in info.referee_actions],
         "outputs": list(info.outputs(view.setup)),
     }
@@ -160,24 +168,11 @@ def guide_html(lines: Sequence[str], said: Words | None = None) -> str:
     return "\n".join(name_actions(html.escape(line, quote=False), button) for line in lines)
 
 
-def event_words(event: Any, info: GameInfo, said: Words, *, reveal: bool = False) -> str:
-    """An event in the table's language (the undo question): a piece tapped on a seat's hand reader is named
-    only when hands are revealed; a referee action by its label, a piece among its parameters hidden likewise."""
-    if isinstance(event, Referee):
-        label = said.get(f"actions.{info.id}.{event.action}", "") or said.get(f"action.{event.action}", event.action)
-        params = [said.say("event.param", name=said.get(f"param.{k}", k), value=v)
-                  for k, v in dict(event.params).items() if k != "at" and (reveal or k != "piece")]
-        return " ".join([label, *params])
-    private = seat_of(event.reader) is not None and event.piece not in info.controls
-    piece = said.say("event.a_piece") if private and not reveal else event.piece
-    return said.say("event.scan", piece=piece, place=event.reader)
-
-
 def undo_offer(view: TableView, info: GameInfo, said: Words, reveal: bool) -> dict[str, Any] | None:
     """What undo would take back now (None: nothing), and the count that names it to the table."""
     if not view.undo_at or view.undoable is None:
         return None
-    return {"at": view.undo_at, "event": event_words(view.undoable, info, said, reveal=reveal)}
+    return {"at": view.undo_at, "event": describe_event(view.undoable, info, said, reveal=reveal)}
 
 
 def said_model(model: dict[str, Any], said: Words) -> dict[str, Any]:
@@ -190,15 +185,14 @@ def said_model(model: dict[str, Any], said: Words) -> dict[str, Any]:
 
 
 def snapshot(*, view: TableView, health: TableHealth, facts: TableFacts, info: GameInfo,
-             panel: Any, lines: Sequence[Spoken], alerts: Sequence[tuple[float, Alert]],
+             lines: Sequence[Spoken], alerts: Sequence[tuple[float, Alert]],
              meeting: MeetingPanel, reveal: bool, lang: str | None = None) -> dict[str, Any]:
     """Everything the page draws, for one reveal mode (an unrevealed one holds no hand, no private line), in
     `lang` (default: the table's language)."""
     lang = lang or facts.language
     said_words = words(lang)
-    players, titles = meeting.seats()
+    players, _titles = meeting.seats()
     seats = info.seat_count(view.setup)
-    public = view.report if reveal or panel is not None else view.public
     shown_alerts = sorted(alerts, key=lambda item: item[0])[-SHOWN_ALERTS:]
     clock = lambda t: time.strftime("%H:%M:%S", time.localtime(t))  # noqa: E731 - the terminal's format
     said = {name: to_html(spoken_text(lines, name, reveal=reveal, limit=30, said=said_words))
@@ -212,15 +206,13 @@ def snapshot(*, view: TableView, health: TableHealth, facts: TableFacts, info: G
         "setup": {key.name: view.setup[key.name] for key in info.setup_keys
                   if key.name in view.setup and (key.choices is not None or key.type is bool)},
         "events": view.events,
-        "last_event": event_words(view.last_event, info, said_words, reveal=reveal) if view.last_event else None,
+        "last_event": describe_event(view.last_event, info, said_words, reveal=reveal) if view.last_event else None,
         "undo": undo_offer(view, info, said_words, reveal),
         "over": view.over,
         "paused": view.paused,
         "game_id": view.game_id,
         "turn": view.public.get("turn"),
         "phase": view.public.get("phase"),
-        "panel": to_html(game_panel(panel, view.report, public, reveal=reveal, players=players, titles=titles,
-                                    seats=seats)),
         "guide": guide_html(say_guide(guide_of(view), said_words), said_words),
         "table": said_model(table_model(info.model_function(), view.report, view.public, reveal=reveal,
                                         players=players, seats=seats), said_words),
@@ -228,7 +220,7 @@ def snapshot(*, view: TableView, health: TableHealth, facts: TableFacts, info: G
         "alerts": to_html(alerts_text([(clock(t), a) for t, a in shown_alerts], reveal=reveal,
                                       limit=SHOWN_ALERTS, said=said_words)),
         "health": health_json(health),
-        "meeting": to_html(meeting.renderable()),
+        "meeting": meeting_html(meeting, said_words),
         "outputs": list(facts.outputs),
     }
 

@@ -46,7 +46,7 @@ from kikimimi.console.web.access import COOKIE, Access, Evening, Guesses
 from kikimimi.console.web.render import games_offered, hand_readers, health_json, snapshot
 from kikimimi.console.words import LANGUAGES, Words, words
 from kikimimi.games.base import Alert, Event, GameOver, Referee, Say, Scan, hand
-from kikimimi.games.registry import GameInfo, UnknownGame, get_info
+from kikimimi.games.registry import UnknownGame, get_info
 from kikimimi.serving import BodyRefused, SecuredStarlette, read_body, security_headers
 from kikimimi.voice.catalog import catalog
 
@@ -123,7 +123,6 @@ class WebConsole:
         self._wake = asyncio.Event()
         self._loop: asyncio.AbstractEventLoop | None = None
         self._cache: dict[tuple[bool, str], tuple[tuple[int, int], str]] = {}
-        self._panels: dict[str, Any] = {}
         self._health: Any = None
         self._health_shown: dict[str, Any] | None = None  # the health as the pages last got it
         # Grows when only the health changed (the turn clock counts down every 0.5 s): a page that has the
@@ -258,15 +257,6 @@ class WebConsole:
 
     # -- what the page gets -------------------------------------------------------------------------
 
-    def _panel(self, info: GameInfo) -> Any:
-        if info.id not in self._panels:
-            try:
-                self._panels[info.id] = info.view_function()
-            except Exception as exc:  # a game whose view cannot be imported is shown generically
-                log.warning("web console: %s's panel cannot be loaded (%s); the generic one is shown", info.id, exc)
-                self._panels[info.id] = None
-        return self._panels[info.id]
-
     def snapshot_json(self, reveal: bool, lang: str | None = None) -> tuple[str, int]:
         """The page's snapshot now and the health version it holds (made once per version, health version,
         reveal mode and language, whatever the number of pages); in `lang`, else the table's language."""
@@ -281,7 +271,7 @@ class WebConsole:
         if link is not None and feed is not None:
             view, health = link.view(), link.health()
             info = get_info(view.game)
-            data.update(snapshot(view=view, health=health, facts=link.facts, info=info, panel=self._panel(info),
+            data.update(snapshot(view=view, health=health, facts=link.facts, info=info,
                                  lines=feed.lines(), alerts=[*view.alerts, *self.console_alerts],
                                  meeting=self.meeting, reveal=reveal, lang=lang))
             data["games"] = games_offered(lang, hand_readers(health))

@@ -202,8 +202,6 @@ function draw(data) {
   $("b-tapfor").hidden = false;
   once("guide", [data.guide, lang], () => { $("guide").innerHTML = data.guide; words($("guide")); });
   $("last").textContent = data.last_event ? t("last", { event: data.last_event }) : "";
-  html("panel", data.panel);
-  $("details").hidden = lang === "ja";  // the game's text panel is English: the drawn table says it all
   once("table", [data.table, lang], () => drawTable(data.table));
   html("tab-alerts", data.alerts);
   html("tab-meeting", data.meeting);
