@@ -91,7 +91,12 @@ def abandon_on_table(journal_path: Path, store: RecordStore, meeting_id: int) ->
     if not journal_path.exists():
         return None
     game = store.meetings.get(meeting_id).game
-    others = {g.journal_game_id for m in store.meetings.all() if m.id != meeting_id for g in store.games.in_meeting(m.id)}
+    others = {
+        g.journal_game_id
+        for m in store.meetings.all()
+        if m.id != meeting_id
+        for g in store.games.in_meeting(m.id)
+    }
     lock = hold_table(journal_path, "kikimimi meeting abandon")
     try:
         journal = Journal(journal_path)
