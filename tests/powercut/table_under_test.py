@@ -9,11 +9,11 @@ rig reads (an instrument of the test, not of the table):
     code CODE             the evening's web-console code, as the table would print it: only once its file
                           (beside the journal) reads back with it; one that could not be saved is not shown
 
-The table's records file: a table that keeps its own records writes, as a one-table meeting does
-(`kikimimi meeting start` on the table: `store.players.add`, `store.meetings.start`,
-`store.games.record_outcome` at each game's end), the players and every finished game's result into the data
-folder. Here each game is recorded as the journal finishes it, and at a start every finished game of the journal not yet in the records is recorded
-(a cut between the two), as the venue client's outbox replays what the host has not taken.
+The table's records file: a table that keeps its own records writes, as a one-table meeting does (`kikimimi meeting
+start` on the table: `store.players.add`, `store.meetings.start`, `store.games.record_outcome` at each game's end),
+the players and every finished game's result into the data folder. Here each game is recorded as the journal
+finishes it, and at a start every finished game of the journal not yet in the records is recorded (a cut between
+the two), as the venue client's outbox replays what the host has not taken.
 
 With KIKIMIMI_RIG_CLOCK=FILE, the process's wall clock (time.time) is the real one plus the seconds in FILE,
 read again on SIGUSR1: a clock set back or forward while the table runs, as a Pi's is when the network sets
