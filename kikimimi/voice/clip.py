@@ -125,9 +125,11 @@ def join_clips(clips: Sequence[Clip], pauses: float | Sequence[float]) -> Clip:
     return Clip(np.concatenate(pieces), rate)
 
 
-def join_seconds(part_seconds: Sequence[float], pause: float) -> float:
-    """How long a joined phrase lasts, from its tightened parts' lengths (what `join_clips` makes)."""
-    return sum(part_seconds) + pause * max(0, len(part_seconds) - 1)
+def join_seconds(part_seconds: Sequence[float], pauses: float | Sequence[float]) -> float:
+    """How long a joined phrase lasts, from its tightened parts' lengths (what `join_clips` makes): one pause
+    for every join, or one per join."""
+    joins = max(0, len(part_seconds) - 1)
+    return sum(part_seconds) + (pauses * joins if isinstance(pauses, int | float) else sum(list(pauses)[:joins]))
 
 
 def resample(clip: Clip, rate: int) -> Clip:

@@ -1,8 +1,9 @@
 """`kikimimi bench voice --lag`: how far behind each output gets when bots play at a human pace.
 
 Bots play whole games of every registered game; their taps come every `--tap` seconds (1.5 s brisk, 0.6 s
-fast). Every phrase said is rendered by the language's voice exactly as a pack clip is (so its length is
-the real one: trimmed, at the pack's rate), in parallel on every core. Then each output's queue is played
+fast). Every phrase said is rendered by the language's voice exactly as a pack says it (so its length is
+the real one: a key with many entries built from its spoken parts, clips trimmed, at the pack's rate), in
+parallel on every core. Then each output's queue is played
 out in simulated time: a phrase starts when the one before it (and the gap after it) has finished, and the
 speaker's rules are the router's own functions (`not_superseded`, `is_behind`). Simulated time means no
 thread scheduling enters the figures, neither as noise nor multiplied; the real path adds its audio block
@@ -147,20 +148,56 @@ def play_games(game_id: str, games: int, seed: int, lang: str, lines: dict[str, 
     return said
 
 
-def render_durations(lang: str, backend: str, lines: dict[str, Line], jobs: int) -> dict[str, float]:
-    """Seconds of every line (rendered with the voice as a pack clip, on every core)."""
-    from kikimimi.voice.pack import _file_name, _render_all, text_hash
-
-    todo = [(entry, {}, line, text_hash(line, backend), _file_name(entry)) for entry, line in lines.items()]
-    seconds: dict[str, float] = {}
+def render_durations(lang: str, backend: str, lines: dict[str, Line], jobs: int,
+                     game_ids: list[str]) -> dict[str, float]:
+    """Seconds of every line as a pack says it (`render_as_pack`), rendered in a folder of its own."""
     with tempfile.TemporaryDirectory(prefix="kikimimi-bench-lag-") as folder:
-        (Path(folder) / "audio").mkdir()
-        for item, outcome in _render_all(todo, Path(folder), backend, lang, None, jobs):
-            if isinstance(outcome, Exception):
-                raise RuntimeError(f"could not render {item[0]}: {outcome!r}")
-            frames, rate, _size = outcome
-            seconds[item[0]] = frames / rate
-    return seconds
+        return render_as_pack(lang, backend, lines, Path(folder), jobs, game_ids)
+
+
+def render_as_pack(lang: str, backend: str, lines: dict[str, Line], folder: Path, jobs: int,
+                   game_ids: list[str]) -> dict[str, float]:
+    """A pack (format 3) of just these lines in `folder`, each entry built as `kikimimi voices render` builds it
+    (a key with many entries from its spoken parts, `pack.plan_entries`), each distinct part rendered once on
+    every core; the seconds each entry plays for, as `Pack.get` builds it (tightened parts, the parts' pauses)."""
+    from kikimimi.games.registry import get_info
+    from kikimimi.voice.catalog import catalog
+    from kikimimi.voice.clip import join_seconds as joined
+    from kikimimi.voice.pack import (
+        CLIP_SUFFIX,
+        Planned,
+        _entry_meta,
+        _render_all,
+        _write_manifest,
+        part_line,
+        plan_entries,
+        spoken_text,
+        text_hash,
+    )
+
+    planned = plan_entries([catalog(lang, get_info(g).catalog) for g in game_ids], backend, "")
+    plans: dict[str, Planned] = {}
+    for entry, line in lines.items():
+        plan = planned.get(entry)
+        if plan is None or plan.digest != text_hash(line, backend):  # not a catalog entry: said whole
+            plan = Planned(entry, {}, line, text_hash(line, backend), (text_hash(line, backend),),
+                           (spoken_text(line, backend),), ())
+        plans[entry] = plan
+    todo: dict[str, tuple[str, dict[str, Any], Line, str, str]] = {}
+    for plan in plans.values():
+        for clip_id, text in zip(plan.clips, plan.texts, strict=True):
+            todo.setdefault(clip_id, (clip_id, {}, part_line(plan.line, text), clip_id, clip_id + CLIP_SUFFIX))
+    (folder / "audio").mkdir(parents=True, exist_ok=True)
+    clips: dict[str, dict[str, Any]] = {}
+    for item, outcome in _render_all(list(todo.values()), folder, backend, lang, None, jobs):
+        if isinstance(outcome, Exception):
+            raise RuntimeError(f"could not render {item[2].text!r}: {outcome!r}")
+        frames, rate, size = outcome
+        clips[item[0]] = {"file": item[4], "frames": frames, "rate": rate, "bytes": size, "text": item[2].text}
+    entries = {entry: _entry_meta(plan, clips) for entry, plan in plans.items()}
+    _write_manifest(folder, lang, backend, "", entries, clips)
+    return {entry: joined([clips[c]["frames"] / clips[c]["rate"] for c in plan.clips], list(plan.pauses))
+            for entry, plan in plans.items()}
 
 
 def join_seconds(parts: list[float]) -> float:
@@ -274,7 +311,7 @@ def run(args: argparse.Namespace) -> int:
         lines: dict[str, Line] = {}
         joins: dict[str, list[str]] = {}
         plays = {g: play_games(g, args.games, args.seed, args.lang, lines, joins) for g in game_ids}
-        seconds = render_durations(args.lang, backend, lines, os.cpu_count() or 1)
+        seconds = render_durations(args.lang, backend, lines, os.cpu_count() or 1, game_ids)
         for entry, parts in joins.items():
             seconds[entry] = join_seconds([seconds[part] for part in parts])
         for game_id, said in plays.items():

@@ -419,7 +419,10 @@ class Planned:
 
 def plan_entries(catalogs: Sequence[Catalog], backend: str, voice: str) -> dict[str, Planned]:
     """Every entry of the catalogs with the parts it is said from (COMPOSE_FROM)."""
-    listed = [(entry, params, line) for words in catalogs for entry, params, line in pack_entries(words)]
+    # Each entry once: the common phrases come with every game's catalog, and how a key is built must not depend
+    # on how many games a pack holds.
+    listed = list({entry: (entry, params, line) for words in catalogs
+                   for entry, params, line in pack_entries(words)}.values())
     per_key: dict[str, int] = {}
     for _entry, _params, line in listed:
         per_key[line.entry or line.key] = per_key.get(line.entry or line.key, 0) + 1
