@@ -165,7 +165,7 @@ class Catalog:
             if data.get("language") != lang:
                 raise CatalogError(f"{path}: language = {data.get('language')!r}, expected {lang!r}")
             param_types.update(_param_types(path, data.get("params", {})))
-            ranges.update(_ranges(path, data.get("ranges", {})))
+            ranges.update(_ranges(path, data.get("ranges", {}), param_types))
             readings.update(_readings(path, data.get("readings", {})))
             datas.append((path, data))
         for path, data in datas:
@@ -323,7 +323,7 @@ class Catalog:
         """Every value a parameter takes at the table (what a voice pack renders)."""
         vtype = self.param_types[name]
         if vtype in ("seat", "number"):
-            return self.ranges[vtype]
+            return self.ranges.get(name, self.ranges[vtype])
         if vtype in ("text", "digits", "phrases"):
             return ()  # free text, digit strings, sequences of phrases: spoken live, nothing to render ahead
         return sorted(self.values.get(vtype, {}))
@@ -404,12 +404,14 @@ def _readings(path: Path, table: Any) -> dict[str, str]:
     return dict(table)
 
 
-def _ranges(path: Path, table: Any) -> dict[str, range]:
+def _ranges(path: Path, table: Any, param_types: Mapping[str, str]) -> dict[str, range]:
+    """A type's range (seat, number), or one parameter's of those types (Numeron's eat = [0, 5])."""
     out = {}
     for name, bounds in (table or {}).items():
-        if name not in ("seat", "number") or not (isinstance(bounds, list) and len(bounds) == 2
-                                                   and all(isinstance(b, int) for b in bounds)):
-            raise CatalogError(f"{path}: [ranges] {name} = {bounds!r}; give seat or number = [lowest, highest]")
+        if name not in ("seat", "number") and param_types.get(name) not in ("seat", "number") or not (
+                isinstance(bounds, list) and len(bounds) == 2 and all(isinstance(b, int) for b in bounds)):
+            raise CatalogError(f"{path}: [ranges] {name} = {bounds!r}; give seat, number or a parameter of "
+                               f"either type = [lowest, highest]")
         out[name] = range(bounds[0], bounds[1] + 1)
     return out
 
