@@ -54,7 +54,8 @@ def write_wav(path: Path, clip: Clip) -> None:
 
 
 def to_int16(samples: np.ndarray) -> np.ndarray:
-    return (np.clip(samples, -1.0, 1.0) * 32767.0).astype("<i2")
+    scaled: np.ndarray = np.clip(samples, -1.0, 1.0) * 32767.0
+    return scaled.astype("<i2")
 
 
 def trim(clip: Clip, pad: float = 0.02) -> Clip:
@@ -162,7 +163,7 @@ def resample_for_pack(clip: Clip, rate: int) -> Clip:
     """The clip at a lower rate, filtered (polyphase) so nothing above the new Nyquist folds back."""
     from math import gcd
 
-    from scipy.signal import resample_poly
+    from scipy.signal import resample_poly  # type: ignore[import-untyped]
 
     if clip.rate == rate or len(clip.samples) == 0:
         return clip
@@ -173,7 +174,7 @@ def resample_for_pack(clip: Clip, rate: int) -> Clip:
 def loudness(clip: Clip) -> float:
     """Integrated loudness in LUFS (EBU R128 / ITU-R BS.1770); -inf for silence. A clip shorter than the
     standard 400 ms block is measured in one block of its own length."""
-    import pyloudnorm
+    import pyloudnorm  # type: ignore[import-untyped]
 
     if len(clip.samples) < 64:
         return float("-inf")

@@ -170,7 +170,7 @@ def pack_clip(clip: Clip) -> Clip:
 
 
 def encode_clip(clip: Clip) -> bytes:
-    import soundfile
+    import soundfile  # type: ignore[import-untyped]
 
     out = io.BytesIO()
     soundfile.write(out, clip.samples, clip.rate, format="FLAC", subtype="PCM_16")
@@ -625,8 +625,12 @@ def _entry_meta(plan: Planned, clips: Mapping[str, Mapping[str, Any]]) -> dict[s
     return meta
 
 
-def _render_all(todo: list, folder: Path, backend_name: str, lang: str, synth: Synth | None,
-                jobs: int) -> Iterator[tuple[tuple, tuple[int, int, int] | Exception]]:
+RenderItem = tuple[str, dict[str, Any], Line, str, str]  # (id, params, line, hash, file name)
+Rendered = tuple[int, int, int]  # (frames, rate, bytes)
+
+
+def _render_all(todo: list[RenderItem], folder: Path, backend_name: str, lang: str, synth: Synth | None,
+                jobs: int) -> Iterator[tuple[RenderItem, Rendered | Exception]]:
     """(item, result or the exception) for every item, in the order they finish. An item is (id, params,
     line, hash, file name)."""
     if synth is not None or jobs <= 1 or len(todo) < 2:
@@ -641,7 +645,7 @@ def _render_all(todo: list, folder: Path, backend_name: str, lang: str, synth: S
                 yield item, exc
         return
     window = 4 * jobs  # a few in flight per process: every core busy, memory flat
-    pending: dict[Future, tuple] = {}
+    pending: dict[Future[Rendered], RenderItem] = {}
     items = iter(todo)
     # Spawned, not forked: a fork of a process whose espeak-ng (pyttsx3) threads already run hangs.
     context = multiprocessing.get_context("spawn")
@@ -649,14 +653,16 @@ def _render_all(todo: list, folder: Path, backend_name: str, lang: str, synth: S
                              initargs=(backend_name, lang)) as pool:
         try:
             while True:
-                while len(pending) < window and (item := next(items, None)) is not None:
-                    pending[pool.submit(_render_one, folder, item[4], item[2])] = item
+                while len(pending) < window and (queued := next(items, None)) is not None:
+                    pending[pool.submit(_render_one, folder, queued[4], queued[2])] = queued
                 if not pending:
                     return
                 done, _ = wait(pending, return_when=FIRST_COMPLETED)
                 for future in done:
                     item = pending.pop(future)
                     error = future.exception()
+                    if error is not None and not isinstance(error, Exception):
+                        raise error  # KeyboardInterrupt and friends end the render
                     yield item, error if error is not None else future.result()
         finally:
             for future in pending:
