@@ -91,7 +91,7 @@ class Recording:
         with contextlib.suppress(AttributeError, OSError):  # a pipe holds 0.1 s of the card: a late reader
             os.sched_setscheduler(0, os.SCHED_FIFO, os.sched_param(CARD_RT_PRIORITY))  # makes parec drop samples
         with self.path.open("wb") as out:
-            while chunk := self._proc.stdout.read1(1 << 16):
+            while chunk := self._proc.stdout.read1(1 << 16):  # type: ignore[attr-defined]
                 now = time.monotonic()
                 out.write(chunk)
                 self.frames += len(chunk) // frame
@@ -251,6 +251,7 @@ def play_inner(args: argparse.Namespace) -> int:
     from kikimimi.table.config import load_config
     from kikimimi.table.feed import SimTapper
     from kikimimi.table.live import open_table
+    from kikimimi.voice.lagbench import awaited as lagbench_awaited
     from kikimimi.voice.lagbench import waits_for
     from kikimimi.voice.mixer import Playing
 
@@ -270,36 +271,48 @@ def play_inner(args: argparse.Namespace) -> int:
     offset = 0
     queue, speak = lane.queue, voice._speak
 
+    awaited: set[int] = set()  # ids of the speaker phrases the players wait to hear, not yet handed to the lane
+    heard_at = 0  # the lane's sample count once the last of them has played
+
     def noting_speak(output: Any, effect: Any, *rest: Any) -> None:
         speaking.key = effect.key
+        speaking.awaited = id(effect) in awaited
         speak(output, effect, *rest)
+        awaited.discard(id(effect))
 
     def noting_queue(playing: Playing) -> None:
-        nonlocal offset
+        nonlocal offset, heard_at
         data = np.ascontiguousarray(playing.samples, dtype=np.float32)
         notes.append({"key": getattr(speaking, "key", "?"), "said": playing.say_time, "offset": offset,
                       "length": len(data), "first_sound": playing.first_sound})
         samples_file.write(data.tobytes())
         offset += len(data)
         queue(playing)
+        if getattr(speaking, "awaited", False):
+            heard_at = lane.written + sum(len(p.samples) - p.pos for p in list(lane.backlog))
 
-    voice._speak = noting_speak  # type: ignore[method-assign]
+    voice._speak = noting_speak  # type: ignore[method-assign,assignment]
     lane.queue = noting_queue  # type: ignore[method-assign]
     lines = (folder / "feed.jsonl").read_text(encoding="utf-8").splitlines()
     tap = args.tap[0] if args.tap else 1.5
     waits = table.loop.info.heard_before_next
-    revealed = threading.Event()
-    table.loop.listeners.append(lambda step: revealed.set() if any(
-        waits_for(effect, waits) for effect in step.effects) else None)
+
+    def on_step(step: Any) -> None:
+        if any(waits_for(effect, waits) for effect in step.effects):
+            group = voice.catalog.group
+            awaited.update(id(e) for e in step.effects if lagbench_awaited(e, waits, group(getattr(e, "key", ""))))
+
+    table.loop.listeners.append(on_step)
     tapper = SimTapper(table.loop, table.hub)
     time.sleep(STREAM_SETTLE_SECONDS)
     try:
         for event in read_events(lines, tapper):
-            revealed.clear()
             tapper.perform(event)
-            if revealed.is_set():  # the players wait to hear the reveal, then tap a tap's time later
-                while out.working or not out.jobs.empty() or lane.busy:
-                    time.sleep(0.01)
+            # The players wait to hear the reveal (what the tap says with it, not what a newer phrase drops:
+            # `lagbench.awaited`), then tap a tap's time later.
+            deadline = time.monotonic() + 60
+            while (awaited or lane.played < heard_at) and time.monotonic() < deadline:
+                time.sleep(0.01)
             time.sleep(tap)
         voice.wait_idle(timeout=120)
         device = out.device
@@ -427,7 +440,7 @@ def run(args: argparse.Namespace) -> int:
             joins: dict[str, list[str]] = {}
             plays = {g: lagbench.play_games(g, args.games, args.seed, args.lang, lines, joins) for g in game_ids}
             seconds = lagbench.render_as_pack(args.lang, backend, lines, folder / "pack", os.cpu_count() or 1,
-                                              game_ids)
+                                              game_ids, lagbench.clip_cache(args.lang, backend))
             for entry, parts in joins.items():
                 seconds[entry] = lagbench.join_seconds([seconds[part] for part in parts])
             with RealtimeCard(folder / "card", realtime=realtime) as card:
