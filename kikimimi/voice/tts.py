@@ -34,8 +34,8 @@ from kikimimi.voice.clip import Clip, read_wav, trim
 # espeak-ng voices by language, best first (identifiers as `espeak-ng --voices` lists them).
 ESPEAK_VOICES = {"en": ["gmw/en-us", "gmw/en"], "ja": ["jpx/ja"]}
 ESPEAK_RATE = 170  # words per minute: a little slower than espeak's 200, clearer in an earphone (Japanese kana)
-# English at a table's pace: The Trident's play phrase ("Heart, seat 2.") lasts 1.19 s at the median at 230
-# (1.50 s at 170; `kikimimi bench voice --pack-size` measures it). A pack's voice includes its rate.
+# English at a table's pace: The Trident's play phrase ("Heart seat 2.") lasts 1.02 s at the median and 1.11 s
+# at p95 at 230 (`kikimimi bench voice --pack-size` measures it). A pack's voice includes its rate.
 ESPEAK_RATES: dict[str, int] = {"en": 230}
 JTALK_SPEED = 1.0  # Open JTalk's speed (1.0: its own)
 
