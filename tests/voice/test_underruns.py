@@ -15,7 +15,7 @@ from voice_helpers import fake_sounddevice
 
 from kikimimi.bringup.view import outputs_table
 from kikimimi.voice import config as voice_config
-from kikimimi.voice import router as router_module
+from kikimimi.voice import outputs as outputs_module
 from kikimimi.voice.catalog import Catalog
 from kikimimi.voice.config import OutputSpec, VoiceSpec
 from kikimimi.voice.router import OutputHealth, Voice
@@ -28,7 +28,7 @@ def test_underflows_are_counted_per_device_and_shown_in_health(
     catalog_dir: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     sd = fake_sounddevice(channels=4)
-    monkeypatch.setattr(router_module, "load_sounddevice", lambda: (sd, None))
+    monkeypatch.setattr(outputs_module, "load_sounddevice", lambda: (sd, None))
     outputs = [OutputSpec("hand:1", "card", (1,), 1.0, "audio"), OutputSpec("hand:2", "card", (2,), 1.0, "audio"),
                OutputSpec("speaker", None, (), 1.0, "transcript")]
     voice = Voice.open(VoiceSpec("en", "none", None, None, False, None), outputs,
