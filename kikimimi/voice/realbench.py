@@ -271,25 +271,32 @@ def play_inner(args: argparse.Namespace) -> int:
     offset = 0
     queue, speak = lane.queue, voice._speak
 
-    awaited: set[int] = set()  # ids of the speaker phrases the players wait to hear, not yet handed to the lane
-    heard_at = 0  # the lane's sample count once the last of them has played
+    # The speaker phrases the players wait to hear, by id: the table speaks a step before its listeners see it,
+    # so a phrase may be handed to the lane before it is known to be awaited, or after.
+    awaited: set[int] = set()  # known to be awaited, not yet handed to the lane
+    ends: dict[int, tuple[Any, int]] = {}  # handed to the lane: (the phrase, kept alive; where it ends in the lane)
+    heard_at = 0  # the lane's sample count once the last awaited phrase has played
+    waiting_lock = threading.Lock()
 
     def noting_speak(output: Any, effect: Any, *rest: Any) -> None:
+        nonlocal heard_at
         speaking.key = effect.key
-        speaking.awaited = id(effect) in awaited
         speak(output, effect, *rest)
-        awaited.discard(id(effect))
+        end = lane.written + sum(len(p.samples) - p.pos for p in list(lane.backlog))
+        with waiting_lock:
+            ends[id(effect)] = (effect, end)
+            if id(effect) in awaited:
+                awaited.discard(id(effect))
+                heard_at = max(heard_at, end)
 
     def noting_queue(playing: Playing) -> None:
-        nonlocal offset, heard_at
+        nonlocal offset
         data = np.ascontiguousarray(playing.samples, dtype=np.float32)
         notes.append({"key": getattr(speaking, "key", "?"), "said": playing.say_time, "offset": offset,
                       "length": len(data), "first_sound": playing.first_sound})
         samples_file.write(data.tobytes())
         offset += len(data)
         queue(playing)
-        if getattr(speaking, "awaited", False):
-            heard_at = lane.written + sum(len(p.samples) - p.pos for p in list(lane.backlog))
 
     voice._speak = noting_speak  # type: ignore[method-assign,assignment]
     lane.queue = noting_queue  # type: ignore[method-assign]
@@ -298,9 +305,16 @@ def play_inner(args: argparse.Namespace) -> int:
     waits = table.loop.info.heard_before_next
 
     def on_step(step: Any) -> None:
+        nonlocal heard_at
         if any(waits_for(effect, waits) for effect in step.effects):
             group = voice.catalog.group
-            awaited.update(id(e) for e in step.effects if lagbench_awaited(e, waits, group(getattr(e, "key", ""))))
+            with waiting_lock:
+                for e in step.effects:
+                    if lagbench_awaited(e, waits, group(getattr(e, "key", ""))):
+                        if id(e) in ends:  # already handed over: heard once the lane has played it
+                            heard_at = max(heard_at, ends[id(e)][1])
+                        else:
+                            awaited.add(id(e))
 
     table.loop.listeners.append(on_step)
     tapper = SimTapper(table.loop, table.hub)
