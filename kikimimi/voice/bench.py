@@ -20,6 +20,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -86,7 +87,7 @@ def _run_virtual(args: argparse.Namespace) -> int:
     return 0
 
 
-def measure(lang: str, n: int, device: str | int) -> dict:
+def measure(lang: str, n: int, device: str | int) -> dict[str, Any]:
     from kikimimi.games.base import SPEAKER, Say, hand
     from kikimimi.voice.catalog import Catalog, catalog
     from kikimimi.voice.config import OutputSpec, VoiceSpec
@@ -100,7 +101,7 @@ def measure(lang: str, n: int, device: str | int) -> dict:
     outputs = [
         OutputSpec(name, device, (ch,), 1.0, "audio") for ch, name in enumerate((SPEAKER, *map(hand, (1, 2, 3))), 1)
     ]
-    figures: dict = {"lang": lang, "n": n, "device": str(device)}
+    figures: dict[str, Any] = {"lang": lang, "n": n, "device": str(device)}
     with tempfile.TemporaryDirectory(prefix="kikimimi-bench-pack-") as pack_dir:
         backend = make_backend("espeak", lang)
         render_pack(subset, "espeak", getattr(backend, "voice", ""), backend.synth, Path(pack_dir))
@@ -140,7 +141,7 @@ def measure(lang: str, n: int, device: str | int) -> dict:
     return figures
 
 
-def _print(f: dict) -> None:
+def _print(f: dict[str, Any]) -> None:
     print(f"voice latency, Say -> first non-silent frame in the audio callback ({f['lang']}, device {f['device']})")
     for case, label in (("pack", "pre-rendered pack"), ("live", "live TTS (espeak)")):
         c = f.get(case)

@@ -21,6 +21,8 @@ looked up in `common` plus that game's file only, so two games may use the same 
                                         # it still waits on the speaker (never a private one, never one playing)
     outdates = ["turn"]                 # optional: groups whose waiting speaker phrases this one also drops,
                                         # without joining them ("1." of a new call makes "seat 2 to call" stale)
+    brisk = true                        # optional: always said at the pace of a phrase that is behind (a
+                                        # reveal everyone waits for); a joined phrase is brisk when every part is
     [readings]                          # optional (Japanese): words Open JTalk misreads in the display text,
     "の位" = "のくらい"                  # and what it is given instead (`kikimimi voices check` finds them)
 
@@ -108,6 +110,7 @@ class Phrase:
     short_kana: str | None = None
     supersedes: str | None = None  # its supersession group: a newer one of the group drops a queued one
     outdates: tuple[str, ...] = ()  # other groups whose queued phrases this one drops (it joins none of them)
+    brisk: bool = False  # always said FAST_SPEED times faster, as when its output is behind
 
 
 def phrase_params(template: str) -> tuple[str, ...]:
@@ -165,7 +168,7 @@ class Catalog:
             if data.get("language") != lang:
                 raise CatalogError(f"{path}: language = {data.get('language')!r}, expected {lang!r}")
             param_types.update(_param_types(path, data.get("params", {})))
-            ranges.update(_ranges(path, data.get("ranges", {})))
+            ranges.update(_ranges(path, data.get("ranges", {}), param_types))
             readings.update(_readings(path, data.get("readings", {})))
             datas.append((path, data))
         for path, data in datas:
@@ -187,7 +190,11 @@ class Catalog:
                                        f"known: {sorted(param_types)} (a game adds its own under [params])")
                 short, short_kana, group = _extras(path, key, entry, lang, params)
                 outdates = _outdates(path, key, entry)
-                phrases[key] = Phrase(key, text, kana, params, str(path), short, short_kana, group, outdates)
+                brisk = isinstance(entry, dict) and entry.get("brisk", False)
+                if not isinstance(brisk, bool):
+                    raise CatalogError(f"{path}: phrase {key!r}: brisk = {brisk!r}; give true or false")
+                phrases[key] = Phrase(key, text, kana, params, str(path), short, short_kana, group, outdates,
+                                      brisk)
         groups = {phrase.supersedes for phrase in phrases.values()}
         for phrase in phrases.values():
             if unknown_groups := [g for g in phrase.outdates if g not in groups]:
@@ -274,6 +281,16 @@ class Catalog:
         phrase = self.phrases.get(key)
         return phrase is not None and phrase.short is not None
 
+    def brisk(self, key: str, params: Mapping[str, Any]) -> bool:
+        """Whether the phrase is always said at the pace of one that is behind: it is marked `brisk`, or it
+        is joined of parts that all are."""
+        phrase = self.phrases.get(key)
+        if phrase is None:
+            return False
+        parts = self.parts(key, params)
+        return phrase.brisk or bool(parts) and all(
+            (inner := self.phrases.get(line.key)) is not None and inner.brisk for line, _params in parts)
+
     def group(self, key: str) -> str | None:
         """The phrase's supersession group (None: a newer phrase never replaces it)."""
         phrase = self.phrases.get(key)
@@ -323,7 +340,7 @@ class Catalog:
         """Every value a parameter takes at the table (what a voice pack renders)."""
         vtype = self.param_types[name]
         if vtype in ("seat", "number"):
-            return self.ranges[vtype]
+            return self.ranges.get(name, self.ranges[vtype])
         if vtype in ("text", "digits", "phrases"):
             return ()  # free text, digit strings, sequences of phrases: spoken live, nothing to render ahead
         return sorted(self.values.get(vtype, {}))
@@ -404,12 +421,14 @@ def _readings(path: Path, table: Any) -> dict[str, str]:
     return dict(table)
 
 
-def _ranges(path: Path, table: Any) -> dict[str, range]:
+def _ranges(path: Path, table: Any, param_types: Mapping[str, str]) -> dict[str, range]:
+    """A type's range (seat, number), or one parameter's of those types (Numeron's eat = [0, 5])."""
     out = {}
     for name, bounds in (table or {}).items():
-        if name not in ("seat", "number") or not (isinstance(bounds, list) and len(bounds) == 2
-                                                   and all(isinstance(b, int) for b in bounds)):
-            raise CatalogError(f"{path}: [ranges] {name} = {bounds!r}; give seat or number = [lowest, highest]")
+        if name not in ("seat", "number") and param_types.get(name) not in ("seat", "number") or not (
+                isinstance(bounds, list) and len(bounds) == 2 and all(isinstance(b, int) for b in bounds)):
+            raise CatalogError(f"{path}: [ranges] {name} = {bounds!r}; give seat, number or a parameter of "
+                               f"either type = [lowest, highest]")
         out[name] = range(bounds[0], bounds[1] + 1)
     return out
 

@@ -15,11 +15,19 @@ from typing import Any
 
 from kikimimi.keyvalue import parse_key_values
 from kikimimi.voice.catalog import LANGUAGES, Catalog, CatalogError, catalog
-from kikimimi.voice.config import BACKENDS, OutputSpec, VoiceConfigError, default_backend, default_pack_dir, parse_voice
+from kikimimi.voice.config import (
+    BACKENDS,
+    OutputSpec,
+    VoiceConfigError,
+    VoiceSpec,
+    default_backend,
+    default_pack_dir,
+    parse_voice,
+)
 from kikimimi.voice.packfile import register as register_packfile
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     voices = subparsers.add_parser("voices", help="voice packs and audio outputs (render, say, list-outputs)")
     sub = voices.add_subparsers(dest="voices_command", metavar="ACTION", required=True)
 
@@ -219,7 +227,8 @@ def parse_params(items: list[str]) -> dict[str, Any]:
     return parse_key_values(items, "parameter", "seat=2")
 
 
-def load_table_voice(config: Path | None, lang: str | None, backend: str | None, to: str):
+def load_table_voice(config: Path | None, lang: str | None, backend: str | None,
+                     to: str) -> tuple[VoiceSpec, list[OutputSpec]]:
     """The voice spec and outputs from a table TOML, or `to` on the default device without one."""
     data: dict[str, Any] = {}
     if config is not None:

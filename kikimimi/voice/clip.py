@@ -54,7 +54,8 @@ def write_wav(path: Path, clip: Clip) -> None:
 
 
 def to_int16(samples: np.ndarray) -> np.ndarray:
-    return (np.clip(samples, -1.0, 1.0) * 32767.0).astype("<i2")
+    scaled: np.ndarray = np.clip(samples, -1.0, 1.0) * 32767.0
+    return scaled.astype("<i2")
 
 
 def trim(clip: Clip, pad: float = 0.02) -> Clip:
@@ -125,9 +126,11 @@ def join_clips(clips: Sequence[Clip], pauses: float | Sequence[float]) -> Clip:
     return Clip(np.concatenate(pieces), rate)
 
 
-def join_seconds(part_seconds: Sequence[float], pause: float) -> float:
-    """How long a joined phrase lasts, from its tightened parts' lengths (what `join_clips` makes)."""
-    return sum(part_seconds) + pause * max(0, len(part_seconds) - 1)
+def join_seconds(part_seconds: Sequence[float], pauses: float | Sequence[float]) -> float:
+    """How long a joined phrase lasts, from its tightened parts' lengths (what `join_clips` makes): one pause
+    for every join, or one per join."""
+    joins = max(0, len(part_seconds) - 1)
+    return sum(part_seconds) + (pauses * joins if isinstance(pauses, int | float) else sum(list(pauses)[:joins]))
 
 
 def resample(clip: Clip, rate: int) -> Clip:
@@ -160,7 +163,7 @@ def resample_for_pack(clip: Clip, rate: int) -> Clip:
     """The clip at a lower rate, filtered (polyphase) so nothing above the new Nyquist folds back."""
     from math import gcd
 
-    from scipy.signal import resample_poly
+    from scipy.signal import resample_poly  # type: ignore[import-untyped]
 
     if clip.rate == rate or len(clip.samples) == 0:
         return clip
@@ -171,7 +174,7 @@ def resample_for_pack(clip: Clip, rate: int) -> Clip:
 def loudness(clip: Clip) -> float:
     """Integrated loudness in LUFS (EBU R128 / ITU-R BS.1770); -inf for silence. A clip shorter than the
     standard 400 ms block is measured in one block of its own length."""
-    import pyloudnorm
+    import pyloudnorm  # type: ignore[import-untyped]
 
     if len(clip.samples) < 64:
         return float("-inf")

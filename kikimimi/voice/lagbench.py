@@ -1,8 +1,9 @@
 """`kikimimi bench voice --lag`: how far behind each output gets when bots play at a human pace.
 
 Bots play whole games of every registered game; their taps come every `--tap` seconds (1.5 s brisk, 0.6 s
-fast). Every phrase said is rendered by the language's voice exactly as a pack clip is (so its length is
-the real one: trimmed, at the pack's rate), in parallel on every core. Then each output's queue is played
+fast). Every phrase said is rendered by the language's voice exactly as a pack says it (so its length is
+the real one: a key with many entries built from its spoken parts, clips trimmed, at the pack's rate), in
+parallel on every core. Then each output's queue is played
 out in simulated time: a phrase starts when the one before it (and the gap after it) has finished, and the
 speaker's rules are the router's own functions (`not_superseded`, `is_behind`). Simulated time means no
 thread scheduling enters the figures, neither as noise nor multiplied; the real path adds its audio block
@@ -48,6 +49,7 @@ class Said:
     drops: tuple[str, ...] = ()  # the groups whose waiting phrases it drops (`Catalog.drops`)
     waits: bool = False  # the players wait to hear it before they tap again (a speaker phrase of a tap that says
     # a phrase of `GameInfo.heard_before_next`)
+    brisk: bool = False  # always said FAST_SPEED times faster (`Catalog.brisk`)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -105,12 +107,22 @@ def waits_for(effect: Any, keys: frozenset[str]) -> bool:
     return bool(keys) and isinstance(effect, Say) and any(say.key in keys for say in spoken([effect]))
 
 
+def awaited(effect: Any, keys: frozenset[str], group: str | None) -> bool:
+    """Whether the players wait to hear this speaker phrase of a tap that reveals (`waits_for`): the reveal
+    itself, and what the tap says with it, but not a phrase in a supersession group (`group`): such a
+    phrase is said while nobody acts, and a newer one drops it (6 nimmt!'s row readings for a taker, whom
+    the others wait for anyway: the taker chooses while they are read)."""
+    from kikimimi.games.base import SPEAKER
+
+    return getattr(effect, "to", None) == SPEAKER and (waits_for(effect, keys) or group is None)
+
+
 def play_games(game_id: str, games: int, seed: int, lang: str, lines: dict[str, Line],
                joins: dict[str, list[str]] | None = None) -> list[Said]:
     """Every phrase the bots' games make the table say, in order, stamped with the tap that said it; the
     lines said (full and short) into `lines` by entry. A joined phrase (a reveal) is played as its parts'
     pack clips in turn, so its parts go into `lines` and its entry into `joins`, with its parts' entries."""
-    from kikimimi.games.base import SPEAKER, Say
+    from kikimimi.games.base import Say
     from kikimimi.games.registry import get_info
     from kikimimi.voice.catalog import catalog
     from kikimimi.voice.pack import entry_id
@@ -142,25 +154,86 @@ def play_games(game_id: str, games: int, seed: int, lang: str, lines: dict[str, 
                             lines[entry] = line
                     said.append(Said(taps, game_no, effect.to, effect.key, full_id, short_id,
                                      words.group(effect.key), words.drops(effect.key),
-                                     waits and effect.to == SPEAKER))
+                                     waits and awaited(effect, info.heard_before_next, words.group(effect.key)),
+                                     words.brisk(effect.key, params)))
         taps += 100_000  # the next game starts once the table is quiet: each game's lags are its own
     return said
 
 
-def render_durations(lang: str, backend: str, lines: dict[str, Line], jobs: int) -> dict[str, float]:
-    """Seconds of every line (rendered with the voice as a pack clip, on every core)."""
-    from kikimimi.voice.pack import _file_name, _render_all, text_hash
-
-    todo = [(entry, {}, line, text_hash(line, backend), _file_name(entry)) for entry, line in lines.items()]
-    seconds: dict[str, float] = {}
+def render_durations(lang: str, backend: str, lines: dict[str, Line], jobs: int,
+                     game_ids: list[str]) -> dict[str, float]:
+    """Seconds of every line as a pack says it (`render_as_pack`), rendered in a folder of its own."""
     with tempfile.TemporaryDirectory(prefix="kikimimi-bench-lag-") as folder:
-        (Path(folder) / "audio").mkdir()
-        for item, outcome in _render_all(todo, Path(folder), backend, lang, None, jobs):
-            if isinstance(outcome, Exception):
-                raise RuntimeError(f"could not render {item[0]}: {outcome!r}")
-            frames, rate, _size = outcome
-            seconds[item[0]] = frames / rate
-    return seconds
+        return render_as_pack(lang, backend, lines, Path(folder), jobs, game_ids, clip_cache(lang, backend))
+
+
+def clip_cache(lang: str, backend: str) -> Path:
+    """Where the lag benches keep the clips they rendered, for their next run (a clip is named by the hash of
+    its text and voice, rate included, so a changed voice or text is rendered anew)."""
+    return Path(tempfile.gettempdir()) / "kikimimi-bench-clips" / f"{lang}-{backend}"
+
+
+def render_as_pack(lang: str, backend: str, lines: dict[str, Line], folder: Path, jobs: int,
+                   game_ids: list[str], cache: Path | None = None) -> dict[str, float]:
+    """A pack (format 3) of just these lines in `folder`, each entry built as `kikimimi voices render` builds it
+    (a key with many entries from its spoken parts, `pack.plan_entries`), each distinct part rendered once on
+    every core (or taken from `cache`); the seconds each entry plays for, as `Pack.get` builds it (tightened
+    parts, the parts' pauses)."""
+    import shutil
+
+    from kikimimi.games.registry import get_info
+    from kikimimi.voice.catalog import catalog
+    from kikimimi.voice.clip import join_seconds as joined
+    from kikimimi.voice.pack import (
+        CLIP_SUFFIX,
+        Planned,
+        _entry_meta,
+        _render_all,
+        _write_manifest,
+        part_line,
+        plan_entries,
+        spoken_text,
+        text_hash,
+    )
+    from kikimimi.voice.tts import make_backend, voice_identity
+
+    voice = voice_identity(make_backend(backend, lang))
+    planned = plan_entries([catalog(lang, get_info(g).catalog) for g in game_ids], backend, voice)
+    plans: dict[str, Planned] = {}
+    for entry, line in lines.items():
+        plan = planned.get(entry)
+        digest = text_hash(line, backend, voice)
+        if plan is None or plan.digest != digest:  # not a catalog entry: said whole
+            plan = Planned(entry, {}, line, digest, (digest,), (spoken_text(line, backend),), ())
+        plans[entry] = plan
+    todo: dict[str, tuple[str, dict[str, Any], Line, str, str]] = {}
+    for plan in plans.values():
+        for clip_id, text in zip(plan.clips, plan.texts, strict=True):
+            todo.setdefault(clip_id, (clip_id, {}, part_line(plan.line, text), clip_id, clip_id + CLIP_SUFFIX))
+    audio = folder / "audio"
+    audio.mkdir(parents=True, exist_ok=True)
+    clips: dict[str, dict[str, Any]] = {}
+    known = json.loads((cache / "clips.json").read_text()) if cache and (cache / "clips.json").exists() else {}
+    for clip_id, item in list(todo.items()):
+        if cache is not None and clip_id in known and (cache_file := cache / item[4]).exists():
+            shutil.copyfile(cache_file, audio / item[4])
+            clips[clip_id] = known[clip_id]
+            del todo[clip_id]
+    for item, outcome in _render_all(list(todo.values()), folder, backend, lang, None, jobs):
+        if isinstance(outcome, Exception):
+            raise RuntimeError(f"could not render {item[2].text!r}: {outcome!r}")
+        frames, rate, size = outcome
+        clips[item[0]] = {"file": item[4], "frames": frames, "rate": rate, "bytes": size, "text": item[2].text}
+        if cache is not None:
+            cache.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(audio / item[4], cache / item[4])
+            known[item[0]] = clips[item[0]]
+    if cache is not None and todo:
+        (cache / "clips.json").write_text(json.dumps(known))
+    entries = {entry: _entry_meta(plan, clips) for entry, plan in plans.items()}
+    _write_manifest(folder, lang, backend, voice, entries, clips)
+    return {entry: joined([clips[c]["frames"] / clips[c]["rate"] for c in plan.clips], list(plan.pauses))
+            for entry, plan in plans.items()}
 
 
 def join_seconds(parts: list[float]) -> float:
@@ -184,6 +257,7 @@ def simulate(said: list[Said], tap: float, seconds: dict[str, float], keep_curre
     answers: dict[tuple[int, float], float] = {}  # (game, tap) -> lag of the first of its speaker phrases heard
     spoken: dict[str, list[int]] = {}  # output -> indexes of `said`, in the order heard
     counts = {"superseded": 0, "short": 0, "faster": 0}
+    awaited_seconds: dict[tuple[int, float], float] = {}  # (game, tap) -> how long the awaited phrases play
     by_output: dict[str, list[int]] = {SPEAKER: []}  # the speaker first: when it is heard paces the taps
     for index, item in enumerate(said):
         by_output.setdefault(item.output, []).append(index)
@@ -214,8 +288,11 @@ def simulate(said: list[Said], tap: float, seconds: dict[str, float], keep_curre
                 start = max(free, said_at)
                 behind = keep_current and is_behind(picked - said_at, len(waiting))
                 short = behind and item.short is not None
-                speed = FAST_SPEED if behind else 1.0
-                free = start + seconds[item.short if short else item.full] / speed + GAP_SECONDS
+                speed = FAST_SPEED if behind or (keep_current and item.brisk) else 1.0
+                playing = seconds[item.short if short and item.short else item.full] / speed
+                free = start + playing + GAP_SECONDS
+                if item.waits:
+                    awaited_seconds[(item.game, item.at)] = awaited_seconds.get((item.game, item.at), 0.0) + playing
                 counts["short"] += short
                 counts["faster"] += behind
                 lags["speaker" if output == SPEAKER else "earphones"].append(start - said_at)
@@ -249,7 +326,9 @@ def simulate(said: list[Said], tap: float, seconds: dict[str, float], keep_curre
     # Speech the game asks of the speaker per second of play: above 1, no queue keeps up without dropping.
     figures: dict[str, Any] = {"said": len(said), **counts,
                                "speaker_demand": demand / play_seconds if play_seconds else 0.0}
-    for kind, values in (*lags.items(), ("speaker_answer", list(answers.values()))):
+    # What the players wait to hear at a reveal (the phrases themselves, not the gaps between them).
+    for kind, values in (*lags.items(), ("speaker_answer", list(answers.values())),
+                         ("awaited", list(awaited_seconds.values()))):
         if values:
             a = np.array(values)
             figures[kind] = {"count": len(a), "p50_s": float(np.percentile(a, 50)),
@@ -274,7 +353,7 @@ def run(args: argparse.Namespace) -> int:
         lines: dict[str, Line] = {}
         joins: dict[str, list[str]] = {}
         plays = {g: play_games(g, args.games, args.seed, args.lang, lines, joins) for g in game_ids}
-        seconds = render_durations(args.lang, backend, lines, os.cpu_count() or 1)
+        seconds = render_durations(args.lang, backend, lines, os.cpu_count() or 1, game_ids)
         for entry, parts in joins.items():
             seconds[entry] = join_seconds([seconds[part] for part in parts])
         for game_id, said in plays.items():
@@ -307,6 +386,9 @@ def run(args: argparse.Namespace) -> int:
                       f"{f['superseded']:>10} "
                       f"{f['short']:>6} {f['faster']:>6} {f['speaker_demand']:>6.2f}  "
                       f"{'intact' if f['private_intact'] else 'DROPPED/REORDERED'}")
+                if (heard := f.get("awaited")) and case == "after":
+                    print(f"  {'':<23} the reveal the players wait to hear: p50 {heard['p50_s']:.2f} s,"
+                          f" max {heard['max_s']:.2f} s ({heard['count']} reveals)")
     verdict = "meets" if worst <= GOAL_P95 else "misses"
     print(f"  worst p95 after, at {paces[0]:g} s a tap: {worst:.2f} s ({verdict} the goal of {GOAL_P95:g} s); "
           f"demand = seconds of speaker speech (full forms, gaps) the game asks per second of play; "

@@ -46,7 +46,7 @@ AUDIO_RT_PRIORITY = 25
 def load_sounddevice() -> tuple[ModuleType | None, str | None]:
     """sounddevice, or why it cannot be used (no PortAudio library, for one)."""
     try:
-        import sounddevice
+        import sounddevice  # type: ignore[import-untyped]
     except OSError as exc:
         return None, (
             f"PortAudio is not installed ({exc}); install the Debian package libportaudio2 "

@@ -170,7 +170,7 @@ def pack_clip(clip: Clip) -> Clip:
 
 
 def encode_clip(clip: Clip) -> bytes:
-    import soundfile
+    import soundfile  # type: ignore[import-untyped]
 
     out = io.BytesIO()
     soundfile.write(out, clip.samples, clip.rate, format="FLAC", subtype="PCM_16")
@@ -419,7 +419,10 @@ class Planned:
 
 def plan_entries(catalogs: Sequence[Catalog], backend: str, voice: str) -> dict[str, Planned]:
     """Every entry of the catalogs with the parts it is said from (COMPOSE_FROM)."""
-    listed = [(entry, params, line) for words in catalogs for entry, params, line in pack_entries(words)]
+    # Each entry once: the common phrases come with every game's catalog, and how a key is built must not depend
+    # on how many games a pack holds.
+    listed = list({entry: (entry, params, line) for words in catalogs
+                   for entry, params, line in pack_entries(words)}.values())
     per_key: dict[str, int] = {}
     for _entry, _params, line in listed:
         per_key[line.entry or line.key] = per_key.get(line.entry or line.key, 0) + 1
@@ -622,8 +625,12 @@ def _entry_meta(plan: Planned, clips: Mapping[str, Mapping[str, Any]]) -> dict[s
     return meta
 
 
-def _render_all(todo: list, folder: Path, backend_name: str, lang: str, synth: Synth | None,
-                jobs: int) -> Iterator[tuple[tuple, tuple[int, int, int] | Exception]]:
+RenderItem = tuple[str, dict[str, Any], Line, str, str]  # (id, params, line, hash, file name)
+Rendered = tuple[int, int, int]  # (frames, rate, bytes)
+
+
+def _render_all(todo: list[RenderItem], folder: Path, backend_name: str, lang: str, synth: Synth | None,
+                jobs: int) -> Iterator[tuple[RenderItem, Rendered | Exception]]:
     """(item, result or the exception) for every item, in the order they finish. An item is (id, params,
     line, hash, file name)."""
     if synth is not None or jobs <= 1 or len(todo) < 2:
@@ -638,7 +645,7 @@ def _render_all(todo: list, folder: Path, backend_name: str, lang: str, synth: S
                 yield item, exc
         return
     window = 4 * jobs  # a few in flight per process: every core busy, memory flat
-    pending: dict[Future, tuple] = {}
+    pending: dict[Future[Rendered], RenderItem] = {}
     items = iter(todo)
     # Spawned, not forked: a fork of a process whose espeak-ng (pyttsx3) threads already run hangs.
     context = multiprocessing.get_context("spawn")
@@ -646,14 +653,16 @@ def _render_all(todo: list, folder: Path, backend_name: str, lang: str, synth: S
                              initargs=(backend_name, lang)) as pool:
         try:
             while True:
-                while len(pending) < window and (item := next(items, None)) is not None:
-                    pending[pool.submit(_render_one, folder, item[4], item[2])] = item
+                while len(pending) < window and (queued := next(items, None)) is not None:
+                    pending[pool.submit(_render_one, folder, queued[4], queued[2])] = queued
                 if not pending:
                     return
                 done, _ = wait(pending, return_when=FIRST_COMPLETED)
                 for future in done:
                     item = pending.pop(future)
                     error = future.exception()
+                    if error is not None and not isinstance(error, Exception):
+                        raise error  # KeyboardInterrupt and friends end the render
                     yield item, error if error is not None else future.result()
         finally:
             for future in pending:

@@ -62,7 +62,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def measure(sample: int, seed: int = 1) -> list[VoiceSample]:
-    import soundfile
+    import soundfile  # type: ignore[import-untyped]
 
     from kikimimi.games.registry import games
     from kikimimi.voice.catalog import catalog
@@ -222,7 +222,8 @@ def join_gaps(lang: str = "ja", backend_name: str = "jtalk", games: tuple[str, .
         clips = [rendered[part] for part in parts]
         rate = clips[0].rate
         gap = np.zeros(int(PART_GAP_SECONDS * rate), np.float32)
-        plain, joints = [], []
+        plain: list[np.ndarray] = []
+        joints: list[int] = []
         for clip in clips:
             if plain:
                 plain.append(gap)

@@ -16,6 +16,7 @@ were not silent (the card ran dry). With `--busy`, another process keeps one cor
 from __future__ import annotations
 
 import argparse
+import contextlib
 import glob
 import json
 import os
@@ -35,7 +36,10 @@ SINK = "kikimimi_rt"
 RATE = 44100
 CHANNELS = 4
 CHANNEL_MAP = "front-left,front-right,rear-left,rear-right"  # as ALSA's pulse plugin sends 4 channels: no remix
-RT_PRIORITY = 20  # chrt -f for the player (PulseAudio's own threads ask for theirs)
+RT_PRIORITY = 20  # chrt -f for the player
+# PulseAudio's threads and the recorder run above the table's audio thread (mixer.AUDIO_RT_PRIORITY): the table
+# feeds the card, so the card must never wait for the table's own real-time threads, nor for the machine's load.
+CARD_RT_PRIORITY = 30
 MATCH_SAMPLES = 256  # a phrase is found where these many of its samples, from its first sound, are recorded
 SKIP_SAMPLES = 4410  # ... or, failing that, from this much later (up to three times)
 QUIET_AFTER_SECONDS = 2.0  # recorded after the last phrase was handed over
@@ -77,14 +81,17 @@ class Recording:
             ["parec", "-d", f"{SINK}.monitor", "--raw", "--format=float32le", f"--rate={RATE}",
              f"--channels={CHANNELS}", f"--channel-map={CHANNEL_MAP}", "--latency-msec=10"],
             env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        self.pid = self._proc.pid
         self._thread = threading.Thread(target=self._read, name="parec-reader", daemon=True)
         self._thread.start()
 
     def _read(self) -> None:
         assert self._proc.stdout is not None
         frame = 4 * CHANNELS
+        with contextlib.suppress(AttributeError, OSError):  # a pipe holds 0.1 s of the card: a late reader
+            os.sched_setscheduler(0, os.SCHED_FIFO, os.sched_param(CARD_RT_PRIORITY))  # makes parec drop samples
         with self.path.open("wb") as out:
-            while chunk := self._proc.stdout.read1(1 << 16):
+            while chunk := self._proc.stdout.read1(1 << 16):  # type: ignore[attr-defined]
                 now = time.monotonic()
                 out.write(chunk)
                 self.frames += len(chunk) // frame
@@ -116,6 +123,12 @@ class RealtimeCard:
         run.mkdir(parents=True, exist_ok=True)
         socket = run / "native"
         (self.folder / ".asoundrc").write_text(f'pcm.{SINK} {{ type pulse; device "{SINK}" }}\n')
+        if self.realtime:  # as a Pi's PulseAudio is set up (hardware_docs/audio.md): its I/O threads real-time
+            conf = self.folder / ".config" / "pulse"
+            conf.mkdir(parents=True, exist_ok=True)
+            (conf / "daemon.conf").write_text(
+                f"high-priority = yes\nnice-level = -11\nrealtime-scheduling = yes\n"
+                f"realtime-priority = {CARD_RT_PRIORITY}\n")
         env = {k: v for k, v in os.environ.items() if k not in ("ALSA_CONFIG_PATH", "PULSE_SERVER")}
         self.env = {**env, "HOME": str(self.folder), "XDG_RUNTIME_DIR": str(run),
                     "PULSE_RUNTIME_PATH": str(run / "pulse"), "PULSE_STATE_PATH": str(run / "state"),
@@ -125,7 +138,7 @@ class RealtimeCard:
                f"channel_map={CHANNEL_MAP}",
                f"--load=module-native-protocol-unix auth-anonymous=1 socket={socket}"]
         if self.realtime:
-            cmd = ["chrt", "-f", str(RT_PRIORITY + 5), *cmd]
+            cmd = ["chrt", "-f", str(CARD_RT_PRIORITY), *cmd]
         self._daemon = subprocess.Popen(cmd, env=self.env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         deadline = time.monotonic() + 10
         while subprocess.run(["pactl", "info"], env=self.env, capture_output=True).returncode != 0:
@@ -134,10 +147,21 @@ class RealtimeCard:
                 self.__exit__(None, None, None)
                 raise CardMissing(f"PulseAudio did not start: {err.strip()[-300:] or 'no answer on its socket'}")
             time.sleep(0.05)
+        if self.realtime:
+            # PulseAudio drops its main thread (which takes the clients' samples off their sockets) to normal
+            # scheduling and only its I/O threads ask for real time: every thread of it real-time, as the card's.
+            self.threads_realtime(self._daemon.pid)
         return self
 
+    @staticmethod
+    def threads_realtime(pid: int) -> None:
+        subprocess.run(["chrt", "-a", "-f", "-p", str(CARD_RT_PRIORITY), str(pid)], check=True, capture_output=True)
+
     def record(self, path: Path) -> Recording:
-        return Recording(self.env, path)
+        recording = Recording(self.env, path)
+        if self.realtime:
+            self.threads_realtime(recording.pid)  # a late reader loses samples from the monitor
+        return recording
 
     def __exit__(self, *exc: object) -> None:
         if self._daemon is not None and self._daemon.poll() is None:
@@ -227,6 +251,7 @@ def play_inner(args: argparse.Namespace) -> int:
     from kikimimi.table.config import load_config
     from kikimimi.table.feed import SimTapper
     from kikimimi.table.live import open_table
+    from kikimimi.voice.lagbench import awaited as lagbench_awaited
     from kikimimi.voice.lagbench import waits_for
     from kikimimi.voice.mixer import Playing
 
@@ -246,9 +271,23 @@ def play_inner(args: argparse.Namespace) -> int:
     offset = 0
     queue, speak = lane.queue, voice._speak
 
+    # The speaker phrases the players wait to hear, by id: the table speaks a step before its listeners see it,
+    # so a phrase may be handed to the lane before it is known to be awaited, or after.
+    awaited: set[int] = set()  # known to be awaited, not yet handed to the lane
+    ends: dict[int, tuple[Any, int]] = {}  # handed to the lane: (the phrase, kept alive; where it ends in the lane)
+    heard_at = 0  # the lane's sample count once the last awaited phrase has played
+    waiting_lock = threading.Lock()
+
     def noting_speak(output: Any, effect: Any, *rest: Any) -> None:
+        nonlocal heard_at
         speaking.key = effect.key
         speak(output, effect, *rest)
+        end = lane.written + sum(len(p.samples) - p.pos for p in list(lane.backlog))
+        with waiting_lock:
+            ends[id(effect)] = (effect, end)
+            if id(effect) in awaited:
+                awaited.discard(id(effect))
+                heard_at = max(heard_at, end)
 
     def noting_queue(playing: Playing) -> None:
         nonlocal offset
@@ -259,23 +298,35 @@ def play_inner(args: argparse.Namespace) -> int:
         offset += len(data)
         queue(playing)
 
-    voice._speak = noting_speak  # type: ignore[method-assign]
+    voice._speak = noting_speak  # type: ignore[method-assign,assignment]
     lane.queue = noting_queue  # type: ignore[method-assign]
     lines = (folder / "feed.jsonl").read_text(encoding="utf-8").splitlines()
     tap = args.tap[0] if args.tap else 1.5
     waits = table.loop.info.heard_before_next
-    revealed = threading.Event()
-    table.loop.listeners.append(lambda step: revealed.set() if any(
-        waits_for(effect, waits) for effect in step.effects) else None)
+
+    def on_step(step: Any) -> None:
+        nonlocal heard_at
+        if any(waits_for(effect, waits) for effect in step.effects):
+            group = voice.catalog.group
+            with waiting_lock:
+                for e in step.effects:
+                    if lagbench_awaited(e, waits, group(getattr(e, "key", ""))):
+                        if id(e) in ends:  # already handed over: heard once the lane has played it
+                            heard_at = max(heard_at, ends[id(e)][1])
+                        else:
+                            awaited.add(id(e))
+
+    table.loop.listeners.append(on_step)
     tapper = SimTapper(table.loop, table.hub)
     time.sleep(STREAM_SETTLE_SECONDS)
     try:
         for event in read_events(lines, tapper):
-            revealed.clear()
             tapper.perform(event)
-            if revealed.is_set():  # the players wait to hear the reveal, then tap a tap's time later
-                while out.working or not out.jobs.empty() or lane.busy:
-                    time.sleep(0.01)
+            # The players wait to hear the reveal (what the tap says with it, not what a newer phrase drops:
+            # `lagbench.awaited`), then tap a tap's time later.
+            deadline = time.monotonic() + 60
+            while (awaited or lane.played < heard_at) and time.monotonic() < deadline:
+                time.sleep(0.01)
             time.sleep(tap)
         voice.wait_idle(timeout=120)
         device = out.device
@@ -324,26 +375,6 @@ def table_toml(game_id: str, lang: str, pack: Path, backend: str, folder: Path, 
         outputs.append(f'[outputs."{hand}"]\n{where}')
     return (f'language = "{lang}"\njournal = "{folder / "journal.sqlite"}"\n{head}\n'
             f'[voice]\nbackend = "{backend}"\npack = "{pack}"\nlatency = {latency}\n\n' + "\n".join(outputs) + "\n")
-
-
-def render_pack(lines: dict[str, Any], folder: Path, lang: str, backend: str, jobs: int) -> dict[str, float]:
-    """A pack of just these lines (the bench's games say nothing else) in `folder`; each entry's seconds."""
-    from kikimimi.voice.pack import _file_name, _render_all, _write_manifest, spoken_text, text_hash
-
-    todo = [(entry, {}, line, text_hash(line, backend), _file_name(entry)) for entry, line in lines.items()]
-    (folder / "audio").mkdir(parents=True, exist_ok=True)
-    entries: dict[str, dict[str, Any]] = {}
-    seconds: dict[str, float] = {}
-    for item, outcome in _render_all(todo, folder, backend, lang, None, jobs):
-        if isinstance(outcome, Exception):
-            raise RuntimeError(f"could not render {item[0]}: {outcome!r}")
-        entry, _params, line, digest, file = item
-        frames, rate, size = outcome
-        entries[entry] = {"key": line.key, "params": {}, "hash": digest, "file": file, "frames": frames,
-                          "rate": rate, "bytes": size, "text": spoken_text(line, backend)}
-        seconds[entry] = frames / rate
-    _write_manifest(folder, lang, backend, "", entries)
-    return seconds
 
 
 def _busy_core() -> subprocess.Popen[bytes]:
@@ -422,7 +453,8 @@ def run(args: argparse.Namespace) -> int:
             lines: dict[str, Any] = {}
             joins: dict[str, list[str]] = {}
             plays = {g: lagbench.play_games(g, args.games, args.seed, args.lang, lines, joins) for g in game_ids}
-            seconds = render_pack(lines, folder / "pack", args.lang, backend, os.cpu_count() or 1)
+            seconds = lagbench.render_as_pack(args.lang, backend, lines, folder / "pack", os.cpu_count() or 1,
+                                              game_ids, lagbench.clip_cache(args.lang, backend))
             for entry, parts in joins.items():
                 seconds[entry] = lagbench.join_seconds([seconds[part] for part in parts])
             with RealtimeCard(folder / "card", realtime=realtime) as card:

@@ -28,40 +28,28 @@ in the queue, where it can still be dropped or shortened.
 from __future__ import annotations
 
 import logging
-import queue
 import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Collection, Iterable, Sequence
-from dataclasses import dataclass, replace
-from pathlib import Path
-from types import ModuleType
+from dataclasses import replace
 from typing import Any, TypeVar
-
-import numpy as np
 
 from kikimimi.games import base as games_base
 from kikimimi.games.base import Alert, Say, hears
 from kikimimi.voice.catalog import Catalog, Line, catalog
-from kikimimi.voice.clip import Clip, first_sound, join_clips, resample, time_stretch
+from kikimimi.voice.clip import Clip, first_sound, join_clips, time_stretch
 from kikimimi.voice.config import (
     FALLBACK_BACKEND,
     OutputSpec,
-    VoiceConfigError,
     VoiceSpec,
     default_pack_dir,
-    device_key,
 )
-from kikimimi.voice.mixer import (
-    DeviceStream,
-    FirstFrameHook,
-    Lane,
-    Playing,
-    load_sounddevice,
-    reinitialize_portaudio,
-)
+from kikimimi.voice.mixer import DeviceStream, FirstFrameHook, Playing
+from kikimimi.voice.outputs import Output as _Output
+from kikimimi.voice.outputs import OutputDevices, OutputHealth
 from kikimimi.voice.pack import Coverage, Pack, RecordedPack, entry_id, pack_entries, text_hash
-from kikimimi.voice.sinks import GAP_SECONDS, Transcript, WavSink
+from kikimimi.voice.sinks import Transcript
 from kikimimi.voice.tts import SpeechWorker
 
 log = logging.getLogger(__name__)
@@ -69,8 +57,6 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 LineHook = Callable[[str, Line], None]
 StartHook = Callable[[str, Say, float, float], None]  # (output, effect, said, started), perf_counter times
-RETRY_SECONDS = 5.0
-WATCH_SECONDS = 0.25
 PART_GAP_SECONDS = 0.12  # between the parts of a joined phrase played from the pack: a breath, not a pause
 SHORT_AFTER_SECONDS = 1.0  # a phrase that waited longer than this is said in its short form
 SHORT_QUEUE = 2  # ... as is one with this many phrases waiting behind it
@@ -94,24 +80,6 @@ def is_behind(waited: float, queued_behind: int) -> bool:
     return waited > SHORT_AFTER_SECONDS or queued_behind >= SHORT_QUEUE
 
 
-@dataclass(frozen=True)
-class OutputHealth:
-    status: str  # "ok" | "fallback" (speaking to the transcript, being retried) | "failed"
-    detail: str
-    underruns: int = 0  # PortAudio output underflows of the output's device stream since it started, and
-    # blocks its lanes' rings ran dry with a clip waiting (the sound card ran dry: a click or gap; many of
-    # them: raise [voice] latency, give the table real-time scheduling). Shared by the
-    # outputs of one device; 0 for a wav, transcript or null sink.
-
-
-def sound_cards() -> str:
-    """The kernel's list of sound cards: when it changes, a device was plugged in or out."""
-    try:
-        return Path("/proc/asound/cards").read_text()
-    except OSError:
-        return str(time.monotonic() // 60)  # elsewhere: look again once a minute
-
-
 class PhraseAudio:
     """A line's audio: recorded, then pre-rendered, then live TTS, then None (text only)."""
 
@@ -128,7 +96,7 @@ class PhraseAudio:
         self._live: OrderedDict[str, Clip] = OrderedDict()  # live TTS results, so a repeat is instant
         self._lock = threading.Lock()
 
-    def find(self, line: Line, params: dict) -> tuple[Clip | None, str, str]:
+    def find(self, line: Line, params: dict[str, Any]) -> tuple[Clip | None, str, str]:
         """(clip, source, a key naming this exact audio) with source recorded|pack|tts|text."""
         if (found := self.stored(line, params)) is not None:
             return found
@@ -174,45 +142,6 @@ class PhraseAudio:
         return join_clips(clips, PART_GAP_SECONDS), "pack", "+".join(keys)  # parts tightened: the gap is the join's
 
 
-class _Output:
-    """One named output: its queue and worker, and where its sound goes now."""
-
-    def __init__(self, spec: OutputSpec) -> None:
-        self.spec = spec
-        self.name = spec.name
-        self.volume = spec.volume
-        self.muted = False
-        self.jobs: queue.Queue[tuple[Say, float, Catalog] | None] = queue.Queue()
-        self.working = False
-        self.lane: Lane | None = None
-        self.device: DeviceStream | None = None
-        self.wav: WavSink | None = None
-        self.status = "ok"
-        self.detail = ""
-        self.thread: threading.Thread | None = None
-        self.dropped = 0  # phrases superseded while they waited
-        self._resampled: OrderedDict[tuple[str, int], np.ndarray] = OrderedDict()
-
-    def set_health(self, status: str, detail: str) -> None:
-        """Quietly: the Voice says what changed, once per device (`Voice._health_changed`)."""
-        self.status, self.detail = status, detail
-
-    def samples_for(self, clip: Clip, audio_key: str, rate: int) -> np.ndarray:
-        """The clip at the device rate with a gap after it; recent ones cached (phrases repeat a lot)."""
-        key = (audio_key, rate)
-        cached = self._resampled.get(key)
-        if cached is not None:
-            self._resampled.move_to_end(key)
-            return cached
-        at_rate = resample(clip, rate).samples
-        samples = np.concatenate([at_rate, np.zeros(int(GAP_SECONDS * rate), dtype=np.float32)])
-        if audio_key:
-            self._resampled[key] = samples
-        while len(self._resampled) > 128:
-            self._resampled.popitem(last=False)
-        return samples
-
-
 class Voice:
     def __init__(
         self,
@@ -234,14 +163,10 @@ class Voice:
         self.faster = True  # and FAST_SPEED times faster (same pitch)
         self.transcript = Transcript()
         self.outputs: dict[str, _Output] = {}
-        self.devices: list[DeviceStream] = []
-        self.sd: ModuleType | None = None
         self.speech_detail = ""
         self._closed = threading.Event()
-        self._watchdog: threading.Thread | None = None
-        self._reopen_lock = threading.Lock()
-        self._cards = sound_cards()
-        self.used: set[str] | None = None  # outputs the game uses; None while opening (faults said at the end)
+        self.cards = OutputDevices(spec, self.outputs, on_first_frame, self._closed)
+        self.devices: list[DeviceStream] = self.cards.devices  # the sound cards' streams
         self.pack_coverage: dict[str, Coverage] = {}  # game -> how much of its phrases the pack holds
         self._pack_warned: set[str] = set()
         self._alert_hook: Callable[[Alert], None] | None = None  # the Priest's alerts (the table's)
@@ -297,8 +222,7 @@ class Voice:
         threading.Thread(target=voice._ready_pack, args=(phrases,), name="voice-pack-preload", daemon=True).start()
         for out_spec in outputs:
             voice.outputs[out_spec.name] = _Output(out_spec)
-        voice._start_wav_outputs()
-        voice._start_audio_outputs()
+        voice.cards.start()
         for out in voice.outputs.values():
             if out.spec.sink == "transcript":
                 out.set_health("ok", "transcript (text only)")
@@ -306,112 +230,17 @@ class Voice:
                 out.set_health("ok", "null (silent)")
             out.thread = threading.Thread(target=voice._work, args=(out,), name=f"voice-{out.name}", daemon=True)
             out.thread.start()
-        voice.used = set(voice.outputs) if used is None else set(used)
-        voice._log_faults(list(voice.outputs.values()))
-        voice._watchdog = threading.Thread(target=voice._watch, name="voice-watchdog", daemon=True)
-        voice._watchdog.start()
+        voice.cards.watch(set(voice.outputs) if used is None else set(used))
         return voice
 
-    def _log_faults(self, outs: Sequence[_Output]) -> None:
-        """One line per distinct fault (outputs on one missing device share it), for the outputs in use."""
-        faults: dict[tuple[str, str], list[str]] = {}
-        for out in outs:
-            if out.status != "ok" and out.name in self.used:
-                faults.setdefault((out.status, out.detail), []).append(out.name)
-        for (status, detail), names in faults.items():
-            log.warning("%s %s: %s: %s", "outputs" if len(names) > 1 else "output", ", ".join(names), status, detail)
+    @property
+    def used(self) -> set[str] | None:
+        """The outputs the game uses: a later device fault is said for these only."""
+        return self.cards.used
 
-    def _group_health(self, outs: Sequence[_Output], status: str, detail: str) -> None:
-        """Set the health of the outputs of one device; say the change in one line (a fault, or a recovery)."""
-        changed = [out for out in outs if (out.status, out.detail) != (status, detail)]
-        for out in outs:
-            out.set_health(status, detail)
-        if self.used is None or not changed:
-            return  # still opening: Voice.open says the faults at its end
-        if status != "ok":
-            self._log_faults(changed)
-        elif names := [out.name for out in changed if out.name in self.used]:
-            log.info("%s %s: ok %s", "outputs" if len(names) > 1 else "output", ", ".join(names), detail)
-
-    def _start_wav_outputs(self) -> None:
-        for out in self.outputs.values():
-            if out.spec.sink != "wav":
-                continue
-            assert self.spec.wav_dir is not None  # parse_voice requires it
-            out.wav = WavSink(self.spec.wav_dir, out.name)
-            error = out.wav.open()
-            if error:
-                out.wav = None
-                out.set_health("fallback", f"{error}; speaking to the transcript")
-            else:
-                out.set_health("ok", f"wav {out.wav.path}")
-
-    def _start_audio_outputs(self) -> None:
-        audio = [o for o in self.outputs.values() if o.spec.sink == "audio"]
-        if not audio:
-            return
-        self.sd, error = load_sounddevice()
-        if self.sd is None:
-            for out in audio:
-                out.set_health("fallback", f"{error}")
-            return
-        groups: dict[str, list[_Output]] = {}
-        for out in audio:
-            groups.setdefault(self._physical_key(out.spec.device), []).append(out)
-        self._check_resolved_channels(groups)
-        for outs in groups.values():
-            lanes = []
-            for out in outs:
-                out.lane = Lane(out.name, tuple(ch - 1 for ch in out.spec.channels), out.volume)
-                lanes.append(out.lane)
-            device = DeviceStream(
-                self.sd,
-                outs[0].spec.device,
-                lanes,
-                self.spec.latency,
-                self.on_first_frame,
-                self._device_fault,
-            )
-            self.devices.append(device)
-            for out in outs:
-                out.device = device
-            self._open_device(device)
-
-    def _physical_key(self, device: str | int | None) -> str:
-        """Outputs naming one device differently (name and index) share one stream."""
-        from kikimimi.voice.mixer import resolve_device
-
-        try:
-            return f"#{resolve_device(self.sd, device)['index']}"
-        except ValueError:
-            return device_key(device)
-
-    def _check_resolved_channels(self, groups: dict[str, list[_Output]]) -> None:
-        if self.spec.allow_shared_channels:
-            return
-        for outs in groups.values():
-            owner: dict[int, str] = {}
-            for out in outs:
-                for ch in out.spec.channels:
-                    if ch in owner:
-                        raise VoiceConfigError(
-                            f'outputs "{owner[ch]}" and "{out.name}" name the same device '
-                            f"({outs[0].spec.device!r} / {out.spec.device!r}) and share channel {ch}, "
-                            f"so a private phrase would reach the other; give each its own channel"
-                        )
-                    owner[ch] = out.name
-
-    def _open_device(self, device: DeviceStream) -> bool:
-        error = device.open()
-        outs = [out for out in self.outputs.values() if out.device is device]
-        if error:
-            self._group_health(outs, "fallback", f"{error}; speaking to the transcript, retrying every "
-                                                 f"{RETRY_SECONDS:.0f} s")
-        else:
-            for out in outs:
-                chans = ",".join(str(c) for c in out.spec.channels)
-                self._group_health([out], "ok", f"{device.label} channel {chans} at {device.rate} Hz")
-        return error is None
+    @used.setter
+    def used(self, outputs: set[str]) -> None:
+        self.cards.used = outputs
 
     # -- the game's calls -------------------------------------------------------------------------
 
@@ -541,12 +370,9 @@ class Voice:
                 out.thread.join(timeout=5)
             if out.wav is not None:
                 out.wav.close()
-        for device in self.devices:
-            device.close()
+        self.cards.close()
         if self.audio.speech is not None:
             self.audio.speech.stop()
-        if self._watchdog is not None:
-            self._watchdog.join(timeout=2)
 
     def _output(self, name: str) -> _Output:
         try:
@@ -613,7 +439,7 @@ class Voice:
         if clip is None or len(clip.samples) == 0:
             self.transcript.write(out.name, line)
             return
-        if self.faster and behind:
+        if self.faster and (behind or phrases.brisk(effect.key, params)):
             clip = time_stretch(clip, FAST_SPEED)
             audio_key = f"{audio_key}@{FAST_SPEED}" if audio_key else ""
         if out.wav is not None:
@@ -642,46 +468,3 @@ class Voice:
                 self.on_line(output, line)
             except Exception:
                 log.exception("on_line hook failed for %s", output)
-
-    # -- faults -----------------------------------------------------------------------------------
-
-    def _device_fault(self, device: DeviceStream, reason: str) -> None:
-        dropped = device.fail(reason)
-        outs = [out for out in self.outputs.values() if out.device is device]
-        self._group_health(outs, "fallback", f"{reason}; speaking to the transcript, retrying every "
-                                             f"{RETRY_SECONDS:.0f} s")
-        if dropped:
-            log.warning("%s: %d queued phrase(s) not played (they are in the transcript)", device.label, dropped)
-
-    def _watch(self) -> None:
-        next_retry = time.monotonic() + RETRY_SECONDS
-        while not self._closed.wait(WATCH_SECONDS):
-            for device in self.devices:
-                if device.stalled():
-                    self._device_fault(device, f"device {device.label} stopped responding (unplugged?)")
-            if time.monotonic() >= next_retry:
-                next_retry = time.monotonic() + RETRY_SECONDS
-                self.retry_devices()
-
-    def retry_devices(self) -> None:
-        """Try failed devices again; re-read PortAudio's device list when it is safe (no stream playing)."""
-        failed = [d for d in self.devices if not d.ok]
-        if not failed or self.sd is None or self._closed.is_set():
-            return
-        with self._reopen_lock:
-            for device in failed:
-                self._open_device(device)
-            still = [d for d in self.devices if not d.ok]
-            cards = sound_cards()
-            if still and cards != self._cards and not any(lane.busy for d in self.devices for lane in d.lanes):
-                self._cards = cards
-                # PortAudio lists devices once per initialisation: to see a re-plugged one, start over.
-                working = [d for d in self.devices if d.ok]
-                for d in working:
-                    d.close()
-                try:
-                    reinitialize_portaudio(self.sd)
-                except Exception as exc:
-                    log.warning("re-reading the audio device list failed: %s", exc)
-                for d in self.devices:
-                    self._open_device(d)

@@ -24,7 +24,7 @@ from collections.abc import Callable
 from concurrent.futures import Future
 from pathlib import Path
 from types import ModuleType
-from typing import Protocol
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -34,8 +34,8 @@ from kikimimi.voice.clip import Clip, read_wav, trim
 # espeak-ng voices by language, best first (identifiers as `espeak-ng --voices` lists them).
 ESPEAK_VOICES = {"en": ["gmw/en-us", "gmw/en"], "ja": ["jpx/ja"]}
 ESPEAK_RATE = 170  # words per minute: a little slower than espeak's 200, clearer in an earphone (Japanese kana)
-# English at a table's pace: The Trident's play phrase ("Heart, seat 2.") lasts 1.19 s at the median at 230
-# (1.50 s at 170; `kikimimi bench voice --pack-size` measures it). A pack's voice includes its rate.
+# English at a table's pace: The Trident's play phrase ("Heart seat 2.") lasts 1.02 s at the median and 1.11 s
+# at p95 at 230 (`kikimimi bench voice --pack-size` measures it). A pack's voice includes its rate.
 ESPEAK_RATES: dict[str, int] = {"en": 230}
 JTALK_SPEED = 1.0  # Open JTalk's speed (1.0: its own)
 
@@ -58,15 +58,15 @@ class EspeakBackend:
     def __init__(self, lang: str, rate: int | None = None) -> None:
         self.rate = rate or ESPEAK_RATES.get(lang, ESPEAK_RATE)
         try:
-            import pyttsx3
-            import pyttsx3.drivers.espeak as espeak_driver
+            import pyttsx3  # type: ignore[import-untyped]
+            import pyttsx3.drivers.espeak as espeak_driver  # type: ignore[import-untyped]
         except Exception as exc:  # ImportError, or OSError when libespeak-ng is missing
             raise BackendUnavailable(
                 f"pyttsx3 with espeak-ng is not usable ({exc}); install the Debian package "
                 f"espeak-ng and `pip install pyttsx3`"
             ) from exc
         # The driver prints "Audio saved to ..." for every file; keep the console clean.
-        espeak_driver.print = lambda *args, **kwargs: None  # type: ignore[attr-defined]
+        espeak_driver.print = lambda *args, **kwargs: None
         try:
             self._engine = pyttsx3.init("espeak")
         except Exception as exc:
@@ -84,10 +84,10 @@ class EspeakBackend:
         ids = {v.id for v in voices}
         for wanted in ESPEAK_VOICES.get(lang, []):
             if wanted in ids:
-                return wanted
+                return str(wanted)
         for v in voices:
             if any(str(code).split("-")[0] == lang for code in (v.languages or [])):
-                return v.id
+                return str(v.id)
         raise BackendUnavailable(f"espeak-ng has no voice for language {lang!r}; install espeak-ng-data")
 
     ATTEMPTS = 3  # pyttsx3 now and then writes an empty or cut file for a phrase it speaks the next time
@@ -126,7 +126,7 @@ def open_jtalk() -> ModuleType:
 
     sudachi = getattr(jtalk_utils, "dictionary", None)
     if sudachi is not None and not isinstance(sudachi, _OneSudachi):
-        jtalk_utils.dictionary = _OneSudachi(sudachi)
+        jtalk_utils.dictionary = _OneSudachi(sudachi)  # type: ignore[attr-defined]
     return pyopenjtalk
 
 
@@ -139,7 +139,7 @@ class _OneSudachi:
     def Dictionary(self) -> _OneSudachi:  # noqa: N802 - the name pyopenjtalk calls
         return self
 
-    def create(self):  # noqa: ANN201 - a sudachipy Tokenizer
+    def create(self) -> Any:  # a sudachipy Tokenizer
         if self._tokenizer is None:
             dictionary = self._module.Dictionary()
             self._tokenizer = dictionary.tokenizer() if hasattr(dictionary, "tokenizer") else dictionary.create()
@@ -163,7 +163,8 @@ class JTalkBackend:
         self.identity = f"openjtalk@{JTALK_SPEED:g}x"
 
     def _speak(self, text: str) -> tuple[np.ndarray, int]:
-        return self._tts(text, speed=JTALK_SPEED)
+        wav, rate = self._tts(text, speed=JTALK_SPEED)
+        return np.asarray(wav), int(rate)
 
     def synth(self, line: Line) -> Clip:
         wav, rate = self._speak(line.natural)  # float64 at int16 scale

@@ -43,7 +43,7 @@ def test_repeat_the_last_public_announcement_through_the_loop(table):
         await settle(pilot, table)
         assert app.messages[-1] == "Nothing public has been said yet."
         submit_all(table, [*deal_events(), Scan("field", "heart-3")])
-        wait_until(lambda: "Heart, seat 1." in said("speaker"), 5, "the tap said on the speaker")
+        wait_until(lambda: "Heart seat 1." in said("speaker"), 5, "the tap said on the speaker")
         before.update({out: said(out) for out in ("speaker", "hand:1", "hand:2", "hand:3")})
         await settle(pilot, table)
         n = table.loop.processed

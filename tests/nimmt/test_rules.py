@@ -145,7 +145,7 @@ def test_waiting_for_the_last_seat():
     table.play(SEED_TURNS[0][:3])
     assert table.sent() == [("speaker", "choose.last"), ("hand:3", "choose.you_chose")]  # [N17]
     assert table.said() == ["Seat 3 has chosen; waiting for seat 4."]
-    assert table.said("speaker", "ja") == ["3番が選びました。あと4番。"]
+    assert table.said("speaker", "ja") == ["3番、あと4番。"]
 
 
 def test_after_the_deal_hand_readers_only_speak():
@@ -214,7 +214,7 @@ def test_seed_turn_2_lowest_card_chooses_any_row():
     assert report["phase"] == "take_row" and report["taker"] == 3
     assert report["chosen"] == {"1": 96, "2": 34, "3": 15, "4": 100}  # kept until placed (D8)
     said = table.said(effects=fx)
-    assert "15 is lower than every row: seat 3, choose a row." in said
+    assert "15 seat 3: lower than every row, choose one." in said
     assert said[-8:] == ["Row 1: 2 cards, ends at 16,", "6 bullheads.", "Row 2: 2 cards, ends at 27,", "2 bullheads.",
                          "Row 3: 3 cards, ends at 77,", "7 bullheads.", "Row 4: 1 card, ends at 92,", "1 bullhead."]
     table.field(34)  # not a row card: refused

@@ -36,7 +36,7 @@ def test_numbers_are_said_digit_by_digit():
     ja = catalog("ja", "numeron").render("repeat.call", {"seat": 1, "call": "031", "eat": 1, "bite": 1})
     assert "ぜろ さん いち" in ja.reading and "イート" in ja.reading and "バイト" in ja.reading
     judged = catalog("ja", "numeron").render("call.judged", {"call": "031", "eat": 1, "bite": 1})
-    assert judged.text == "1イート1バイト"  # the digits were each echoed at their tap: not said again
+    assert judged.text == "1イート 1バイト"  # the digits were each echoed at their tap: not said again
     assert "ヌメロン" in catalog("ja", "numeron").render("call.numeron", {"call": "031", "seat": 1}).reading
 
 
@@ -45,3 +45,12 @@ def test_item_names_as_players_say_them():
     names = {v: ja.render("item.uses", {"seat": 1, "item": v}).reading for v in
              ("double", "high-low", "target", "slash", "shuffle", "change", "move")}
     assert "ダブル" in names["double"] and "ハイアンドロー" in names["high-low"] and "ムーブ" in names["move"]
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_the_pack_holds_the_judgements_and_digits_a_game_can_say_not_the_catalogs_number_range(lang):
+    words = catalog(lang, "numeron")
+    assert list(words.parameter_values("eat")) == list(words.parameter_values("bite")) == list(range(6))  # 3-5 digits
+    assert list(words.parameter_values("digit")) == list(range(10))
+    assert len(list(words.combinations("call.judged"))) == 36
+    assert 60 in words.parameter_values("count")  # a count of calls keeps the number range

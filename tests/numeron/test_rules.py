@@ -76,11 +76,12 @@ def test_judging_examples():
 def test_a_judged_call_is_said_and_recorded():
     t = Table().start("031", "031")
     t.call("930")
-    assert t.said("call.judged", "speaker", eat=1, bite=1)
+    # The judgement and the seat that calls next, one phrase: the next seat does not wait behind the judgement.
+    assert t.said("call.judged_next", "speaker", eat=1, bite=1, seat=2)
     assert t.said("call.digit", "speaker", digit=0)  # the call itself: each digit echoed at its tap
-    assert t.said("turn.next", seat=2)
+    assert not t.said("turn.next")
     t.call("071")
-    assert t.said("call.judged", eat=2, bite=0)
+    assert t.said("call.judged_next", eat=2, bite=0, seat=1)
     assert t.report["calls"] == [{"seat": 1, "call": "930", "eat": 1, "bite": 1},
                                  {"seat": 2, "call": "071", "eat": 2, "bite": 0}]
     assert t.report["numbers"] == {"1": "031", "2": "031"}
@@ -312,7 +313,7 @@ def test_double_reveal_two_calls_and_no_item_between():
     t.item(1, "slash")
     assert t.said("item.not_now")
     t.call("9013")
-    assert t.said("turn.next", seat=2)
+    assert t.said("call.judged_next", seat=2)
 
 
 def test_double_numeron_on_the_first_call_ends_the_game():

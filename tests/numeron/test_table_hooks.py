@@ -72,7 +72,7 @@ def test_practice_the_player_calls_the_table_judges_and_the_end_compares_with_th
     t = Table(digits=4, practice=True, secret="0319")
     assert t.report["phase"] == "play" and t.report["turn"] == 1 and t.report["numbers"]["2"] == "0319"
     t.call("1234")
-    assert t.said("call.judged", eat=0, bite=2) and t.said("turn.next", seat=1)
+    assert t.said("call.judged_next", eat=0, bite=2, seat=1)
     assert not any("0319" in str(s.params) for s in t.all)  # never spoken before the end
     t.referee("timeout")
     assert t.report["turn"] == 1

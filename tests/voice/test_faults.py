@@ -10,7 +10,7 @@ from voice_helpers import fake_sounddevice, needs_portaudio, player_job, read_ra
 from waiting import wait_until
 
 from kikimimi.games.base import Say
-from kikimimi.voice import router as router_module
+from kikimimi.voice import outputs as outputs_module
 from kikimimi.voice.catalog import Catalog
 from kikimimi.voice.config import OutputSpec, VoiceSpec
 from kikimimi.voice.router import Voice
@@ -57,10 +57,10 @@ def test_device_vanishing_mid_game_falls_back_then_comes_back(
     """Unplugging is simulated with a fake sounddevice module: an ALSA file device cannot vanish."""
     present = {"card": True}
     sd = fake_sounddevice(present)
-    monkeypatch.setattr(router_module, "load_sounddevice", lambda: (sd, None))
-    monkeypatch.setattr(router_module, "RETRY_SECONDS", 0.1)
-    monkeypatch.setattr(router_module, "WATCH_SECONDS", 0.02)
-    monkeypatch.setattr(router_module, "sound_cards", lambda: "changed" if present["card"] else "gone")
+    monkeypatch.setattr(outputs_module, "load_sounddevice", lambda: (sd, None))
+    monkeypatch.setattr(outputs_module, "RETRY_SECONDS", 0.1)
+    monkeypatch.setattr(outputs_module, "WATCH_SECONDS", 0.02)
+    monkeypatch.setattr(outputs_module, "sound_cards", lambda: "changed" if present["card"] else "gone")
     lines: list = []
     outputs = [OutputSpec("hand:1", "card", (1,), 1.0, "audio")]
     rec = tmp_path / "rec"

@@ -13,7 +13,7 @@ from kikimimi.games.base import SPEAKER, Say, hand
 from kikimimi.voice.catalog import SHORT_SUFFIX, Catalog, CatalogError, catalog
 from kikimimi.voice.clip import Clip
 from kikimimi.voice.config import OutputSpec, VoiceSpec
-from kikimimi.voice.router import Voice
+from kikimimi.voice.router import FAST_SPEED, Voice
 
 CATALOG = """
 language = "en"
@@ -190,6 +190,28 @@ def test_catalog_reads_outdated_groups(tmp_path: Path) -> None:
     assert (c.drops("a"), c.drops("b"), c.drops("c"), c.drops("d"), c.drops("missing")) == (
         ("turn", "ask"), ("ask",), ("turn",), (), ())
     assert c.group("c") is None  # outdating a group is not joining it
+
+
+def test_a_brisk_phrase_and_a_joined_one_of_brisk_parts_are_said_faster_always(tmp_path: Path) -> None:
+    (tmp_path / "x.en.toml").write_text('language = "en"\n[params]\nparts = "phrases"\n[phrases]\n'
+                                        '"a" = { text = "Seat {seat}.", brisk = true }\n"b" = "Plain."\n'
+                                        '"all" = "{parts}"\n')
+    c = Catalog.load("en", tmp_path)
+    assert c.brisk("a", {"seat": 3}) and not c.brisk("b", {}) and not c.brisk("missing", {})
+    assert c.brisk("all", {"parts": (("a", {"seat": 1}), ("a", {"seat": 2}))})
+    assert not c.brisk("all", {"parts": (("a", {"seat": 1}), ("b", {}))})  # a part at its own pace: all of it
+    with pytest.raises(CatalogError, match="brisk"):
+        _load(tmp_path, '"a" = { text = "Hi", brisk = "yes" }')
+
+
+def test_the_lag_bench_plays_a_brisk_phrase_faster_only_where_the_table_keeps_current() -> None:
+    from kikimimi.voice.lagbench import Said, simulate
+
+    said = [Said(1, 0, SPEAKER, "t.reveal", "reveal", None, None, (), True, True),
+            Said(2, 0, SPEAKER, "t.play", "play", None, None)]
+    seconds = {"reveal": 5.0, "play": 1.0}
+    assert simulate(said, 1.5, seconds, keep_current=True)["awaited"]["max_s"] == pytest.approx(5.0 / FAST_SPEED)
+    assert simulate(said, 1.5, seconds, keep_current=False)["awaited"]["max_s"] == pytest.approx(5.0)
 
 
 @pytest.mark.parametrize(

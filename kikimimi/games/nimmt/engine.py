@@ -261,11 +261,12 @@ def _place(s: NimmtState, fx: list[Effect], revealing: bool = False) -> None:
             fx.append(Say(SPEAKER, "take_row.ask", {"card": card, "seat": seat}))
             if revealing:  # the other cards are revealed now, placed once the row is taken (D9)
                 fx.extend(Say(SPEAKER, "reveal.card", {"card": c, "seat": x}) for c, x in s.queue[1:])
-            readings: list[Effect] = []
+            # [N19] For the taker, after the prompt, a row an utterance: the take drops the rows not yet begun,
+            # so a taker who chooses while they are read waits for one row at most [N21].
             for index in range(1, len(s.rows) + 1):
-                _reading(s, index, SPEAKER, readings)
-            # [N19] For the taker, after the prompt; superseded by the take if it comes first.
-            fx.append(joined(SPEAKER, READINGS, [e for e in readings if isinstance(e, Say)]))
+                reading: list[Effect] = []
+                _reading(s, index, SPEAKER, reading)
+                fx.append(joined(SPEAKER, READINGS, [e for e in reading if isinstance(e, Say)]))
             return
         s.queue = s.queue[1:]
         if len(s.rows[row - 1]) >= ROW_LIMIT:

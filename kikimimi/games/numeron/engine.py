@@ -271,18 +271,23 @@ def _call_digit(s: NumeronState, x: int, value: int, fx: list[Effect]) -> Numero
     if eat == s.digits:  # NUMERON: wins at once, no equalising turn
         fx.append(Say(SPEAKER, "call.numeron", {"call": call, "seat": x}))  # "... NUMERON! Seat x wins."
         return _finish(s, x, "numeron", fx)
-    fx.append(Say(SPEAKER, "call.judged", {"eat": eat, "bite": bite}))  # the digits were each just echoed
     if s.calls_left:
+        fx.append(Say(SPEAKER, "call.judged", {"eat": eat, "bite": bite}))  # the digits were each just echoed
         fx.append(Say(SPEAKER, "call.again", {"seat": x}))
         return s
-    return _pass_turn(s, fx)
+    return _pass_turn(s, fx, (eat, bite))
 
 
-def _pass_turn(s: NumeronState, fx: list[Effect]) -> NumeronState:
+def _pass_turn(s: NumeronState, fx: list[Effect], judged: tuple[int, int] | None = None) -> NumeronState:
+    """The turn passes; after a call, its judgement and the next seat are one phrase (said at once, it does
+    not wait behind the judgement as a phrase of its own would)."""
     x = s.turn
     assert x is not None
     nxt = x if s.practice else other(x)  # in practice the table never calls
-    fx.append(Say(SPEAKER, "turn.next", {"seat": nxt}))
+    if judged is not None:
+        fx.append(Say(SPEAKER, "call.judged_next", {"eat": judged[0], "bite": judged[1], "seat": nxt}))
+    else:
+        fx.append(Say(SPEAKER, "turn.next", {"seat": nxt}))
     return replace(s, turn=nxt, step=CALL, calls_left=1, call="", item=None, work=(), item_this_turn=False)
 
 

@@ -29,6 +29,7 @@ PHRASES: dict[str, tuple[str, ...]] = {
     "call.digit": ("digit",),
     "call.repeated": (),
     "call.judged": ("eat", "bite"),  # not the call: each of its digits was just echoed (the log keeps it)
+    "call.judged_next": ("eat", "bite", "seat"),  # the judgement and the seat that calls next, one phrase
     "call.numeron": ("call", "seat"),  # the winner with the winning call: one phrase, said at once
     "call.again": ("seat",),
     "call.cleared": ("seat",),
