@@ -25,7 +25,8 @@ from kikimimi.devices.hub import Hub
 from kikimimi.table.config import TableConfig
 from kikimimi.voice.catalog import Line, catalog
 from kikimimi.voice.config import redirect_outputs
-from kikimimi.voice.router import OutputHealth, Voice
+from kikimimi.voice.outputs import OutputHealth
+from kikimimi.voice.router import Voice
 
 LineHook = Callable[[str, Line], None]
 

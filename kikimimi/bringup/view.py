@@ -10,7 +10,7 @@ from rich.text import Text
 
 from kikimimi.bringup.announce import Heard
 from kikimimi.bringup.session import ReaderRow
-from kikimimi.voice.router import OutputHealth
+from kikimimi.voice.outputs import OutputHealth
 
 STYLE = {"ok": "green", "reconnecting": "yellow", "fallback": "yellow", "failed": "bold red"}
 

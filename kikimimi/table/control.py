@@ -23,7 +23,7 @@ from kikimimi.games.codec import event_from_json
 from kikimimi.games.registry import games
 from kikimimi.table.codec import event_json
 from kikimimi.table.loop import Step
-from kikimimi.voice.router import OutputHealth
+from kikimimi.voice.outputs import OutputHealth
 
 if TYPE_CHECKING:
     from kikimimi.table.live import LiveTable

@@ -239,7 +239,7 @@ class Voice:
         return self.cards.used
 
     @used.setter
-    def used(self, outputs: set[str]) -> None:
+    def used(self, outputs: set[str] | None) -> None:
         self.cards.used = outputs
 
     # -- the game's calls -------------------------------------------------------------------------
