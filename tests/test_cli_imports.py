@@ -9,7 +9,7 @@ import json
 import subprocess
 import sys
 
-from kikimimi.cli import COMMAND_MODULES, COMMANDS
+from kikimimi.app.cli import COMMAND_MODULES, COMMANDS
 
 
 def test_the_command_table_says_what_each_module_registers():
@@ -24,7 +24,7 @@ def test_the_command_table_says_what_each_module_registers():
 
 
 def _loaded_after(argv: list[str]) -> set[str]:
-    code = ("import sys, json\nfrom kikimimi.cli import main\n"
+    code = ("import sys, json\nfrom kikimimi.app.cli import main\n"
             f"try:\n    main({argv!r})\nexcept SystemExit:\n    pass\n"
             "print(json.dumps(sorted(sys.modules)), file=sys.stderr)")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
@@ -42,7 +42,7 @@ def test_help_and_games_load_nothing_they_do_not_run():
 
 def test_a_command_still_finds_its_module():
     loaded = _loaded_after(["replay", "--help"])
-    assert "kikimimi.table.cli" in loaded and "kikimimi.venue.cli" not in loaded
+    assert "kikimimi.app.table_cli" in loaded and "kikimimi.app.venue_cli" not in loaded
 
 
 def test_a_bench_loads_its_own_module_only():

@@ -14,42 +14,42 @@ import sys
 from collections.abc import Sequence
 
 COMMAND_MODULES = [
-    "kikimimi.table.cli",  # replay, simulate, demo, play, journal
-    "kikimimi.devices.cli",  # devices list/watch, enroll
-    "kikimimi.voice.cli",  # voices render/say/list-outputs
-    "kikimimi.bringup.cli",  # bringup
-    "kikimimi.console.cli",  # console
-    "kikimimi.records.cli",  # players, records, meeting
-    "kikimimi.venue.cli",  # venue host/join/status: a meeting over several tables
+    "kikimimi.app.table_cli",  # replay, simulate, demo, play, journal
+    "kikimimi.app.devices_cli",  # devices list/watch, enroll
+    "kikimimi.app.voice_cli",  # voices render/say/list-outputs
+    "kikimimi.app.bringup_cli",  # bringup
+    "kikimimi.app.console_cli",  # console
+    "kikimimi.app.records_cli",  # players, records, meeting
+    "kikimimi.app.venue_cli",  # venue host/join/status: a meeting over several tables
 ]
 
 # Each command, the module that registers it and its one-line help: `kikimimi --help` lists them without
 # importing any command module, and a command imports only its own module (tests/test_cli_imports.py
 # checks this table against what the modules register).
 COMMANDS: dict[str, tuple[str, str]] = {
-    "replay": ("kikimimi.table.cli", "replay an event script of any game"),
-    "simulate": ("kikimimi.table.cli", "play whole bot games and check every rule of the game after every event"),
-    "demo": ("kikimimi.table.cli", "bots play a game on its simulated table; every output is shown"),
-    "simtables": ("kikimimi.table.cli", "the simulated tables and their decks, one per game "
+    "replay": ("kikimimi.app.table_cli", "replay an event script of any game"),
+    "simulate": ("kikimimi.app.table_cli", "play whole bot games and check every rule of the game after every event"),
+    "demo": ("kikimimi.app.table_cli", "bots play a game on its simulated table; every output is shown"),
+    "simtables": ("kikimimi.app.table_cli", "the simulated tables and their decks, one per game "
                   "(devices/tables/<game>-sim.toml, devices/decks/<game>-sim.toml)"),
-    "games": ("kikimimi.table.cli", "the games this table plays, their seats and set-up keys"),
-    "play": ("kikimimi.table.cli", "run the live table: readers, voice, journal"),
-    "journal": ("kikimimi.table.cli", "games kept in the journal"),
-    "devices": ("kikimimi.devices.cli", "list readers, watch taps"),
-    "voices": ("kikimimi.voice.cli", "voice packs and audio outputs (render, say, list-outputs)"),
-    "enroll": ("kikimimi.bringup.cli", "tap every piece and control tag in turn to write a deck"),
-    "bringup": ("kikimimi.bringup.cli", "test every reader and output of a table; bind readers to roles"),
-    "console": ("kikimimi.console.cli", "the Priest's console: the table at a glance, corrections, virtual table"),
-    "players": ("kikimimi.records.cli", "the club's players, their ranks and titles"),
-    "records": ("kikimimi.records.cli", "import results from paper score sheets"),
-    "meeting": ("kikimimi.records.cli", "official meetings (full/half trials) and contests"),
-    "venue": ("kikimimi.venue.cli", "a meeting over several tables: the host, each table, the status"),
+    "games": ("kikimimi.app.table_cli", "the games this table plays, their seats and set-up keys"),
+    "play": ("kikimimi.app.table_cli", "run the live table: readers, voice, journal"),
+    "journal": ("kikimimi.app.table_cli", "games kept in the journal"),
+    "devices": ("kikimimi.app.devices_cli", "list readers, watch taps"),
+    "voices": ("kikimimi.app.voice_cli", "voice packs and audio outputs (render, say, list-outputs)"),
+    "enroll": ("kikimimi.app.bringup_cli", "tap every piece and control tag in turn to write a deck"),
+    "bringup": ("kikimimi.app.bringup_cli", "test every reader and output of a table; bind readers to roles"),
+    "console": ("kikimimi.app.console_cli", "the Priest's console: the table at a glance, corrections, virtual table"),
+    "players": ("kikimimi.app.records_cli", "the club's players, their ranks and titles"),
+    "records": ("kikimimi.app.records_cli", "import results from paper score sheets"),
+    "meeting": ("kikimimi.app.records_cli", "official meetings (full/half trials) and contests"),
+    "venue": ("kikimimi.app.venue_cli", "a meeting over several tables: the host, each table, the status"),
 }
 BENCH_HELP = "measure speed and strength (engine, readers, voice, table, each game)"
 
 BENCH_TARGETS = {  # besides these, `kikimimi bench <game id>` for every registered game with a benchmark
     "readers": "kikimimi.devices.bench",
-    "voice": "kikimimi.voice.bench",
+    "voice": "kikimimi.app.voice_bench",  # voice/bench.py; --lag --realtime plays the live table
     "table": "kikimimi.table.bench",
     "standings": "kikimimi.records.bench",  # ladder recomputation over many players, on SQLite or PostgreSQL
     "meeting": "kikimimi.venue.bench",  # many tables reporting into one host and PostgreSQL

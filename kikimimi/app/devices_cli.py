@@ -1,4 +1,4 @@
-"""`kikimimi devices list|watch` (enrollment is bring-up's: kikimimi/bringup/cli.py)."""
+"""`kikimimi devices list|watch` (enrollment is bring-up's: kikimimi/app/bringup_cli.py)."""
 
 from __future__ import annotations
 

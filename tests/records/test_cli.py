@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from kikimimi.cli import main
+from kikimimi.app.cli import main
 
 
 @pytest.fixture

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from kikimimi.cli import main
+from kikimimi.app.cli import main
 from kikimimi.games.trident.bots import BotRates
 from kikimimi.games.trident.simulate import play_game, simulate
 
