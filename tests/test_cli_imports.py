@@ -48,4 +48,4 @@ def test_a_command_still_finds_its_module():
 def test_a_bench_loads_its_own_module_only():
     loaded = _loaded_after(["bench", "table", "--help"])
     assert "kikimimi.table.bench" in loaded
-    assert not {"numpy", "sqlalchemy", "kikimimi.records.bench", "kikimimi.voice.bench"} & loaded
+    assert not {"numpy", "sqlalchemy", "kikimimi_bench.standings", "kikimimi.voice.bench"} & loaded

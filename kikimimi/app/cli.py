@@ -47,17 +47,21 @@ COMMANDS: dict[str, tuple[str, str]] = {
 }
 BENCH_HELP = "measure speed and strength (engine, readers, voice, table, each game)"
 
-BENCH_TARGETS = {  # besides these, `kikimimi bench <game id>` for every registered game with a benchmark
-    "readers": "kikimimi.devices.bench",
+BENCH_TARGETS = {  # what a club measures on its own table; besides these, `kikimimi bench <game id>`
     "voice": "kikimimi.app.voice_bench",  # voice/bench.py; --lag --realtime plays the live table
     "table": "kikimimi.table.bench",
-    "standings": "kikimimi.records.bench",  # ladder recomputation over many players, on SQLite or PostgreSQL
-    "meeting": "kikimimi.venue.bench",  # many tables reporting into one host and PostgreSQL
-    "console": "kikimimi.console.web.bench",  # the web console: a touch to the journaled step shown back
-    "host-limits": "kikimimi.venue.limits_bench",  # the host under oversized and slow requests
-    "powercut": "kikimimi.table.powercut_bench",  # power cuts of a table and its venue client (from a checkout)
-    "wear": "kikimimi.records.wear_bench",  # what an evening writes to the table's storage (an SD card's life)
 }
+# The benches of the test rigs (emulated readers, a throwaway PostgreSQL, power cuts, many tables, the
+# Trident against RLCard) are the repository's kikimimi_bench/, not the product: they join `kikimimi bench`
+# through this entry-point group (pyproject.toml declares them), each `name = "module"`.
+BENCH_GROUP = "kikimimi.bench"
+
+
+def plugged_benches() -> dict[str, str]:
+    """The benches of the entry-point group: target -> module."""
+    from importlib.metadata import entry_points
+
+    return {point.name: point.value for point in entry_points(group=BENCH_GROUP)}
 
 
 def _available(module: str) -> bool:
@@ -96,6 +100,7 @@ def build_parser(benches: bool = True, command: str | None = None,
             targets[info.id] = info.bench
             if info.id == DEFAULT_GAME:
                 targets["engine"] = info.bench  # the name the README and earlier notes use
+    targets.update((name, module) for name, module in plugged_benches().items() if name not in targets)
     for target, module in targets.items():
         if bench_target is not None and target != bench_target:
             bench_sub.add_parser(target)  # named, not imported: `bench X` loads X's module only
@@ -104,7 +109,16 @@ def build_parser(benches: bool = True, command: str | None = None,
             p = bench_sub.add_parser(target, help=(mod.__doc__ or "").strip().splitlines()[0])
             mod.add_arguments(p)
             p.set_defaults(func=mod.run)
+        else:  # declared by the group, but its package is not here (an installed kikimimi, no checkout)
+            p = bench_sub.add_parser(target, help=f"from a checkout ({module} is not installed)")
+            p.set_defaults(func=lambda args, module=module: _not_here(args.target, module), any_options=True)
     return parser
+
+
+def _not_here(target: str, module: str) -> int:
+    print(f"kikimimi bench {target}: {module} is a bench of the repository's kikimimi_bench/, not of the "
+          "installed product: run it from a checkout set up by ./run", file=sys.stderr)
+    return 2
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -115,7 +129,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser = build_parser(benches=True, command="bench", bench_target=target)
     else:
         parser = build_parser(benches=False, command=command if command in COMMANDS else "")
-    args = parser.parse_args(argv)
+    args, unknown = parser.parse_known_args(argv)
+    if unknown and not getattr(args, "any_options", False):  # a bench not here: its options are unknown here
+        parser.error(f"unrecognized arguments: {' '.join(unknown)}")
     if not getattr(args, "func", None):
         parser.print_help()
         return 2
