@@ -1,8 +1,9 @@
 """The `kikimimi` command.
 
-Each area of the package owns its sub-commands: a module listed in COMMAND_MODULES defines
-`register(subparsers)` and sets `func` on its parsers. Benchmarks are `kikimimi bench TARGET`, each
-target a module with `add_arguments(parser)` and `run(args) -> int`.
+Each command module of kikimimi/app/ (COMMAND_MODULES) defines `register(subparsers)` and sets `func` on its
+parsers. Benchmarks are `kikimimi bench TARGET`, each target a module with `add_arguments(parser)` and
+`run(args) -> int`: the product's own (BENCH_TARGETS), each game's (its registration's `bench`), and those of
+the `kikimimi.bench` entry-point group (the repository's kikimimi_bench/, the test rigs' benches).
 """
 
 from __future__ import annotations
@@ -13,38 +14,39 @@ import importlib.util
 import sys
 from collections.abc import Sequence
 
-COMMAND_MODULES = [
-    "kikimimi.app.table_cli",  # replay, simulate, demo, play, journal
-    "kikimimi.app.devices_cli",  # devices list/watch, enroll
-    "kikimimi.app.voice_cli",  # voices render/say/list-outputs
-    "kikimimi.app.bringup_cli",  # bringup
-    "kikimimi.app.console_cli",  # console
-    "kikimimi.app.records_cli",  # players, records, meeting
-    "kikimimi.app.venue_cli",  # venue host/join/status: a meeting over several tables
-]
-
-# Each command, the module that registers it and its one-line help: `kikimimi --help` lists them without
-# importing any command module, and a command imports only its own module (tests/test_cli_imports.py
+# Each command module, the commands it registers and their one-line help: `kikimimi --help` lists them
+# without importing any command module, and a command imports only its own module (tests/test_cli_imports.py
 # checks this table against what the modules register).
-COMMANDS: dict[str, tuple[str, str]] = {
-    "replay": ("kikimimi.app.table_cli", "replay an event script of any game"),
-    "simulate": ("kikimimi.app.table_cli", "play whole bot games and check every rule of the game after every event"),
-    "demo": ("kikimimi.app.table_cli", "bots play a game on its simulated table; every output is shown"),
-    "simtables": ("kikimimi.app.table_cli", "the simulated tables and their decks, one per game "
-                  "(devices/tables/<game>-sim.toml, devices/decks/<game>-sim.toml)"),
-    "games": ("kikimimi.app.table_cli", "the games this table plays, their seats and set-up keys"),
-    "play": ("kikimimi.app.table_cli", "run the live table: readers, voice, journal"),
-    "journal": ("kikimimi.app.table_cli", "games kept in the journal"),
-    "devices": ("kikimimi.app.devices_cli", "list readers, watch taps"),
-    "voices": ("kikimimi.app.voice_cli", "voice packs and audio outputs (render, say, list-outputs)"),
-    "enroll": ("kikimimi.app.bringup_cli", "tap every piece and control tag in turn to write a deck"),
-    "bringup": ("kikimimi.app.bringup_cli", "test every reader and output of a table; bind readers to roles"),
-    "console": ("kikimimi.app.console_cli", "the Priest's console: the table at a glance, corrections, virtual table"),
-    "players": ("kikimimi.app.records_cli", "the club's players, their ranks and titles"),
-    "records": ("kikimimi.app.records_cli", "import results from paper score sheets"),
-    "meeting": ("kikimimi.app.records_cli", "official meetings (full/half trials) and contests"),
-    "venue": ("kikimimi.app.venue_cli", "a meeting over several tables: the host, each table, the status"),
+_MODULES: dict[str, dict[str, str]] = {
+    "kikimimi.app.table_cli": {
+        "replay": "replay an event script of any game",
+        "simulate": "play whole bot games and check every rule of the game after every event",
+        "demo": "bots play a game on its simulated table; every output is shown",
+        "simtables": "the simulated tables and their decks, one per game "
+                     "(devices/tables/<game>-sim.toml, devices/decks/<game>-sim.toml)",
+        "games": "the games this table plays, their seats and set-up keys",
+        "play": "run the live table: readers, voice, journal",
+        "journal": "games kept in the journal",
+    },
+    "kikimimi.app.devices_cli": {"devices": "list readers, watch taps"},
+    "kikimimi.app.voice_cli": {"voices": "voice packs and audio outputs (render, say, list-outputs)"},
+    "kikimimi.app.bringup_cli": {
+        "enroll": "tap every piece and control tag in turn to write a deck",
+        "bringup": "test every reader and output of a table; bind readers to roles",
+    },
+    "kikimimi.app.console_cli": {
+        "console": "the Priest's console: the table at a glance, corrections, virtual table",
+    },
+    "kikimimi.app.records_cli": {
+        "players": "the club's players, their ranks and titles",
+        "records": "import results from paper score sheets",
+        "meeting": "official meetings (full/half trials) and contests",
+    },
+    "kikimimi.app.venue_cli": {"venue": "a meeting over several tables: the host, each table, the status"},
 }
+COMMAND_MODULES = list(_MODULES)
+COMMANDS: dict[str, tuple[str, str]] = {name: (module, help_text) for module, commands in _MODULES.items()
+                                        for name, help_text in commands.items()}
 BENCH_HELP = "measure speed and strength (engine, readers, voice, table, each game)"
 
 BENCH_TARGETS = {  # what a club measures on its own table; besides these, `kikimimi bench <game id>`

@@ -11,12 +11,12 @@ import socket
 import subprocess
 import sys
 import threading
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
+from waiting import wait_until
 
 from kikimimi.games.base import GameOver, Outcome
 from kikimimi.games.registry import get_info
@@ -33,13 +33,7 @@ def free_port() -> int:
 
 
 def wait_for(check: Callable[[], Any], timeout: float, what: str) -> Any:
-    deadline = time.monotonic() + timeout
-    while True:
-        value = check()
-        if value:
-            return value
-        assert time.monotonic() < deadline, f"timed out after {timeout} s waiting for {what}"
-        time.sleep(0.05)
+    return wait_until(check, what, timeout, every=0.05)
 
 
 @contextlib.contextmanager

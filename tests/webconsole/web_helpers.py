@@ -19,6 +19,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).parents[1] / "table"))
 from chromium_helpers import CHROMIUM, chromium  # noqa: E402,F401
 from table_helpers import bot_script, journal_events, write_config  # noqa: E402,F401
+from waiting import wait_until  # noqa: E402
 
 from kikimimi.console.web.access import access_path  # noqa: E402
 from kikimimi.table.control import connect, socket_path  # noqa: E402
@@ -152,13 +153,7 @@ def logged_in(browser: Any, table: WebTable, size: str = "tablet-portrait") -> A
 
 
 def until(condition: Callable[[], Any], what: str, timeout: float = 10.0) -> Any:
-    deadline = time.monotonic() + timeout
-    while True:
-        value = condition()
-        if value:
-            return value
-        assert time.monotonic() < deadline, f"timed out waiting for {what}"
-        time.sleep(0.02)
+    return wait_until(condition, what, timeout)
 
 
 @contextlib.contextmanager
