@@ -49,3 +49,21 @@ def test_a_bench_loads_its_own_module_only():
     loaded = _loaded_after(["bench", "table", "--help"])
     assert "kikimimi.table.bench" in loaded
     assert not {"numpy", "sqlalchemy", "kikimimi_bench.standings", "kikimimi.voice.bench"} & loaded
+
+
+def test_a_bench_of_the_entry_point_group_not_installed_says_so_in_one_line(monkeypatch, capsys):
+    """An installed kikimimi without the checkout: the group names a bench whose module is not there."""
+    from kikimimi.app import cli
+
+    monkeypatch.setattr(cli, "plugged_benches", lambda: {"ghost": "kikimimi_bench.no_such_bench"})
+    assert cli.main(["bench", "ghost", "--its-own-option", "3"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "kikimimi_bench.no_such_bench" in err and "from a checkout" in err
+
+
+def test_the_group_brings_the_rigs_benches_into_kikimimi_bench():
+    from kikimimi.app.cli import plugged_benches
+
+    plugged = plugged_benches()
+    assert {"readers", "meeting", "standings", "powercut", "wear", "engine", "trident"} <= set(plugged)
+    assert all(module.startswith("kikimimi_bench.") for module in plugged.values())

@@ -214,6 +214,19 @@ def test_no_layers_import_each_other():
     assert not gone, f"no longer a cycle: take these off ALLOWED_LAYER_CYCLES: {gone}"
 
 
+def test_the_product_imports_no_test_rig_and_no_bench_of_one():
+    """testbed/ (the emulators, the throwaway PostgreSQL) and kikimimi_bench/ are the repository's, not the
+    wheel's: nothing in kikimimi/ imports them, at any depth (the benches join through entry points)."""
+    found = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            names = [alias.name for alias in node.names] if isinstance(node, ast.Import) else \
+                [node.module or ""] if isinstance(node, ast.ImportFrom) and not node.level else []
+            found += [f"{path.relative_to(PACKAGE.parent)}:{node.lineno} imports {name}" for name in names
+                      if name.split(".")[0] in ("testbed", "kikimimi_bench")]
+    assert not found, "\n".join(found)
+
+
 def test_the_reader_finds_imports_inside_functions_and_skips_type_checking(tmp_path):
     """The reader itself: an import in a function counts, one under TYPE_CHECKING does not."""
     package = tmp_path / "kikimimi"
