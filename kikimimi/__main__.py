@@ -1,5 +1,5 @@
 import sys
 
-from kikimimi.cli import main
+from kikimimi.app.cli import main
 
 sys.exit(main())

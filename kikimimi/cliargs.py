@@ -6,37 +6,38 @@ from __future__ import annotations
 import argparse
 import math
 from collections.abc import Callable
+from typing import TypeVar
+
+_N = TypeVar("_N", int, float)
+
+
+def _bounded(convert: Callable[[str], _N], what: str, span: str, ok: Callable[[_N], bool],
+             name: str) -> Callable[[str], _N]:
+    """A parser of `what` (converted by `convert`) that refuses, naming `span`, a value `ok` turns down."""
+
+    def parse(text: str) -> _N:
+        try:
+            value = convert(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{what}, {span}, not {text!r}") from None
+        if not ok(value):
+            raise argparse.ArgumentTypeError(f"{span}, not {text.strip()}")
+        return value
+
+    parse.__name__ = name  # argparse names the type in its message
+    return parse
 
 
 def whole(low: int, high: int | None = None) -> Callable[[str], int]:
     """A whole number from `low` (to `high`)."""
     span = f"{low} to {high}" if high is not None else f"{low} or more"
-
-    def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"a whole number, {span}, not {text!r}") from None
-        if value < low or (high is not None and value > high):
-            raise argparse.ArgumentTypeError(f"{span}, not {value}")
-        return value
-
-    parse.__name__ = "whole number"  # argparse names the type in its message
-    return parse
+    return _bounded(int, "a whole number", span, lambda value: low <= value and (high is None or value <= high),
+                    "whole number")
 
 
 def seconds(low: float = 0.0, high: float | None = None) -> Callable[[str], float]:
     """A finite number of seconds from `low` (to `high`)."""
     span = f"{low:g} to {high:g} seconds" if high is not None else f"{low:g} seconds or more"
-
-    def parse(text: str) -> float:
-        try:
-            value = float(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"a number of seconds, {span}, not {text!r}") from None
-        if not math.isfinite(value) or value < low or (high is not None and value > high):
-            raise argparse.ArgumentTypeError(f"{span}, not {text}")
-        return value
-
-    parse.__name__ = "seconds"
-    return parse
+    return _bounded(float, "a number of seconds", span,
+                    lambda value: math.isfinite(value) and low <= value and (high is None or value <= high),
+                    "seconds")

@@ -10,7 +10,7 @@ given position (tests/<game>/<game>_table.py).
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from kikimimi.games.base import FIELD, Alert, Effect, Event, Referee, Say, Scan, hand
@@ -79,3 +79,22 @@ class GameTable:
 
     def game_report(self) -> dict[str, Any]:
         return self.game.report(self.state)
+
+
+def play_bots(game: Any, bots: Any, setup: dict[str, Any], humans: Iterable[int] = (), limit: int = 20000,
+              check: Callable[..., list[str]] | None = None) -> tuple[Any, list[Event]]:
+    """The bots' events through the rules until they stop (a human's turn, the game's end) or `limit` events;
+    with `check` (a game's invariants: before, event, effects, after), every step is checked."""
+    humans = tuple(humans)
+    state = game.initial(setup)
+    events: list[Event] = []
+    for _ in range(limit):
+        event = bots.next_event(state, humans)
+        if event is None:
+            break
+        before = state
+        state, effects = game.apply(state, event)
+        if check is not None:
+            assert not check(before, event, effects, state)
+        events.append(event)
+    return state, events

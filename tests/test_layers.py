@@ -1,15 +1,15 @@
 """The package's layers and its import cycles, read from the source (every import, those inside functions too).
 
-Layers, lowest first (docs/architecture.md draws them): the neutral top-level modules (`kikimimi/*.py` but
-the command), then games < devices, voice < table < records < bringup < console < venue < the command
-(`kikimimi/cli.py`). A module may import its own layer and the layers below it, never one above; devices and
-voice are one level and import neither each other. Imports under `if TYPE_CHECKING:` are not made at run
-time and are not counted. Cycles are counted twice: between modules, and between layers (a layer that
-reaches one above it and is reached back closes a loop even when no two modules do).
+Layers, lowest first (docs/architecture.md draws them): the neutral top-level modules (`kikimimi/*.py`), then
+games < devices, voice < table < records, bringup < console, venue < app (the commands, `kikimimi/app/`).
+Layers named together on one level (devices and voice; records and bringup; console and venue) are siblings:
+they import neither each other. A module may import its own layer and the layers below it, never one above.
+Imports under `if TYPE_CHECKING:` are not made at run time and are not counted. Cycles are counted twice:
+between modules, and between layers (a layer that reaches one above it and is reached back closes a loop
+even when no two modules do).
 
-What is still wrong is listed below, each entry with why it is still there: the lists may only shrink. A
-new upward import or cycle fails the test with its file:line; an entry that no longer happens fails it too
-(take it off the list).
+Nothing is allowed to break these rules: the allow-lists below are empty and stay so. A new upward import or
+cycle fails the test with its file:line.
 """
 
 from __future__ import annotations
@@ -19,28 +19,18 @@ from collections import defaultdict
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parents[1] / "kikimimi"
-ORDER = {"games": 1, "devices": 2, "voice": 2, "table": 3, "records": 4, "bringup": 5, "console": 6, "venue": 7}
-NEUTRAL, APP = 0, 8  # the top-level helpers (keyvalue, paths, words, serving, benchclock); the commands
+ORDER = {"games": 1, "devices": 2, "voice": 2, "table": 3, "records": 4, "bringup": 4, "console": 5, "venue": 5,
+         "app": 6}
+NEUTRAL, APP = 0, ORDER["app"]  # the top-level helpers (keyvalue, paths, words, serving, cliargs, ...); the commands
 
-# Upward imports still made: (importing file, imported module). Each is a command module (`<layer>/cli.py`)
-# that combines layers; they go when the commands move into one top layer of their own, not one by one.
-ALLOWED_UPWARD = {
-    ("kikimimi/devices/cli.py", "kikimimi.table.config"),  # `devices watch`: the readers of a table's config
-    ("kikimimi/devices/cli.py", "kikimimi.table.live"),  # `devices watch`: its hub the way the table opens it
-    ("kikimimi/table/cli.py", "kikimimi.console.cli"),  # `play --console` runs the console over the table
-    # `bench voice --lag --realtime` plays the bots' games on the live table into a real-time card: a bench, not
-    # the product; it goes with the benches into a package of their own (plugged into `kikimimi bench`).
-    ("kikimimi/voice/realbench.py", "kikimimi.table.config"),
-    ("kikimimi/voice/realbench.py", "kikimimi.table.feed"),
-    ("kikimimi/voice/realbench.py", "kikimimi.table.live"),
-    ("kikimimi/voice/realbench.py", "kikimimi.table.script"),
-}
+# Upward imports still made, as (importing file, imported module): none, and none may come.
+ALLOWED_UPWARD: set[tuple[str, str]] = set()
 
 # Groups of modules that import each other (imports inside functions counted): none, and none may come.
 ALLOWED_CYCLES: list[set[str]] = []
 
-# Groups of layers that import each other: closed by the upward imports above, gone with them.
-ALLOWED_LAYER_CYCLES: list[set[str]] = [{"console", "devices", "records", "table", "voice"}]
+# Groups of layers that import each other: none, and none may come.
+ALLOWED_LAYER_CYCLES: list[set[str]] = []
 
 
 def _module_name(path: Path) -> str:
@@ -105,18 +95,22 @@ def layer(module: str) -> int:
         return NEUTRAL  # kikimimi/__init__.py
     if parts[1] in ORDER:
         return ORDER[parts[1]]
-    return APP if parts[1] in ("cli", "__main__") else NEUTRAL  # kikimimi/<module>.py
+    return APP if parts[1] == "__main__" else NEUTRAL  # `python -m kikimimi` runs the command; kikimimi/<module>.py
+
+
+def _area(module: str) -> str:
+    """The layer's folder a module is in (`kikimimi/__main__.py` runs the command: it is the app's)."""
+    area = module.split(".")[1]
+    return "app" if area == "__main__" else area
 
 
 def upward_imports(graph: dict[str, list[tuple[int, str]]]) -> list[tuple[str, int, str]]:
     """(file, line, imported module) for each import of a higher layer, or of the sibling at the same level."""
     found = []
     for name, targets in graph.items():
-        if name in ("kikimimi", "kikimimi.cli", "kikimimi.__main__"):
-            continue
         for line, target in targets:
             here, there = layer(name), layer(target)
-            sibling = here == there and here != NEUTRAL and name.split(".")[1] != target.split(".")[1]
+            sibling = here == there and here != NEUTRAL and _area(name) != _area(target)
             if there > here or sibling:
                 found.append((_file(name), line, target))
     return sorted(set(found))
@@ -218,6 +212,19 @@ def test_no_layers_import_each_other():
     assert not new, f"layers that import each other (see the upward imports): {new}"
     gone = [group for group in ALLOWED_LAYER_CYCLES if group not in found]
     assert not gone, f"no longer a cycle: take these off ALLOWED_LAYER_CYCLES: {gone}"
+
+
+def test_the_product_imports_no_test_rig_and_no_bench_of_one():
+    """testbed/ (the emulators, the throwaway PostgreSQL) and kikimimi_bench/ are the repository's, not the
+    wheel's: nothing in kikimimi/ imports them, at any depth (the benches join through entry points)."""
+    found = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            names = [alias.name for alias in node.names] if isinstance(node, ast.Import) else \
+                [node.module or ""] if isinstance(node, ast.ImportFrom) and not node.level else []
+            found += [f"{path.relative_to(PACKAGE.parent)}:{node.lineno} imports {name}" for name in names
+                      if name.split(".")[0] in ("testbed", "kikimimi_bench")]
+    assert not found, "\n".join(found)
 
 
 def test_the_reader_finds_imports_inside_functions_and_skips_type_checking(tmp_path):

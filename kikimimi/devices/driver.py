@@ -12,7 +12,7 @@ from __future__ import annotations
 import threading
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from kikimimi.devices.config import ReaderSpec
@@ -75,6 +75,12 @@ class Driver(ABC):
     def for_spec(cls, spec: ReaderSpec, sim: SimulatedReader | None) -> Driver:
         """The driver of a configured reader; only a simulated one uses `sim` (the hub's feed for it)."""
         return cls(spec)
+
+    @classmethod
+    def check_specs(cls, specs: Sequence[ReaderSpec]) -> None:
+        """Refuse (ValueError), before a table starts, readers of this kind its config cannot mean; the hub
+        calls it once with all the readers of the protocol. Most kinds have nothing to check."""
+        return None
 
     def beat(self) -> None:
         """The read loop made progress (called from `run()` on the reader's thread)."""

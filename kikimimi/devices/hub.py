@@ -82,10 +82,9 @@ class Hub:
         self._health = {s.role: ReaderHealth(s.role, s.path, s.protocol, "reconnecting", "not started",
                                              since=now) for s in specs}
         _warn_paths(self._specs)
-        if any(s.protocol == "pcsc" for s in specs):
-            from kikimimi.devices.pcsc_reader import check_paths
-
-            check_paths(self._specs)  # a name matching no PC/SC reader, or several, is refused here
+        for name in dict.fromkeys(s.protocol for s in specs):  # each protocol's own check, in config order
+            if (protocol := READER_PROTOCOLS.get(name)) is not None:
+                protocol.driver_class().check_specs([s for s in self._specs if s.protocol == name])
 
     # -- public ------------------------------------------------------------------------------------
 

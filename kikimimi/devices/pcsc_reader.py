@@ -131,6 +131,10 @@ class PcscDriver(Driver):
         self._context: PcscContext | None = None
         self.reader: str | None = None  # pcscd's full name of the reader, once open
 
+    @classmethod
+    def check_specs(cls, specs: Sequence[ReaderSpec]) -> None:
+        check_paths(specs)  # a name matching no PC/SC reader, or several, is refused here
+
     def open(self) -> None:
         context = open_context()
         try:

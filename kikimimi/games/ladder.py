@@ -65,7 +65,7 @@ class Standing(Protocol):
     def counts(self) -> Mapping[str, int]: ...
 
 
-class Replay(Protocol[Status_co]):
+class LadderHistory(Protocol[Status_co]):
     """A player's history walked: where they stand and every change, meeting by meeting."""
 
     @property
@@ -115,7 +115,7 @@ class Ladder(Protocol[Result, Meeting, Status]):
     def meeting_result(self, meeting_id: int, kind: str, games: tuple[Result, ...], order: tuple[Any, ...],
                        won_contest: bool) -> Meeting: ...
 
-    def replay(self, history: Iterable[Meeting], *, name: str = "", title_form: str = "") -> Replay[Status]: ...
+    def replay(self, history: Iterable[Meeting], *, name: str = "", title_form: str = "") -> LadderHistory[Status]: ...
 
     def packed_status(self, meetings: Iterable[PackedMeeting], *, name: str = "", title_form: str = "") -> Status:
         """`replay(...).status` from each meeting's packed games."""

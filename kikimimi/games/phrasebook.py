@@ -32,6 +32,12 @@ def phrase_problem(say: Say, phrases: Mapping[str, tuple[str, ...]]) -> str | No
     return None
 
 
+def phrase_problems(effects: Iterable[Effect], phrases: Mapping[str, tuple[str, ...]]) -> list[str]:
+    """`phrase_problem` of every Say among `effects`."""
+    return [problem for effect in effects
+            if isinstance(effect, Say) and (problem := phrase_problem(effect, phrases)) is not None]
+
+
 def joined(to: str, key: str, says: Sequence[Say], **params: Any) -> Say:
     """One `Say` of `key` whose PARTS are `says` (all meant for `to`), said as one utterance."""
     return Say(to, key, {**params, PARTS: tuple((say.key, dict(say.params)) for say in says)})

@@ -50,10 +50,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     if getattr(args, "pack_size", False):
         return packbench.run(args)
-    if getattr(args, "lag", False) and getattr(args, "realtime", False):
-        from kikimimi.voice import realbench
-
-        return realbench.run(args)
     if getattr(args, "lag", False):
         return lagbench.run(args)
     if args.device is None and not args.inner:

@@ -250,7 +250,7 @@ def _install(staging: Path, target: Path, manifest: dict[str, Any], games: set[s
 # -- `kikimimi voices export` / `voices import` ------------------------------------------------------------
 
 def register(sub: Any) -> None:
-    """The two sub-commands, under `kikimimi voices` (kikimimi.voice.cli calls this)."""
+    """The two sub-commands, under `kikimimi voices` (kikimimi.app.voice_cli calls this)."""
     from kikimimi.voice.catalog import LANGUAGES
     from kikimimi.voice.config import BACKENDS
 

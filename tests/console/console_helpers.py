@@ -10,10 +10,11 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+import pytest
 from rich.text import Text
 from textual.widgets import Static
 
@@ -152,3 +153,13 @@ async def until(pilot: Any, condition: Callable[[], bool], what: str, timeout: f
     while not condition():
         assert time.monotonic() < deadline, f"timed out waiting for {what}"
         await pilot.pause(0.02)
+
+
+@pytest.fixture
+def table(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[LiveTable]:
+    """The shipped simulated table in this process, English, text only, with its own journal and records folder
+    (the console's and the web console's tests take it through their conftest)."""
+    monkeypatch.setenv("KIKIMIMI_DATA", str(tmp_path / "data"))
+    live = open_sim_table(tmp_path)
+    yield live
+    live.close()

@@ -13,7 +13,7 @@ import subprocess
 
 from console_helpers import SIZE, TableProcess, kikimimi, shown, until
 
-from kikimimi import cli
+from kikimimi.app import cli
 from kikimimi.console import link as link_module
 from kikimimi.console.app import ConsoleApp
 from kikimimi.console.link import RemoteLink

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from kikimimi.cli import main
+from kikimimi.app.cli import main
 from kikimimi.console.feed import TableFeed
 from kikimimi.console.simtable import groups, reader_named, rows_of, short_label
 from kikimimi.games.base import Referee, Say, Scan
@@ -134,8 +134,8 @@ def test_console_command_refuses_a_journal_it_cannot_open(tmp_path, capsys):
 
 
 def test_play_console_is_the_console_registering_itself_as_a_front_end():
-    from kikimimi.cli import build_parser
+    from kikimimi.app.cli import build_parser
     from kikimimi.table.run import FRONT_ENDS
 
     build_parser()
-    assert FRONT_ENDS["console"].__module__ == "kikimimi.console.cli"
+    assert FRONT_ENDS["console"].__module__ == "kikimimi.app.console_cli"

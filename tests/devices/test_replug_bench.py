@@ -8,8 +8,8 @@ import re
 
 import pytest
 
-from kikimimi.devices import bench
 from kikimimi.devices.hub import BACKOFF_MAX, STALL_AFTER
+from kikimimi_bench import readers as bench
 
 ROW = re.compile(r"^(?P<name>replug back|replug tap|stall found|stall reopened)\s+n=\s*(?P<n>\d+)\s+"
                  r"p50\s+(?P<p50>[\d.]+) ms\s+p99\s+(?P<p99>[\d.]+) ms\s+max\s+(?P<max>[\d.]+) ms", re.M)

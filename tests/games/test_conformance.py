@@ -87,7 +87,7 @@ def test_every_game_registers_invariants_checked_after_every_event(info, bot_gam
 
 
 def test_simulate_reports_how_many_invariant_checks_it_ran(info, capsys):
-    from kikimimi.cli import main
+    from kikimimi.app.cli import main
 
     assert main(["simulate", "--game", info.id, "--games", "2", "--seed", "1", "--json"]) == 0
     summary = json.loads(capsys.readouterr().out)
@@ -242,7 +242,7 @@ def test_undo_takes_back_the_last_accepted_event_past_a_refused_tap(info, bot_ga
 
 def test_listing_the_games_imports_no_engine():
     """`kikimimi games` reads the eager entries only: no game class, bot, view or rich panel is loaded."""
-    code = ("import sys; from kikimimi.cli import main; main(['games']); "
+    code = ("import sys; from kikimimi.app.cli import main; main(['games']); "
             "print(sorted(m for m in sys.modules if m.startswith('kikimimi.games.') and m.count('.') > 2))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     loaded = eval(out.strip().splitlines()[-1])  # noqa: S307 - our own subprocess's printed list

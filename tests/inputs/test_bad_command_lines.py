@@ -8,7 +8,7 @@ import time
 import traceback
 from pathlib import Path
 
-from kikimimi.cli import main
+from kikimimi.app.cli import main
 
 PASSWORD = "hunter2-not-shown"
 

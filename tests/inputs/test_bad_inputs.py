@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from kikimimi.cli import main
+from kikimimi.app.cli import main
 from kikimimi.games.base import Scan
 from kikimimi.paths import data_dir
 from kikimimi.table.journal import Journal, event_from_json

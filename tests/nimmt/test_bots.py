@@ -7,6 +7,7 @@ import json
 import random
 
 import pytest
+from game_table import play_bots
 from nimmt_table import SEED_ROWS, SEED_TURNS, seed_table
 
 from kikimimi.games.base import FIELD, Scan
@@ -22,17 +23,7 @@ GAME = Nimmt()
 
 
 def _play(bots, setup, humans=(), limit=20000):
-    state = GAME.initial(setup)
-    events = []
-    for _ in range(limit):
-        event = bots.next_event(state, humans)
-        if event is None:
-            break
-        before = state
-        state, effects = GAME.apply(state, event)
-        assert not check(before, event, effects, state)
-        events.append(event)
-    return state, events
+    return play_bots(GAME, bots, setup, humans, limit, check)
 
 
 @pytest.mark.parametrize("players", [2, 4, 10])

@@ -10,13 +10,11 @@ from kikimimi.voice.catalog import catalog
 
 
 @pytest.mark.parametrize("lang", ["ja", "en"])
-def test_every_engine_phrase_is_in_the_catalog_with_its_parameters(lang):
+def test_the_catalog_has_no_phrase_the_engine_never_says(lang):
+    """(Every engine phrase with its parameters: tests/games/test_phrase_tables.py, for every game.)"""
     words = catalog(lang, "nimmt")
     game_keys = {key for key, phrase in words.phrases.items() if "nimmt." in phrase.source}
     assert game_keys == set(PHRASES), (sorted(set(PHRASES) - game_keys), sorted(game_keys - set(PHRASES)))
-    wrong = {key: (words.phrases[key].params, want) for key, want in PHRASES.items()
-             if set(words.phrases[key].params) != set(want)}
-    assert not wrong
 
 
 @pytest.mark.parametrize("lang", ["ja", "en"])

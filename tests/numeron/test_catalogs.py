@@ -9,13 +9,11 @@ from kikimimi.voice.catalog import catalog
 
 
 @pytest.mark.parametrize("lang", ["ja", "en"])
-def test_every_engine_phrase_is_in_the_catalog_with_its_parameters(lang):
+def test_the_catalog_has_no_phrase_the_engine_never_says(lang):
+    """(Every engine phrase with its parameters: tests/games/test_phrase_tables.py, for every game.)"""
     words = catalog(lang, "numeron")
     mine = {k for k, p in words.phrases.items() if p.source.endswith(f"numeron.{lang}.toml")}
     assert mine == set(PHRASES), f"{lang}: missing {sorted(set(PHRASES) - mine)}, extra {sorted(mine - set(PHRASES))}"
-    wrong = {k: (words.phrases[k].params, want) for k, want in PHRASES.items()
-             if set(words.phrases[k].params) != set(want)}
-    assert not wrong
 
 
 SAMPLE = {"seat": 2, "digit": 7, "number": "0319", "call": "0319", "number1": "1234", "number2": "5678",

@@ -35,7 +35,7 @@ import zlib
 from pathlib import Path
 from typing import Any
 
-from kikimimi.cli import main
+from kikimimi.app.cli import main
 from kikimimi.console.web.access import evening
 from kikimimi.games.base import Outcome
 from kikimimi.games.codec import event_to_json

@@ -11,7 +11,7 @@ import sys
 import pytest
 from waiting import wait_until
 
-from kikimimi.cli import main
+from kikimimi.app.cli import main
 
 
 @pytest.fixture

@@ -7,9 +7,9 @@ from __future__ import annotations
 import multiprocessing
 
 from kikimimi.games.trident.ladder import LADDER
-from kikimimi.records.bench import report_table_process, table_outcomes
 from kikimimi.records.results import results_from_outcome
 from kikimimi.records.store import RecordStore
+from kikimimi_bench.standings import report_table_process, table_outcomes
 
 PLAYERS = [f"P{n:02d}" for n in range(12)]
 TABLES, GAMES, SEED = 4, 10, 7

@@ -35,7 +35,7 @@ def test_a_file_that_is_not_records_is_refused_and_left_as_it_was(tmp_path, caps
     """Issue 21.6: `players list --db some-file` chmodded the file to 0600 before finding it was no database."""
     import sqlite3
 
-    from kikimimi.cli import main
+    from kikimimi.app.cli import main
 
     text = tmp_path / "notes.txt"
     text.write_text("shopping list\n")
@@ -54,7 +54,7 @@ def test_a_file_that_is_not_records_is_refused_and_left_as_it_was(tmp_path, caps
 
 
 def test_an_existing_empty_file_becomes_records_only_for_a_command_that_creates_them(tmp_path, capsys):
-    from kikimimi.cli import main
+    from kikimimi.app.cli import main
 
     empty = tmp_path / "typo.sqlite"
     empty.touch()
@@ -69,7 +69,7 @@ def test_an_existing_empty_file_becomes_records_only_for_a_command_that_creates_
 
 
 def test_a_malformed_url_is_one_line(capsys):
-    from kikimimi.cli import main
+    from kikimimi.app.cli import main
 
     assert main(["players", "list", "--db", "postgresql://u:pw@h:x/db"]) == 1
     err = capsys.readouterr().err

@@ -12,7 +12,7 @@ import sqlite3
 import pytest
 from rich.console import Console
 
-from kikimimi.cli import main
+from kikimimi.app.cli import main
 from kikimimi.games import registry
 from kikimimi.games.base import GameEngine, Outcome
 from kikimimi.games.registry import DEFAULT_GAME, GameInfo

@@ -143,7 +143,7 @@ def test_a_csv_with_bad_rows_names_each_and_writes_nothing(store, tmp_path):
 def test_standings_export_to_csv_for_a_spreadsheet(store, records_url, tmp_path, capsys):
     import csv
 
-    from kikimimi.cli import main
+    from kikimimi.app.cli import main
     from kikimimi.records.kinds import ladder
     from kikimimi.records.standings import standings
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from kikimimi.cli import main
+from kikimimi.app.cli import main
 from kikimimi.records.store import RecordStore
 
 

@@ -8,7 +8,7 @@ import sqlite3
 
 from rich.console import Console
 
-from kikimimi.cli import main
+from kikimimi.app.cli import main
 from kikimimi.console.records import read_meeting
 from kikimimi.records.store import printable
 

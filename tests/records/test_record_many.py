@@ -9,9 +9,9 @@ from dataclasses import replace
 import sqlalchemy
 
 from kikimimi.games.trident.ladder import LADDER
-from kikimimi.records.bench import table_outcomes
 from kikimimi.records.results import results_from_outcome
 from kikimimi.records.store import GameItem, Recorded, RecordError, RecordStore
+from kikimimi_bench.standings import table_outcomes
 
 PLAYERS = [f"P{n:02d}" for n in range(6)]
 

@@ -7,7 +7,7 @@ import sqlite3
 
 import pytest
 
-from kikimimi.cli import main
+from kikimimi.app.cli import main
 from kikimimi.games.base import Outcome
 from kikimimi.games.trident.ladder import Rank
 from kikimimi.records import schema

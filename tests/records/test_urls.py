@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from kikimimi.cli import main
+from kikimimi.app.cli import main
 from kikimimi.records.schema import SchemaError
 from kikimimi.records.store import URL_ENV, RecordStore, default_db_path, records_target, records_url
 from kikimimi.table.config import TableConfigError, default_config_path, load_config

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from game_table import play_bots
+
 from kikimimi.games.base import Scan
 from kikimimi.games.registry import get_info
 from kikimimi.games.royal_nine.bots import expectimax_bots, greedy_bots, random_bots
@@ -12,16 +14,7 @@ GAME = RoyalNine()
 
 
 def play(factory, seed, setup, humans=(), limit=600):
-    bots = factory(seed, setup)
-    state = GAME.initial(setup)
-    events = []
-    for _ in range(limit):
-        event = bots.next_event(state, humans)
-        if event is None:
-            break
-        events.append(event)
-        state, _ = GAME.apply(state, event)
-    return state, events
+    return play_bots(GAME, factory(seed, setup), setup, humans, limit)
 
 
 def test_the_same_seed_plays_the_same_game():

@@ -9,14 +9,11 @@ from kikimimi.voice.catalog import catalog
 
 
 @pytest.mark.parametrize("lang", ["ja", "en"])
-def test_every_engine_phrase_is_in_the_catalog_with_its_parameters(lang):
+def test_the_catalog_has_no_phrase_the_engine_never_says(lang):
+    """(Every engine phrase with its parameters: tests/games/test_phrase_tables.py, for every game.)"""
     words = catalog(lang, "suhjong")
     ours = {k for k, p in words.phrases.items() if "suhjong" in p.source}
-    assert set(PHRASES) <= set(words.phrases), sorted(set(PHRASES) - set(words.phrases))
     assert ours <= set(PHRASES), f"catalog phrases the engine never says: {sorted(ours - set(PHRASES))}"
-    wrong = {k: (words.phrases[k].params, want) for k, want in PHRASES.items()
-             if set(words.phrases[k].params) != set(want)}
-    assert not wrong
 
 
 @pytest.mark.parametrize("lang", ["ja", "en"])

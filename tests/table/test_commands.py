@@ -8,7 +8,7 @@ import sys
 import pytest
 from table_helpers import SCRIPTS
 
-from kikimimi.cli import main
+from kikimimi.app.cli import main
 from kikimimi.games.registry import games
 from kikimimi.table.config import load_config
 from kikimimi.table.journal import Journal

@@ -2,9 +2,9 @@
 
 import pytest
 
+from kikimimi.app.table_cli import parse_assignments
+from kikimimi.app.voice_cli import parse_params
 from kikimimi.keyvalue import parse_key_values
-from kikimimi.table.cli import parse_assignments
-from kikimimi.voice.cli import parse_params
 
 
 def test_numbers_and_true_false_are_typed_and_everything_else_is_text():

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from kikimimi.cli import build_parser
+from kikimimi.app.cli import build_parser
 
 ROOT = Path(__file__).parents[2]
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")), *sorted((ROOT / "docs" / "rules").glob("*.md")),

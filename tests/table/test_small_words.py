@@ -42,7 +42,7 @@ def test_a_count_has_its_noun_in_the_right_number():
 def test_a_players_summary_counts_one_meeting_as_one(tmp_path, monkeypatch, capsys):
     import json
 
-    from kikimimi.cli import main
+    from kikimimi.app.cli import main
 
     monkeypatch.setenv("KIKIMIMI_DATA", str(tmp_path / "data"))
     results = [{"player": "Ann", "place": 1}, {"player": "Bob", "place": 2}, {"player": "Cid", "place": 3}]

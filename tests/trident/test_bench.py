@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from kikimimi.cli import main
+from kikimimi.app.cli import main
 
 
 def test_bench_engine_times_three_loops_on_cpu_and_wall(capsys):

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from kikimimi.cli import main
+from kikimimi.app.cli import main
 from kikimimi.table.replay import replay
 
 SCRIPTS = Path(__file__).parents[1] / "scripts"

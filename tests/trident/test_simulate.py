@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import json
 
-from kikimimi.cli import main
+from kikimimi.app.cli import main
 from kikimimi.games.trident.bots import BotRates
-from kikimimi.games.trident.simulate import play_game, simulate
+from kikimimi_bench.trident_games import play_game, play_games
 
 
 def test_many_games_without_a_violation_and_every_ending_reached():
-    totals = simulate(300, seed=5)
+    totals = play_games(300, seed=5)
     assert totals.violations == []
     assert totals.games == 300
     assert set(totals.ended_by) == {"out", "crash"}
@@ -19,7 +19,7 @@ def test_many_games_without_a_violation_and_every_ending_reached():
 
 
 def test_legal_bots_never_make_a_wrong_play():
-    totals = simulate(100, seed=9, rates=BotRates.perfect())
+    totals = play_games(100, seed=9, rates=BotRates.perfect())
     assert totals.violations == [] and totals.penalties["wrong_play"] == 0
 
 

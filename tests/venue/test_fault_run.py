@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from kikimimi.venue.bench import _small_disk, measure
+from kikimimi_bench.meeting import _small_disk, measure
 
 
 def test_table_kill_and_full_disk_count_every_game_once() -> None:

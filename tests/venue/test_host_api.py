@@ -14,7 +14,7 @@ import httpx
 import pytest
 from venue_helpers import TOKEN, HostProcess, bot_outcome, new_meeting, serve, wait_for
 
-from kikimimi.cli import main
+from kikimimi.app.cli import main
 from kikimimi.games.base import Outcome
 from kikimimi.records.kinds import ladder
 from kikimimi.records.ontable import meeting_setup

@@ -130,7 +130,7 @@ def test_a_rehearsal_at_human_pace_spaces_the_bots_taps(tmp_path):
     machine makes the gaps longer, never shorter."""
     import sqlite3
 
-    from kikimimi.cli import main
+    from kikimimi.app.cli import main
 
     pace = 0.4
     db = tmp_path / "records.sqlite"

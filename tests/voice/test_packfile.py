@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from test_pack import CountingSynth
 
-from kikimimi.cli import main
+from kikimimi.app.cli import main
 from kikimimi.voice.catalog import Catalog
 from kikimimi.voice.pack import Pack, entry_files, render_pack
 

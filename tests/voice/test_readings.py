@@ -7,8 +7,8 @@ from pathlib import Path
 
 from voice_helpers import make_catalog
 
+from kikimimi.app.voice_cli import game_catalogs
 from kikimimi.voice.catalog import Catalog
-from kikimimi.voice.cli import game_catalogs
 from kikimimi.voice.readings import misreadings
 
 

@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from kikimimi.voice.realbench import RATE, SINK, RealtimeCard, find_phrases, missing_packages
+from kikimimi.app.realbench import RATE, SINK, RealtimeCard, find_phrases, missing_packages
 
 PLAYER = """
 import json, sys, time

@@ -3,9 +3,9 @@
 
 from __future__ import annotations
 
-from kikimimi.cli import main
+from kikimimi.app.cli import main
+from kikimimi.app.voice_cli import game_catalogs
 from kikimimi.games.registry import games
-from kikimimi.voice.cli import game_catalogs
 from kikimimi.voice.pack import pack_entries
 
 

@@ -7,13 +7,14 @@ import pytest
 # in-process simulated table the tests without a subprocess use.
 sys.path.insert(0, str(Path(__file__).parent))
 sys.path.insert(0, str(Path(__file__).parents[1] / "console"))
-from console_helpers import open_sim_table  # noqa: E402
+from console_helpers import table  # noqa: E402, F401  (the fixture)
+from web_helpers import chromium  # noqa: E402
 
 
-@pytest.fixture
-def table(tmp_path, monkeypatch):
-    """The shipped simulated table in this process, with its own journal and records folder."""
-    monkeypatch.setenv("KIKIMIMI_DATA", str(tmp_path / "data"))
-    live = open_sim_table(tmp_path)
-    yield live
-    live.close()
+@pytest.fixture(scope="module")
+def browser():
+    """One Chromium for a test module's pages."""
+    if not Path("/usr/bin/chromium").exists():
+        pytest.skip("no /usr/bin/chromium (Debian's chromium package) for the web console's page tests")
+    with chromium() as browser:
+        yield browser

@@ -12,7 +12,7 @@ import httpx
 sys.path.insert(0, str(Path(__file__).parents[1] / "console"))
 from console_helpers import drive, screen_text, settle  # noqa: E402
 
-from kikimimi.console import cli  # noqa: E402
+from kikimimi.app import console_cli as cli  # noqa: E402
 
 
 def test_the_code_is_on_the_terminal_console_when_the_priest_asks(table, capsys):

@@ -4,18 +4,7 @@ sent from it; the page shows each answer."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
-import pytest
-from web_helpers import WebTable, chromium, logged_in, until
-
-
-@pytest.fixture(scope="module")
-def browser():
-    if not Path("/usr/bin/chromium").exists():
-        pytest.skip("no /usr/bin/chromium (Debian's chromium package) for the web console's page tests")
-    with chromium() as browser:
-        yield browser
+from web_helpers import WebTable, logged_in, until
 
 
 def test_an_open_undo_question_closes_when_the_table_moves_on(browser, tmp_path):

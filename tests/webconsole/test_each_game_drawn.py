@@ -16,7 +16,7 @@ import re
 from pathlib import Path
 
 import pytest
-from web_helpers import SIZES, WebTable, chromium, logged_in
+from web_helpers import SIZES, WebTable, logged_in
 
 from kikimimi.games.registry import games
 from kikimimi.games.session import Session
@@ -34,14 +34,6 @@ IDS: set[str] = {word for info in games()
                  for word in (*info.pieces, *info.controls, *info.readers(dict(info.setup_defaults)))}
 IDS |= {control.removeprefix("ctl-") for info in games() for control in info.controls}  # a control's button
 IDS |= {piece.split("-", 1)[-1] for info in games() for piece in info.pieces}  # a piece's button: its id's rest
-
-
-@pytest.fixture(scope="module")
-def browser():
-    if not Path("/usr/bin/chromium").exists():
-        pytest.skip("no /usr/bin/chromium (Debian's chromium package) for the web console's page tests")
-    with chromium() as browser:
-        yield browser
 
 
 TABS = ("said", "alerts", "health", "virtual", "meeting")

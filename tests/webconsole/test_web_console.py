@@ -17,17 +17,9 @@ from pathlib import Path
 
 import httpx
 import pytest
-from web_helpers import SIZES, Process, WebTable, answers, bot_script, chromium, logged_in, new_page, tablet, until
+from web_helpers import SIZES, Process, WebTable, answers, bot_script, logged_in, new_page, tablet, until
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
-
-
-@pytest.fixture(scope="module")
-def browser():
-    if not Path("/usr/bin/chromium").exists():
-        pytest.skip("no /usr/bin/chromium (Debian's chromium package) for the web console's page tests")
-    with chromium() as browser:
-        yield browser
 
 
 @pytest.fixture(scope="module")

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
+from kikimimi.games import phrasebook
 from kikimimi.games.base import SPEAKER, Effect, Event, Say, Scan
-from kikimimi.games.phrasebook import phrase_problem, spoken
+from kikimimi.games.phrasebook import spoken
 from kikimimi.games.royal_nine.cards import CARD_SET, OWN_CELLS
 from kikimimi.games.royal_nine.phrases import PHRASES, REVEAL_PHRASES
 from kikimimi.games.royal_nine.state import HALF, OVER, PLACES, SEATS, RoyalNineState
@@ -45,13 +46,7 @@ def privacy_leaks(before: RoyalNineState, event: Event, effects: Sequence[Effect
 
 def phrase_problems(effects: Iterable[Effect]) -> list[str]:
     """Every Say is a registered phrase with exactly its parameters."""
-    problems = []
-    for effect in effects:
-        if isinstance(effect, Say):
-            problem = phrase_problem(effect, PHRASES)
-            if problem:
-                problems.append(problem)
-    return problems
+    return phrasebook.phrase_problems(effects, PHRASES)
 
 
 def state_problems(s: RoyalNineState) -> list[str]:

@@ -7,7 +7,7 @@ import json
 from collections.abc import Iterable, Sequence
 
 from kikimimi.games.base import SPEAKER, Effect, Event, Say, Scan, seat_of
-from kikimimi.games.phrasebook import phrase_problem, spoken
+from kikimimi.games.phrasebook import phrase_problems, spoken
 from kikimimi.games.suhjong.phrases import PHRASES
 from kikimimi.games.suhjong.pieces import CARD_SET, VALUE
 from kikimimi.games.suhjong.state import DEAL, HAND_SIZE, OVER, SCORING, SEATS, TURN, SuhjongState
@@ -39,12 +39,7 @@ def check(before: SuhjongState, event: Event, effects: Iterable[Effect], after: 
         problems.append("over without a result")
     if state.phase == DEAL and (state.rivers != ((), ()) or state.sea):
         problems.append("cards in a river or the sea during the deal")
-    for effect in effects:
-        if isinstance(effect, Say):
-            problem = phrase_problem(effect, PHRASES)
-            if problem:
-                problems.append(problem)
-    return problems
+    return problems + phrase_problems(effects, PHRASES)
 
 
 def privacy_leaks(before: SuhjongState, event: Event, effects: Sequence[Effect], after: SuhjongState) -> list[str]:

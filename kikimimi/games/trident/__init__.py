@@ -5,7 +5,8 @@ from kikimimi.games.trident.pieces import CONTROLS, PIECES
 
 INFO = register(GameInfo(
     id="trident", titles={"ja": "トライデント", "en": "The Trident"}, seats=(3, 3),
-    game_class=GameClass(__name__, "Trident"), **package_parts(__name__),
+    # Its bench (`bench engine`, `bench trident`) is the repository's kikimimi_bench/trident.py.
+    game_class=GameClass(__name__, "Trident"), **package_parts(__name__, bench=None),
     bots=BotSet(__name__, {"bot": "table_bots", "perfect": "perfect_bots",
                            "rules": "rule_bots", "strong": "strong_bots"}),
     pieces=tuple(PIECES), controls=CONTROLS,

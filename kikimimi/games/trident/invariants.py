@@ -1,4 +1,5 @@
-"""What must hold after every event of a Trident game. Used by the simulator and the property tests."""
+"""What must hold after every event of a Trident game: checked by `kikimimi simulate`, the Trident bench
+and the property tests."""
 
 from __future__ import annotations
 

@@ -7,7 +7,7 @@ derives. `docs/rules/ranks.md` is this module in words, with every interpretatio
 
 What the records ask of a ladder is the protocol `kikimimi.games.ladder.Ladder`; `LADDER` at the end
 (a `TridentLadder`) is this game's, built on the functions here: `replay(history, name=, title_form=)`
-returning a `Replay` (`.status`, `.changes`, `.changes_in(meeting_id)`), `seat_order(statuses)`, and,
+returning a `LadderHistory` (`.status`, `.changes`, `.changes_in(meeting_id)`), `seat_order(statuses)`, and,
 for standings of many players at once, `packed_status(meetings, name=, title_form=)`, the status from
 each meeting's games packed one character a game (`pack_game`), equal to `replay(...).status`. The
 records keep the Trident's crash as the result detail `"crashed": true` and its points left in hand
@@ -247,7 +247,7 @@ class PlayerStatus:
 
 
 @dataclass(frozen=True)
-class Replay:
+class LadderHistory:
     status: PlayerStatus
     changes: tuple[Change, ...]
 
@@ -339,7 +339,7 @@ def _set_rank(walk: _Walk, rank: Rank, meeting: MeetingResult) -> None:
     walk.rank_since_meeting = meeting.meeting_id
 
 
-def replay(history: Iterable[MeetingResult], *, name: str = "", title_form: str = "king") -> Replay:
+def replay(history: Iterable[MeetingResult], *, name: str = "", title_form: str = "king") -> LadderHistory:
     """Walk a player's finished meetings in the order held; the standing reached and every change.
 
     `history` may come in any order: it is sorted by `order`, then meeting id.
@@ -372,7 +372,7 @@ def replay(history: Iterable[MeetingResult], *, name: str = "", title_form: str 
         rank_since=walk.rank_since,
         rank_since_meeting=walk.rank_since_meeting,
     )
-    return Replay(status, tuple(changes))
+    return LadderHistory(status, tuple(changes))
 
 
 def _walk_official(walk: _Walk, meeting: MeetingResult, name: str, form: str) -> list[Change]:
@@ -717,7 +717,7 @@ class TridentLadder:
                        won_contest: bool) -> MeetingResult:
         return MeetingResult(meeting_id, kind, games, order, won_contest)
 
-    def replay(self, history: Iterable[MeetingResult], *, name: str = "", title_form: str = "") -> Replay:
+    def replay(self, history: Iterable[MeetingResult], *, name: str = "", title_form: str = "") -> LadderHistory:
         return replay(history, name=name, title_form=title_form or TITLE_FORMS[0])
 
     def packed_status(self, meetings: Iterable[PackedMeeting], *, name: str = "", title_form: str = "") -> PlayerStatus:

@@ -241,7 +241,7 @@ def cmd_play(args: argparse.Namespace) -> int:
 
     if args.console or getattr(args, "web", None) is not None:
         # Each command imports only its own module: `play` asks for the consoles it was told to run.
-        from kikimimi.console.cli import install_front_ends
+        from kikimimi.app.console_cli import install_front_ends
 
         install_front_ends()
     overrides = _overrides(args)

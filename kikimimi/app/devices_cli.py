@@ -1,4 +1,4 @@
-"""`kikimimi devices list|watch` (enrollment is bring-up's: kikimimi/bringup/cli.py)."""
+"""`kikimimi devices list|watch` (enrollment is bring-up's: kikimimi/app/bringup_cli.py)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from kikimimi.devices.config import PROTOCOLS, ReaderConfigError, ReaderSpec, parse_readers
+from kikimimi.devices.config import PROTOCOLS, ReaderSpec, parse_readers
 from kikimimi.devices.events import ReaderHealth
 
 if TYPE_CHECKING:
@@ -86,19 +86,12 @@ def cmd_list(args: argparse.Namespace) -> int:
 
 
 def cmd_watch(args: argparse.Namespace) -> int:
-    try:
-        specs = reader_specs(args.paths, args)
-    except ReaderConfigError as exc:
-        print(f"kikimimi devices watch: {exc}", file=sys.stderr)
-        return 2
-    try:
+    lock = None
+    try:  # each refusal is a ValueError: a bad reader path, the table holding the readers, a PC/SC name
+        specs = reader_specs(args.paths, args)  # matching no reader or several
         lock = _hold_table(args.config)
-    except ValueError as exc:
-        print(f"kikimimi devices watch: {exc}", file=sys.stderr)
-        return 2
-    try:
         return _watch(specs, args)
-    except ValueError as exc:  # a PC/SC name matching no reader or several
+    except ValueError as exc:
         print(f"kikimimi devices watch: {exc}", file=sys.stderr)
         return 2
     finally:

@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import time
 from collections import Counter
-from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
 
 from kikimimi.games.base import GameOver
 from kikimimi.games.trident.bots import BotRates, BotTable
@@ -72,7 +70,7 @@ def play_game(seed: int, rates: BotRates | None = None, first: int = 1, rules: s
     return state
 
 
-def simulate(games: int, seed: int, rates: BotRates | None = None, checked: bool = True) -> Totals:
+def play_games(games: int, seed: int, rates: BotRates | None = None, checked: bool = True) -> Totals:
     totals = Totals()
     started = time.perf_counter()
     for index in range(games):
@@ -80,18 +78,3 @@ def simulate(games: int, seed: int, rates: BotRates | None = None, checked: bool
     totals.seconds = time.perf_counter() - started
     return totals
 
-
-def summary(games: int, seed: int, setup: Mapping[str, Any] | None = None) -> dict[str, Any]:
-    """`kikimimi simulate` for the Trident: wins, crashes, penalties and every invariant after every event."""
-    totals = simulate(games, seed)
-    return {
-        "games": totals.games,
-        "wins_by_seat": {str(s): totals.wins[s] for s in (1, 2, 3)},
-        "crashes_by_seat": {str(s): totals.crashes[s] for s in (1, 2, 3)},
-        "ended_by": dict(totals.ended_by),
-        "penalties": dict(totals.penalties),
-        "mean_events_per_game": round(totals.events / max(totals.games, 1), 1),
-        "games_per_second": round(totals.games_per_second, 1),
-        "invariant_violations": len(totals.violations),
-        "violations": totals.violations[:20],
-    }

@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import random
 import statistics
 import subprocess
@@ -36,7 +37,6 @@ from kikimimi.games.trident.bots import BotRates
 from kikimimi.games.trident.inference import HandNotes
 from kikimimi.games.trident.pieces import FULL_MASK, PIECE_OF
 from kikimimi.games.trident.playout import Policy, playout, random_policy, rule_policy
-from kikimimi.games.trident.simulate import simulate
 from kikimimi.games.trident.state import TridentState
 from kikimimi.games.trident.strong import (
     HOLD_WEIGHT,
@@ -48,9 +48,11 @@ from kikimimi.games.trident.strong import (
     real_piece,
     seat_view,
 )
+from kikimimi_bench.trident_games import play_games
 
-RLCARD_SCRIPT = Path(__file__).resolve().parents[3] / "benchmarks" / "rlcard_uno.py"
-RLCARD_VENV = RLCARD_SCRIPT.parent / ".venv-rlcard"
+RLCARD_SCRIPT = Path(__file__).with_name("rlcard_uno.py")  # run by RLCard's own Python, beside this module
+# RLCard and its numpy live in a virtual environment of their own, outside the repository (a cache).
+RLCARD_VENV = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "kikimimi" / "rlcard-venv"
 RLCARD_PACKAGES = ("rlcard==1.2.0", "numpy")
 
 
@@ -70,7 +72,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--rounds", type=int, default=5, help="runs of each loop; the median is reported (default 5)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--vs-rlcard", action="store_true",
-                        help="alternate runs with RLCard's UNO game loop (installed into benchmarks/.venv-rlcard)")
+                        help="alternate runs with RLCard's UNO game loop (installed in ~/.cache/kikimimi/rlcard-venv)")
     parser.add_argument("--series", type=_at_least_one, default=2000,
                         help="bench trident: games per series (default 2000)")
     parser.add_argument("--iterations", type=_at_least_one, default=ITERATIONS,
@@ -103,7 +105,7 @@ def moves_run(games: int, seed: int) -> dict[str, float]:
 def apply_run(games: int, seed: int, rates: BotRates) -> dict[str, float]:
     """Whole bot games through `apply` (taps, phrases, a new state per event)."""
     with Stopwatch() as sw:
-        totals = simulate(games, seed, rates, checked=False)
+        totals = play_games(games, seed, rates, checked=False)
     return _figures(games, totals.events, sw)
 
 

@@ -481,7 +481,7 @@ class SimTable(threading.Thread):
                 self.timeline.acked_at.setdefault((self.number, round_no), at)
 
     def _run_processes(self) -> None:
-        command = [sys.executable, "-c", "from kikimimi.venue.bench import table_process; table_process()",
+        command = [sys.executable, "-c", "from kikimimi_bench.meeting import table_process; table_process()",
                    self.base, self.token, str(self.number), str(self.journal_path), str(self.games), str(self.pace),
                    str(self.seed)]
         while True:

@@ -18,7 +18,7 @@ from types import ModuleType
 
 from kikimimi.benchclock import Stopwatch, children_cpu_seconds
 
-RIG = Path(__file__).resolve().parents[2] / "tests" / "powercut" / "rig.py"
+RIG = Path(__file__).resolve().parents[1] / "tests" / "powercut" / "rig.py"  # kikimimi_bench/ is beside tests/
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 from rich.console import Console
 from rich.markup import escape
 
-from kikimimi.devices.cli import reader_options, reader_specs
+from kikimimi.app.devices_cli import reader_options, reader_specs
 from kikimimi.devices.config import PROTOCOLS, ReaderConfigError
 from kikimimi.devices.events import ReaderHealth
 

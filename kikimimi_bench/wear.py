@@ -32,7 +32,7 @@ from kikimimi.benchclock import Stopwatch
 TOKEN = secrets.token_hex(16)  # the host refuses a guessable organiser token; hex never begins with "-"
 # Runs the command, then prints its own /proc/self/io as the process ends (after every file is closed).
 _MEASURED = ("import atexit, sys\n"
-             "from kikimimi.cli import main\n"
+             "from kikimimi.app.cli import main\n"
              "atexit.register(lambda: print('IO ' + open('/proc/self/io').read().replace(chr(10), ' '), flush=True))\n"
              "sys.exit(main(sys.argv[1:]))\n")
 

@@ -67,7 +67,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("-n", type=int, default=300, help="actions on the page (default 300)")
     parser.add_argument("--taps", type=int, default=100, help="taps on a reader (default 100)")
     parser.add_argument("--json", action="store_true")
-    from kikimimi.console.web import streambench
+    from kikimimi_bench import console_stream as streambench
 
     streambench.add_arguments(parser)
 
@@ -87,7 +87,7 @@ def _free_port() -> int:
 
 def run(args: argparse.Namespace) -> int:
     if getattr(args, "stream", False):
-        from kikimimi.console.web.streambench import run_stream
+        from kikimimi_bench.console_stream import run_stream
 
         return run_stream(args)
     try:
