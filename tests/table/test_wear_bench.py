@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from kikimimi.cli import main
+from kikimimi.app.cli import main
 
 
 def test_one_game_is_measured_from_the_tables_own_io(capsys):

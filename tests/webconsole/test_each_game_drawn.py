@@ -15,7 +15,6 @@ import os
 import re
 from pathlib import Path
 
-import pytest
 from web_helpers import SIZES, WebTable, logged_in
 
 from kikimimi.games.registry import games
