@@ -15,10 +15,15 @@ from kikimimi.games.trident.guide import console_guide, waiting_for
 from kikimimi.games.trident.keyboard import KeyboardSeat
 from kikimimi.games.trident.phrases import tag_phrase
 
+FIELD_SHOWN = 6
+RULESETS = {"standard": mark("model.trident.ruleset.standard"),
+            "competition": mark("model.trident.ruleset.competition")}
+
 
 def model(data: Mapping[str, Any], *, reveal: bool = False, players: Mapping[int, str] | None = None) -> TableModel:
     """The Trident's table for the consoles: three seats with their counts, declarations and draws owed, the
-    field's last pieces, the basket, the required suit and any pending draw."""
+    rules and first seat, the field's last pieces (and how many lie there), the basket, the required suit and
+    any pending draw."""
     waiting = waiting_for(data)
     counts = data.get("hand_counts") or {s: len(h) for s, h in (data.get("hands") or {}).items()}
     hands = data.get("hands") or {}
@@ -36,14 +41,18 @@ def model(data: Mapping[str, Any], *, reveal: bool = False, players: Mapping[int
         seats.append(SeatModel(seat, (players or {}).get(seat), counts.get(str(seat)),
                                list(hands[str(seat)]) if reveal and str(seat) in hands else None, marks,
                                turn=waiting == seat))
-    items = []
+    items = [mark("model.trident.rules", rules=RULESETS.get(str(data.get("rules")), str(data.get("rules")))),
+             mark("model.first", seat=data.get("first", 1))]
+    field = list(data.get("field") or [])
+    if len(field) > FIELD_SHOWN:  # the field drawn is its last pieces: how many lie there in all
+        items.append(mark("model.field_total", count=len(field)))
     if data.get("required"):
         items.append(mark("model.trident.required", suit=data["required"]))
     if data.get("phase") == "drawing" and data.get("turn") not in (None, waiting):  # a penalty's draws first
         items.append(mark("model.trident.then", seat=data["turn"]))
     if data.get("pending_draw"):
         items.append(mark("model.trident.pending", count=data["pending_draw"]))
-    return TableModel(seats, data.get("phase"), list(data.get("field") or [])[-6:], data.get("basket_count"), items,
+    return TableModel(seats, data.get("phase"), field[-FIELD_SHOWN:], data.get("basket_count"), items,
                       data.get("phase") == "over", result=result_items(data.get("result"), str(data.get("rules"))))
 
 
