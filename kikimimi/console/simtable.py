@@ -119,7 +119,7 @@ class VirtualTable(Vertical):
             self.reader, self.tag_id = reader, tag_id
 
     def __init__(self, readers: list[str], pieces: Sequence[str] = (), controls: Sequence[str] = (),
-                 **kwargs) -> None:  # type: ignore[no-untyped-def]
+                 **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.readers = list(readers)
         self.pieces = list(pieces)
