@@ -5,8 +5,10 @@
 
 The app talks to the table through one `TableLink` (kikimimi/console/link.py): the table in this process
 or one attached over its control socket, alike. Every action goes through the table loop's queue and so
-into the journal like a tap; the screen is redrawn from the link's `view()` after each step the table
-reports. The link's listener runs on a thread of its own: it only posts a message to the app.
+into the journal like a tap. After each step the table reports the app sets its reactive `view` from the
+link's `view()`; the panels (console/panels.py) watch it, and the other reactive state (hands shown, paused,
+health, the meeting, the game), and redraw themselves. The link's listener runs on a thread of its own: it
+only posts a message to the app.
 
 The console knows no game. Its frame (seats, health, alerts, what each output said, undo, taps on a
 seat's behalf, move, end, new game of any registered game, repeat, pause, volume) is the same for all;
