@@ -217,7 +217,7 @@ def _answers(url: str) -> bool:
     return False
 
 
-def _wait_for(condition: Any, what: str, table: subprocess.Popen, home: Path, timeout: float = 20.0) -> Any:
+def _wait_for(condition: Any, what: str, table: subprocess.Popen[bytes], home: Path, timeout: float = 20.0) -> Any:
     deadline = time.monotonic() + timeout
     while True:
         value = condition()

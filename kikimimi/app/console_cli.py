@@ -12,9 +12,14 @@ import logging
 import sys
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from kikimimi.console.web.serve import WebAddress, WebBeside
+    from kikimimi.table.live import LiveTable
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("console", help="the Priest's console: the table at a glance, corrections, virtual table")
     p.add_argument("--config", type=Path, help="table configuration (default: the simulated table)")
     p.add_argument("--records", metavar="PATH|URL",
@@ -44,10 +49,10 @@ command module asks for them when told to run one)."""
 
 # The web console `play --web` serves in this process: `play --console --web` shows its address and code on
 # the terminal console (Textual clears what was printed before it starts).
-_web_here: list[object] = []
+_web_here: list[WebAddress] = []
 
 
-def _web_beside(table, listen):  # noqa: ANN001, ANN202 - a LiveTable and ADDRESS:PORT; `kikimimi play --web`
+def _web_beside(table: LiveTable, listen: str | None) -> WebBeside:  # `kikimimi play --web`
     # Alembic logs INFO lines as the web console imports the records (and as it reads them): not for the
     # Priest's terminal, set before that import (`records.quiet_records_library` does it for each read).
     logging.getLogger("alembic").setLevel(logging.WARNING)
@@ -58,10 +63,10 @@ def _web_beside(table, listen):  # noqa: ANN001, ANN202 - a LiveTable and ADDRES
     return beside
 
 
-def _console_front(table) -> int:  # noqa: ANN001 - a LiveTable; `kikimimi play --console`
+def _console_front(table: LiveTable) -> int:  # `kikimimi play --console`
     from kikimimi.console.app import run_console
 
-    return run_console(table, web=_web_here[0] if _web_here else None)  # type: ignore[arg-type]
+    return run_console(table, web=_web_here[0] if _web_here else None)
 
 
 def _new_code(args: argparse.Namespace) -> int:
@@ -122,8 +127,9 @@ def cmd_console(args: argparse.Namespace) -> int:
 def _records_problem(target: str) -> str | None:
     """Why --records cannot be opened (a file that is not records, a folder, a server that does not answer),
     said before the console starts rather than inside it."""
+    from kikimimi.records.names import RecordError
     from kikimimi.records.schema import SchemaError
-    from kikimimi.records.store import RecordError, RecordStore
+    from kikimimi.records.store import RecordStore
 
     try:
         RecordStore(target, create=False).close()

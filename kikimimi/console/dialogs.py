@@ -13,11 +13,12 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.suggester import SuggestFromList
+from textual.widget import Widget
 from textual.widgets import Button, Checkbox, Input, Label, RadioButton, RadioSet, Static
 
 from kikimimi.console.words import Words, words
 from kikimimi.games.registry import GameInfo, SetupKey
-from kikimimi.records.names import echoed
+from kikimimi.shown import echoed
 from kikimimi.table.control import volume_level
 
 DIALOG_CSS = """
@@ -141,8 +142,9 @@ class PickSeat(PickOne):
         said = said_by(self)
         super().__init__(question, [(str(seat), said.say("terminal.seat", seat=seat)) for seat in range(1, seats + 1)])
 
-    def dismiss(self, result: Any = None) -> Any:  # type: ignore[override]
-        return super().dismiss(int(result) if result else None)
+    def dismiss(self, result: Any = None) -> Any:
+        # PickOne is a screen of str answers; this one answers the seat's number (callers expect an int).
+        return super().dismiss(int(result) if result else None)  # type: ignore[arg-type]
 
 
 class PickReader(PickOne):
@@ -280,7 +282,7 @@ class NewGame(ModalScreen[dict[str, Any] | None]):
     async def _show_setup(self) -> None:
         box = self.query_one("#setup", VerticalScroll)
         await box.remove_children()
-        rows = []
+        rows: list[Widget] = []
         for key in self.info.setup_keys:
             rows.append(_setup_row(key, self._default(key)))
         if not rows:
@@ -438,7 +440,9 @@ class Outputs(ModalScreen[None]):
                 Binding("plus,equals_sign", "volume(0.1)", "louder"), Binding("minus", "volume(-0.1)", "softer"),
                 Binding("m", "mute", "mute"), Binding("escape,o", "close", "close")]
 
-    def __init__(self, names: list[str], levels: dict[str, list], apply) -> None:  # type: ignore[type-arg]
+    def __init__(self, names: list[str], levels: dict[str, list[Any]],
+                 apply: Callable[[str, float, bool], None]) -> None:
+        # levels: output -> [volume, muted], the dialog's own copy of what the table reports
         super().__init__()
         self.names, self.levels, self.apply = names, levels, apply
         self.selected = 0

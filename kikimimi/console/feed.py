@@ -60,7 +60,7 @@ class TableFeed:
 
     def __init__(self, words: Catalog, keep: int = KEEP_LINES) -> None:
         self.words = words
-        self.on_change: Callable[[Step], None] | None = None
+        self.on_change: Callable[[Step], object] | None = None
         self._lines: deque[Spoken] = deque(maxlen=keep)
         self._last_public: list[Say] = []
         self._repeating: list[list[Say]] = []  # repeats asked of the loop, not yet said

@@ -58,7 +58,8 @@ def name_actions(line: str, say: Callable[[str], str | None]) -> str:
 def load_guide(info: Any) -> Callable[..., Any] | None:
     """The game's guide function, if its UI object has one."""
     try:
-        return info.guide_function()
+        guide: Callable[..., Any] | None = info.guide_function()
+        return guide
     except Exception:  # a UI that cannot be imported: the generic guide, as without one
         return None
 

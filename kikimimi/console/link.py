@@ -45,7 +45,7 @@ class TableLink(Protocol):
     """What the console sees of a table and may do to it."""
 
     facts: TableFacts
-    on_lost: Callable[[str], None] | None
+    on_lost: Callable[[str], object] | None
 
     def view(self) -> TableView: ...
     def health(self) -> TableHealth: ...
@@ -69,7 +69,7 @@ class LocalLink(TableControl):
     def __init__(self, table: LiveTable) -> None:
         super().__init__(table)
         self.facts = self.describe()  # fixed while the table runs
-        self.on_lost: Callable[[str], None] | None = None  # a table in this process is never lost
+        self.on_lost: Callable[[str], object] | None = None  # a table in this process is never lost
 
     def close(self) -> None:
         pass
@@ -81,8 +81,8 @@ class RemoteLink:
 
     def __init__(self, sock: socket.socket, path: Path) -> None:
         self.path = path
-        self.on_lost: Callable[[str], None] | None = None
-        self.on_error: Callable[[str], None] | None = None  # an action the table refused (said to the Priest)
+        self.on_lost: Callable[[str], object] | None = None
+        self.on_error: Callable[[str], object] | None = None  # an action the table refused (said to the Priest)
         self._sock = sock
         self._send_lock = threading.Lock()
         self._next_id = 0
@@ -125,7 +125,7 @@ class RemoteLink:
         line = self._reader.readline(MAX_LINE * 64)
         if not line:
             raise ConnectionError("the table closed the connection")
-        reply = json.loads(line)
+        reply: dict[str, Any] = json.loads(line)
         if "error" in reply:
             raise ValueError(reply["error"])
         self._sock.settimeout(None)  # from now on the reader thread waits for pushes as long as they take

@@ -9,6 +9,7 @@ not created here: the console only reads.
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -21,9 +22,9 @@ from kikimimi.console.words import Words, words
 from kikimimi.games.registry import UnknownGame, get_info
 from kikimimi.records.kinds import ladder
 from kikimimi.records.location import is_url, records_target
-from kikimimi.records.names import printable
 from kikimimi.records.store import RecordStore, safe_url
 from kikimimi.records.view import MeetingView, meeting_view
+from kikimimi.shown import printable
 from kikimimi.voice.catalog import catalog
 
 
@@ -119,7 +120,7 @@ def standings_table(view: MeetingView, said: Words) -> Table:
         table.add_column(said.say(f"meeting.column.{column}"),
                          justify="left" if column in ("player", "title", "places") else "right")
     for s in view.standings:
-        figures: dict[str, Any] = s.figures or {"score": s.score}
+        figures: Mapping[str, Any] = s.figures or {"score": s.score}
         row: list[Any] = [str(s.position), Text(printable(s.player))]
         if ranked:
             row.append(Text(printable(title_words(view.statuses[s.player].title, said.lang))))

@@ -14,6 +14,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
 from textual.suggester import SuggestFromList
+from textual.widget import Widget
 from textual.widgets import Button, Input, Label, RadioButton, RadioSet
 
 from kikimimi.console.dialogs import safe_id
@@ -119,7 +120,7 @@ class VirtualTable(Vertical):
             self.reader, self.tag_id = reader, tag_id
 
     def __init__(self, readers: list[str], pieces: Sequence[str] = (), controls: Sequence[str] = (),
-                 **kwargs) -> None:  # type: ignore[no-untyped-def]
+                 **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.readers = list(readers)
         self.pieces = list(pieces)
@@ -128,7 +129,7 @@ class VirtualTable(Vertical):
     def compose(self) -> ComposeResult:
         yield from self._widgets()
 
-    def _widgets(self) -> list:  # type: ignore[type-arg]
+    def _widgets(self) -> list[Widget]:
         reader_set = RadioSet(*(RadioButton(role, value=i == 0, id=f"vt-reader-{widget_id(role)}")
                                 for i, role in enumerate(self.readers)), id="vt-reader")
         typed = Input(placeholder="[reader] piece, Enter taps", id="vt-piece", compact=True,

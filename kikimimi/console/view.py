@@ -12,6 +12,7 @@ from typing import Any
 from rich.text import Text
 
 from kikimimi.console.feed import Spoken
+from kikimimi.console.words import Words
 from kikimimi.games.base import Alert, Referee, seat_of
 
 # Alert parameters that name no piece, card or secret: shown even while the hands are hidden.
@@ -47,7 +48,7 @@ def health_text(readers: Mapping[str, Any], outputs: Mapping[str, Any],
     return text
 
 
-def describe_alert(alert: Alert, *, reveal: bool = False, said: Any = None) -> str:
+def describe_alert(alert: Alert, *, reveal: bool = False, said: Words | None = None) -> str:
     """An alert in words; a piece held in a hand is named only when hands are revealed. `said` (the console's
     Words) says it in the table's language when its catalog has `alert.<key>`."""
     p = dict(alert.params)
@@ -96,13 +97,13 @@ def describe_alert(alert: Alert, *, reveal: bool = False, said: Any = None) -> s
     return f"{alert.key} " + " ".join(f"{k}={v}" for k, v in shown.items())
 
 
-def action_label(info: Any, action: str, said: Any, english: str = "") -> str:
+def action_label(info: Any, action: str, said: Words, english: str = "") -> str:
     """A referee action's label in `said`'s language: the game's own (`actions.<game>.<action>`), else the
     console's (`action.<action>`), else as the game wrote it."""
     return said.get(f"actions.{info.id}.{action}", "") or said.get(f"action.{action}", english or action)
 
 
-def describe_event(event: Any, info: Any, said: Any, *, reveal: bool = False) -> str:
+def describe_event(event: Any, info: Any, said: Words, *, reveal: bool = False) -> str:
     """An event in `said`'s language (the undo question, the last event): a piece tapped on a seat's hand
     reader is named only when hands are revealed; a referee action by its label, a piece among its parameters
     hidden likewise."""
@@ -116,7 +117,7 @@ def describe_event(event: Any, info: Any, said: Any, *, reveal: bool = False) ->
 
 
 def alerts_text(alerts: Sequence[tuple[str, Alert]], *, reveal: bool = False, limit: int = 12,
-                said: Any = None) -> Text:
+                said: Words | None = None) -> Text:
     """(clock time, alert) newest last; in the table's language with `said` (the console's Words)."""
     text = Text()
     if not alerts:
@@ -128,10 +129,12 @@ def alerts_text(alerts: Sequence[tuple[str, Alert]], *, reveal: bool = False, li
 
 
 def spoken_text(lines: Sequence[Spoken], output: str, *, reveal: bool = False, limit: int = 60,
-                said: Any = None) -> Text:
+                said: Words | None = None) -> Text:
     """What one output said, newest last; another output's lines never appear here. `said` (the console's
     Words) gives the placeholders in the table's language (English without it)."""
-    word = (lambda key, english: said.get(f"page.{key}", english)) if said is not None else (lambda _, english: english)
+    def word(key: str, english: str) -> str:
+        return said.get(f"page.{key}", english) if said is not None else english
+
     text = Text()
     mine = [s for s in lines if s.to == output][-limit:]
     for line in mine:

@@ -194,7 +194,10 @@ def snapshot(*, view: TableView, health: TableHealth, facts: TableFacts, info: G
     players, _titles = meeting.seats()
     seats = info.seat_count(view.setup)
     shown_alerts = sorted(alerts, key=lambda item: item[0])[-SHOWN_ALERTS:]
-    clock = lambda t: time.strftime("%H:%M:%S", time.localtime(t))  # noqa: E731 - the terminal's format
+
+    def clock(t: float) -> str:  # the terminal's format
+        return time.strftime("%H:%M:%S", time.localtime(t))
+
     said = {name: to_html(spoken_text(lines, name, reveal=reveal, limit=30, said=said_words))
             for name in facts.outputs}
     return {

@@ -19,7 +19,10 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
+
+if TYPE_CHECKING:
+    from kikimimi.table.live import LiveTable
 
 DEFAULT_LISTEN = "0.0.0.0:8770"
 HEADER_SECONDS = 10.0  # a request's headers arrive within this (a tablet on Wi-Fi sends them at once)
@@ -175,10 +178,10 @@ class WebBeside:
         self._stop()
 
 
-def start_beside(table: object, listen: str | None) -> WebBeside:
+def start_beside(table: LiveTable, listen: str | None) -> WebBeside:
     """`play --web`: the web console on a thread of the table's process; calling what it returns stops it.
     ValueError when it cannot listen (the table plays on without it: said by the caller)."""
-    config = table.config  # type: ignore[attr-defined]
+    config = table.config
     listener = bind(listen or DEFAULT_LISTEN)
     app, code = web_app(config.journal, None, config.language)
     address = WebAddress(address_of(listener), code, Path(config.journal))
