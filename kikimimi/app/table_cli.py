@@ -145,7 +145,9 @@ def cmd_replay(args: argparse.Namespace) -> int:
         words = catalog(args.lang, result.info.catalog)
         for step in result.steps:
             print_step(console, f"{step.line}", step.event, step.effects, words)
-        print_state(console, result.report(), view=result.info.view_function())
+        from kikimimi.console.modeltext import state_view
+
+        print_state(console, result.report(), view=state_view(result.info))
     return 0 if result.ok else 1
 
 
@@ -254,7 +256,11 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
     overrides = _overrides(args)
     config = None if overrides is None else _config(args.config, overrides, args.game)
-    return 2 if config is None else run_demo(config, args)
+    if config is None:
+        return 2
+    from kikimimi.console.modeltext import state_view
+
+    return run_demo(config, args, state_view(config.info))
 
 
 def _journal(args: argparse.Namespace):

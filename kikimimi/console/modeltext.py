@@ -14,7 +14,9 @@ from typing import Any
 
 from rich.text import Text
 
-from kikimimi.console.words import Words
+from kikimimi.console.words import Words, words
+from kikimimi.games.registry import GameInfo
+from kikimimi.games.tableview import table_model
 
 
 def model_text(model: Mapping[str, Any], said: Words, *, reveal: bool,
@@ -66,3 +68,19 @@ def _listed(text: Text, title: str, items: Any, said: Words, style: str) -> None
     text.append(title + "\n", "dim")
     for item in items:
         text.append("  " + said.render(item) + "\n", style)
+
+
+def state_view(info: GameInfo) -> Callable[..., Any] | None:
+    """The game's panel for the screens that print a state as text (the demo, a replay's end): the game's
+    own text panel if it has one, else its view model drawn as the terminal console draws it, in English.
+    A game writes no rendering code for it."""
+    own = info.view_function()
+    model = info.model_function()
+    if own is not None or model is None:
+        return own
+
+    def view(report: Mapping[str, Any], *, reveal: bool = False, players: Mapping[int, str] | None = None,
+             titles: Mapping[str, str] | None = None) -> Text:
+        shown = table_model(model, report, report, reveal=reveal, players=players)
+        return model_text(shown, words("en"), reveal=reveal, titles=titles)
+    return view

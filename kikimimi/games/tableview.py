@@ -91,19 +91,6 @@ def table_model(function: Callable[..., Any] | None, report: Mapping[str, Any], 
     return generic_model(data, players, seats).to_json()
 
 
-def text_view(model: Callable[..., Any]) -> Callable[..., Any]:
-    """A game's panel for the screens that print a state as text (the demo, a simulated game's end): its
-    model drawn by the terminal console's one drawing, in English (`GameUI.view`). The game writes no
-    rendering code: `UI = GameUI(view=text_view(model), model=model, ...)`."""
-    def view(report: Mapping[str, Any], *, reveal: bool = False, players: Mapping[int, str] | None = None,
-             titles: Mapping[str, str] | None = None) -> Any:
-        from kikimimi.console.modeltext import model_text  # a screen's code: imported only when drawn
-        from kikimimi.console.words import words
-        shown = table_model(model, report, report, reveal=reveal, players=players)
-        return model_text(shown, words("en"), reveal=reveal, titles=titles)
-    return view
-
-
 def generic_model(data: Mapping[str, Any], players: Mapping[int, str] | None, seats: int) -> TableModel:
     turn = data.get("turn")
     return TableModel([SeatModel(seat, (players or {}).get(seat), turn=turn == seat) for seat in range(1, seats + 1)],

@@ -10,8 +10,10 @@ import argparse
 import logging
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 from rich.console import Console
 
@@ -24,7 +26,9 @@ from kikimimi.table.transcript import print_state
 log = logging.getLogger(__name__)
 
 
-def run_demo(config: TableConfig, args: argparse.Namespace) -> int:
+def run_demo(config: TableConfig, args: argparse.Namespace,
+             state_view: Callable[..., Any] | None = None) -> int:
+    """`state_view`: the game's panel printed at the end (the command layer gives the console's drawing)."""
     console = Console(highlight=False)
     setup_logging(console, quiet=True)
     info = config.info
@@ -41,7 +45,7 @@ def run_demo(config: TableConfig, args: argparse.Namespace) -> int:
         config = replace(config, journal=Path(tmp) / "demo-journal.sqlite")
         table = open_table(config, record_dir=args.record, transcript_only=args.text_only)
         try:
-            return _play(table, args, console)
+            return _play(table, args, console, state_view)
         except KeyboardInterrupt:
             return 130
         finally:
@@ -50,7 +54,8 @@ def run_demo(config: TableConfig, args: argparse.Namespace) -> int:
                 console.print(f"WAV per output in {args.record}")
 
 
-def _play(table: LiveTable, args: argparse.Namespace, console: Console) -> int:
+def _play(table: LiveTable, args: argparse.Namespace, console: Console,
+          state_view: Callable[..., Any] | None) -> int:
     loop = table.loop
     info = loop.info
     setup = dict(loop.session.setup)
@@ -93,5 +98,5 @@ def _play(table: LiveTable, args: argparse.Namespace, console: Console) -> int:
             if not human:
                 time.sleep(args.pace)
     table.voice.wait_idle(timeout=30)
-    print_state(console, loop.report(), view=info.view_function(), seat=args.seat)
+    print_state(console, loop.report(), view=state_view, seat=args.seat)
     return 0

@@ -62,15 +62,15 @@ def test_the_meeting_is_shown_in_the_tables_language(tmp_path):
     language)."""
     path = tmp_path / "records.sqlite"
     with RecordStore(path) as store:
-        store.start_meeting("full", PLAYERS[:3], add_unknown=True)
+        store.meetings.start("full", PLAYERS[:3], add_unknown=True)
     japanese = _shown(read_meeting(path), "ja")
     assert "大会" in japanese and "開催中" in japanese and "未登録" in japanese, japanese
     assert re.findall(r"[A-Za-z]+", japanese.replace("Ann", "").replace("Bo", "").replace("Cy", "")) == []
     english = _shown(read_meeting(path), "en")
     assert "Meeting" in english and "Unregistered" in english and "Seat 1: Ann" in english
     with RecordStore(path) as store:
-        store.abandon_meeting(store.current_meeting().id)
-        store.start_meeting("half", PLAYERS, add_unknown=True, tables=2)
+        store.meetings.abandon(store.meetings.current().id)
+        store.meetings.start("half", PLAYERS, add_unknown=True, tables=2)
     japanese = _shown(read_meeting(path), "ja")
     assert "2卓" in japanese and "未参加" in japanese, japanese
     assert re.findall(r"[A-Za-z]+", re.sub("|".join(PLAYERS), "", japanese)) == []

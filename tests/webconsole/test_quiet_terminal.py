@@ -15,7 +15,7 @@ from kikimimi.records.store import RecordStore
 def test_play_web_prints_no_alembic_lines(tmp_path, monkeypatch):
     monkeypatch.setenv("KIKIMIMI_DATA", str(tmp_path / "t" / "data"))
     with RecordStore(records_target()) as store:  # a records file with a meeting: the console reads it
-        store.start_meeting("half", ["Ann", "Bo", "Cy"], add_unknown=True)
+        store.meetings.start("half", ["Ann", "Bo", "Cy"], add_unknown=True)
     table = WebTable(tmp_path / "t", quiet=False)
     try:
         assert answers(table.port)

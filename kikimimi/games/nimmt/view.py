@@ -11,7 +11,7 @@ from typing import Any
 
 from kikimimi.games.nimmt.pieces import BULLHEADS
 from kikimimi.games.registry import GameUI
-from kikimimi.games.tableview import Item, SeatModel, TableModel, mark, score_items, seat_ids, text_view, winner_item
+from kikimimi.games.tableview import Item, SeatModel, TableModel, mark, score_items, seat_ids, winner_item
 
 ROW_FULL = 5  # a sixth card takes the row
 
@@ -68,4 +68,4 @@ def _chosen(data: Mapping[str, Any], seat: int, reveal: bool) -> Item:
     return mark("model.nimmt.chosen_card", card=card) if card is not None else mark("model.nimmt.chosen")
 
 
-UI = GameUI(view=text_view(model), model=model)
+UI = GameUI(model=model)

@@ -13,7 +13,7 @@ from typing import Any
 from kikimimi.games.numeron.keyboard import KeyboardSeat
 from kikimimi.games.numeron.pieces import ITEMS
 from kikimimi.games.registry import GameUI
-from kikimimi.games.tableview import Item, SeatModel, TableModel, mark, score_items, text_view, winner_item
+from kikimimi.games.tableview import Item, SeatModel, TableModel, mark, score_items, winner_item
 
 CALLS_SHOWN = 4
 ITEM_WORDS = {
@@ -119,4 +119,4 @@ def _item_use(entry: Mapping[str, Any]) -> Item:
     return mark("model.numeron.item_use", seat=seat, item=item, detail=detail)
 
 
-UI = GameUI(view=text_view(model), model=model, keyboard=KeyboardSeat)
+UI = GameUI(model=model, keyboard=KeyboardSeat)

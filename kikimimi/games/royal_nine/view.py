@@ -11,7 +11,7 @@ from typing import Any
 
 from kikimimi.games.registry import GameUI
 from kikimimi.games.royal_nine.keyboard import KeyboardSeat
-from kikimimi.games.tableview import Item, SeatModel, TableModel, mark, score_items, seat_ids, text_view, winner_item
+from kikimimi.games.tableview import Item, SeatModel, TableModel, mark, score_items, seat_ids, winner_item
 
 
 def model(data: Mapping[str, Any], *, reveal: bool = False, players: Mapping[int, str] | None = None) -> TableModel:
@@ -59,4 +59,4 @@ ROLE_WORDS = {"straight": mark("model.royal.role.straight"), "flush": mark("mode
               "straight flush": mark("model.royal.role.straight_flush"),
               "royal nine": mark("model.royal.role.royal_nine"), "spoiled nine": mark("model.royal.role.spoiled_nine")}
 
-UI = GameUI(view=text_view(model), model=model, keyboard=KeyboardSeat)
+UI = GameUI(model=model, keyboard=KeyboardSeat)

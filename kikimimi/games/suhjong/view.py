@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from kikimimi.games.registry import GameUI
-from kikimimi.games.tableview import Item, SeatModel, TableModel, mark, score_items, text_view, winner_item
+from kikimimi.games.tableview import Item, SeatModel, TableModel, mark, score_items, winner_item
 
 STEP_WORDS = {"start": mark("model.suhjong.step.start"), "discard": mark("model.suhjong.step.discard"),
               "refill": mark("model.suhjong.step.refill")}
@@ -62,4 +62,4 @@ def _marks(data: Mapping[str, Any], seat: int) -> list[Item]:
     return marks
 
 
-UI = GameUI(view=text_view(model), model=model)
+UI = GameUI(model=model)

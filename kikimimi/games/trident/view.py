@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from kikimimi.games.registry import GameUI
-from kikimimi.games.tableview import Item, SeatModel, TableModel, mark, seat_ids, text_view
+from kikimimi.games.tableview import Item, SeatModel, TableModel, mark, seat_ids
 from kikimimi.games.trident.guide import console_guide, waiting_for
 from kikimimi.games.trident.keyboard import KeyboardSeat
 from kikimimi.games.trident.phrases import tag_phrase
@@ -75,4 +75,4 @@ def result_items(result: Mapping[str, Any] | None, rules: str) -> list[Item]:
         items.append(mark("model.result.ended"))
     return items
 
-UI = GameUI(view=text_view(model), model=model, guide=console_guide, keyboard=KeyboardSeat, tag_phrase=tag_phrase)
+UI = GameUI(model=model, guide=console_guide, keyboard=KeyboardSeat, tag_phrase=tag_phrase)
