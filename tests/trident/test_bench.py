@@ -19,8 +19,8 @@ def test_bench_engine_times_three_loops_on_cpu_and_wall(capsys):
 
 def test_bench_trident_reports_shares_with_intervals_and_decision_times(capsys):
     # Two series of the bench's plan, small (the whole plan is the command's own run, minutes long).
-    assert main(["bench", "trident", "--only", "mc:random", "mc:rules", "--series", "4", "--worlds", "2", "--iterations", "6",
-                 "--workers", "1", "--json"]) == 0
+    assert main(["bench", "trident", "--only", "mc:random", "mc:rules", "--series", "4", "--worlds", "2",
+                 "--iterations", "6", "--workers", "1", "--json"]) == 0
     series = json.loads(capsys.readouterr().out)["series"]
     assert [(s["player"], s["against"]) for s in series] == [("mc", "random"), ("mc", "rules")]
     for s in series:
