@@ -130,6 +130,7 @@ class BoundedH11Protocol(H11Protocol):
     open_per_client: dict[str, int] = {}
     quiet_until = 0.0  # when a refusal is logged again
 
+    # uvicorn always hands this protocol a Transport, narrower than BaseTransport in the base signature.
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
         self._header_timer: asyncio.TimerHandle | None = None

@@ -91,6 +91,7 @@ class Recording:
         with contextlib.suppress(AttributeError, OSError):  # a pipe holds 0.1 s of the card: a late reader
             os.sched_setscheduler(0, os.SCHED_FIFO, os.sched_param(CARD_RT_PRIORITY))  # makes parec drop samples
         with self.path.open("wb") as out:
+            # stdout is a BufferedReader (bufsize default), typed as IO[bytes], which has no read1.
             while chunk := self._proc.stdout.read1(1 << 16):  # type: ignore[attr-defined]
                 now = time.monotonic()
                 out.write(chunk)
@@ -298,6 +299,7 @@ def play_inner(args: argparse.Namespace) -> int:
         offset += len(data)
         queue(playing)
 
+    # The bench notes each phrase as the table speaks it: the instance methods are wrapped on purpose.
     voice._speak = noting_speak  # type: ignore[method-assign,assignment]
     lane.queue = noting_queue  # type: ignore[method-assign]
     lines = (folder / "feed.jsonl").read_text(encoding="utf-8").splitlines()

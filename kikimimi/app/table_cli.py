@@ -14,6 +14,9 @@ from kikimimi.voice.languages import LANGUAGES
 if TYPE_CHECKING:
     from rich.console import Console
 
+    from kikimimi.table.config import TableConfig
+    from kikimimi.table.journal import Journal
+
 
 def _console(**options: Any) -> Console:
     from rich.console import Console  # a command imports what it runs: `kikimimi --help` needs no rich
@@ -37,7 +40,7 @@ A line the format does not allow is reported with its number and skipped; a line
 an event like any other. `kikimimi journal export GAME` writes a played game as such a script."""
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("replay", help="replay an event script of any game", description=REPLAY_FORMAT,
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("script", type=Path, help="JSON Lines event script ('-' for stdin)")
@@ -194,7 +197,8 @@ def cmd_games(args: argparse.Namespace) -> int:
     return 0
 
 
-def _config(path: Path | None, overrides: dict | None = None, game: str | None = None):
+def _config(path: Path | None, overrides: dict[str, Any] | None = None,
+            game: str | None = None) -> TableConfig | None:
     from kikimimi.table.config import TableConfigError, default_config_path, load_config
 
     try:
@@ -263,7 +267,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
     return run_demo(config, args, state_view(config.info))
 
 
-def _journal(args: argparse.Namespace):
+def _journal(args: argparse.Namespace) -> Journal | None:
     from kikimimi.table.journal import Journal, JournalError
 
     config = _config(args.config)

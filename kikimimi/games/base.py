@@ -495,5 +495,6 @@ class GameEngine(Generic[S]):
             else:  # the older way: the game package's `report` module
                 package = sys.modules[cls.__module__].__package__  # the game's package, from any of its modules
                 module = importlib.import_module(f"{package}.report")
+            # a per-class cache set on first use: not a declared attribute of every Game subclass
             cls._report = module  # type: ignore[attr-defined]
         return module

@@ -72,6 +72,7 @@ def table_games(
         log.info("game %s of %s on the table (%s); deal when ready", loop.status.game_id, game, names)
         if not finished.wait(timeout):
             raise TimeoutError("the game on the table did not end in time")
+        # The listener thread fills `result` with the Outcome it was given; the dict is typed as its JSON.
         return result["outcome"], str(result["game_id"])  # type: ignore[return-value]
 
     return play_one_game

@@ -126,6 +126,7 @@ def open_jtalk() -> ModuleType:
 
     sudachi = getattr(jtalk_utils, "dictionary", None)
     if sudachi is not None and not isinstance(sudachi, _OneSudachi):
+        # pyopenjtalk declares no `dictionary` attribute: it is made at run time, and replaced here on purpose.
         jtalk_utils.dictionary = _OneSudachi(sudachi)  # type: ignore[attr-defined]
     return pyopenjtalk
 
