@@ -274,9 +274,22 @@ if runs_step 5; then
         echo "$1"
     }
 
-    say "ExecStart as the service: start, wait 8 s, stop with SIGTERM (systemctl stop)"
+    # Waits for a line of the service's log (up to $3 s, while $4 runs): under emulation the table took 14 s
+    # and more to be ready, so a fixed wait stopped it before it had started (status 143, no game to resume).
+    wait_for_line() {
+        local log=$1 pattern=$2 limit=$3 pid=$4 start=$SECONDS
+        until grep -q "$pattern" "$log" 2>/dev/null; do
+            kill -0 "$pid" 2>/dev/null && [ $((SECONDS - start)) -lt "$limit" ] \
+                || { echo "(no '$pattern' in ${log#"$ROOT"} after $((SECONDS - start)) s)"; return 1; }
+            sleep 1
+        done
+        echo "('$pattern' after $((SECONDS - start)) s)"
+    }
+
+    say "ExecStart as the service: start, wait until it is ready (its web console attached), stop with SIGTERM (systemctl stop)"
     service >"$ROOT/tmp/run1.log" 2>&1 & pid=$!
-    sleep 8
+    wait_for_line "$ROOT/tmp/run1.log" 'web console: attached' 300 "$pid" || fail "the service did not become ready"
+    sleep 2
     kill -TERM "$(table_of "$pid")" 2>/dev/null || true
     if wait "$pid"; then ok "started and stopped cleanly on SIGTERM"; else fail "exit status $? (log below)"; fi
     tail -n 6 "$ROOT/tmp/run1.log"
@@ -289,11 +302,13 @@ if runs_step 5; then
 
     say "a crash mid-game (SIGKILL), then ExecStart again (Restart=always): the game resumes"
     service --feed /tmp/trident_full_game.jsonl --pace 0.3 >"$ROOT/tmp/run3.log" 2>&1 & pid=$!
-    sleep 6
+    wait_for_line "$ROOT/tmp/run3.log" 'table ready' 300 "$pid" || fail "the fed service did not become ready"
+    sleep 5  # about 16 of the game's 46 events at --pace 0.3
     kill -KILL "$(table_of "$pid")" 2>/dev/null || true
     wait "$pid" 2>/dev/null || true
     service >"$ROOT/tmp/run4.log" 2>&1 & pid=$!
-    sleep 8
+    wait_for_line "$ROOT/tmp/run4.log" 'web console: attached' 300 "$pid" || fail "the restarted service did not become ready"
+    sleep 2
     kill -TERM "$(table_of "$pid")" 2>/dev/null || true
     wait "$pid" || fail "the restarted service exited with status $?"
     grep -i -m3 'resum' "$ROOT/tmp/run4.log" || { fail "the restarted service did not say it resumed"; tail "$ROOT/tmp/run4.log"; }
