@@ -116,7 +116,10 @@ def _lying_clock(path: str) -> None:
 
     def reread(signum: int = 0, frame: Any = None) -> None:
         offset[0] = float(Path(path).read_text() or 0)
-        print(f"clock {offset[0]:+.0f}", flush=True)
+        # One write of the whole line, straight to the descriptor: the handler may run while the main
+        # thread is inside a print (its text already buffered, its newline not), and a print here would
+        # land in the middle of that line.
+        os.write(sys.stdout.fileno(), f"clock {offset[0]:+.0f}\n".encode())
 
     reread()
     signal.signal(signal.SIGUSR1, reread)
