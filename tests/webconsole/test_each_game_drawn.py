@@ -70,6 +70,27 @@ def english_in_tabs(page) -> dict[str, list[str]]:
     return found
 
 
+DIALOG_BUTTONS = ("b-new", "b-actions", "b-tapfor", "b-move", "b-undo", "b-reveal", "b-end")
+
+
+def dialogs_shown(page, size: tuple[int, int]) -> dict[str, str]:
+    """Each dialog the toolbar opens (the new-game form, the game's actions, a tap for a seat, a move, the
+    undo, reveal and end questions), opened by a tap at `size` and closed unanswered (Escape): its text."""
+    page.set_viewport_size({"width": size[0], "height": size[1]})
+    texts = {}
+    for button in DIALOG_BUTTONS:
+        control = page.locator(f"#{button}")
+        if not control.is_visible() or not control.is_enabled():
+            continue
+        control.click()
+        page.wait_for_function("document.getElementById('dialog').open")
+        texts[button] = shown_text(page, "#dialog")
+        page.keyboard.press("Escape")
+        page.wait_for_function("!document.getElementById('dialog').open")
+    page.set_viewport_size({"width": SIZES["tablet-portrait"][0], "height": SIZES["tablet-portrait"][1]})
+    return texts
+
+
 def test_each_game_is_drawn_as_a_table(browser, tmp_path):
     table = WebTable(tmp_path / "t", language="ja")
     shots = DOCS if os.environ.get("KIKIMIMI_WEB_SCREENSHOTS") else tmp_path
@@ -91,6 +112,11 @@ def test_each_game_is_drawn_as_a_table(browser, tmp_path):
                 session.feed(event)
                 page.evaluate(ACT % "{do: 'tap_for', reader: body[0], tag: body[1]}", [event.reader, event.piece])
             page.wait_for_function("Number(document.body.dataset.events) >= 1")
+            size = list(SIZES.values())[len(tabs_english) % len(SIZES)]
+            shown = dialogs_shown(page, size)
+            assert {"b-new", "b-tapfor", "b-move", "b-end"} <= set(shown) and all(shown.values()), (info.id, shown)
+            for button, text in shown.items():
+                assert latin_words(text) == [], (info.id, size, button, latin_words(text))
             seats_drawn = page.locator("#table .seat").count()
             assert seats_drawn == info.seat_count(session.setup), info.id
             assert english_words(page) == [], (info.id, english_words(page))
@@ -118,16 +144,23 @@ JAPANESE = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uff00-\uffef]")
 
 def test_no_japanese_on_an_english_tables_screens(browser, tmp_path):
     """An English table, each game started from the page and ended, at the three sizes: no Japanese in the
-    page (the language switch, which names Japanese in Japanese, aside) nor in any tab."""
+    page (the language switch, which names Japanese in Japanese, aside), in any tab, nor in any dialog of the
+    toolbar (each game opens them at one of the three sizes in turn)."""
     table = WebTable(tmp_path / "t", language="en")
     try:
         page = logged_in(browser, table, "tablet-portrait")
         found: dict[str, list[str]] = {}
+        found_games: list[str] = []
         for info in games():
             seats = min(info.seats[1], 3)
             setup = {"game": info.id, **({info.seat_key: seats} if info.seat_key else {})}
             assert page.evaluate(ACT % "{do: 'new_game', setup: body}", setup).get("answer") == "done"
             page.wait_for_function(f"document.body.dataset.game === '{info.id}'")
+            size = list(SIZES.values())[len(found_games) % len(SIZES)]
+            found_games.append(info.id)
+            for button, text in dialogs_shown(page, size).items():
+                if JAPANESE.search(text):
+                    found[f"{info.id} {button} {size}"] = JAPANESE.findall(text)
             events = int(page.evaluate("document.body.dataset.events") or 0)
             assert page.evaluate(ACT % "{do: 'end'}", None).get("answer") == "done", info.id
             page.wait_for_function(f"Number(document.body.dataset.events) > {events}")
