@@ -22,15 +22,22 @@ from kikimimi.table.control import TableControl  # noqa: E402
 from kikimimi.voice.catalog import catalog  # noqa: E402
 
 
-@pytest.mark.parametrize("info", games(), ids=lambda info: info.id)
-def test_each_game_models_its_table_and_hides_hands_unless_revealed(info):
+def played_by_bots(info, *, seed: int, limit: int, to_the_result: bool = False) -> Session:
+    """A game of `info` with its default setup, as far as its bots play it in `limit` events (or, with
+    `to_the_result`, until it has a result)."""
     session = Session(info.game, dict(info.setup_defaults))
-    bots = info.new_bots(7, session.setup)
-    for _ in range(30):
+    bots = info.new_bots(seed, session.setup)
+    for _ in range(limit):
         event = bots.next_event(session.state)
-        if event is None:
+        if event is None or to_the_result and info.game.report(session.state).get("result"):
             break
         session.feed(event)
+    return session
+
+
+@pytest.mark.parametrize("info", games(), ids=lambda info: info.id)
+def test_each_game_models_its_table_and_hides_hands_unless_revealed(info):
+    session = played_by_bots(info, seed=7, limit=30)
     report, public = info.game.report(session.state), dict(info.game.observe(session.state, None))
     model = info.model_function()
     assert model is not None, f"{info.id} gives no view model"
@@ -78,13 +85,7 @@ def test_repeat_after_a_pause_repeats_the_games_line_not_the_pause(table):
 @pytest.mark.parametrize("info", games(), ids=lambda info: info.id)
 def test_each_games_model_carries_the_end_in_both_languages(info):
     """The end (winner or ranking, final scores) is in the drawn table, not only in the English text panel."""
-    session = Session(info.game, dict(info.setup_defaults))
-    bots = info.new_bots(11, session.setup)
-    for _ in range(3000):
-        event = bots.next_event(session.state)
-        if event is None or info.game.report(session.state).get("result"):
-            break
-        session.feed(event)
+    session = played_by_bots(info, seed=11, limit=3000, to_the_result=True)
     if not info.game.report(session.state).get("result"):  # the bots did not finish: the Priest ends it
         session.feed(Referee("end"))
     report, public = info.game.report(session.state), dict(info.game.observe(session.state, None))
